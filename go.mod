@@ -1,0 +1,3 @@
+module kj
+
+go 1.26.8
