@@ -1,0 +1,45 @@
+/** Route paths shared by the router, the guard and the API module (spec section 2). */
+export const HOME_PATH = '/';
+export const LOGIN_PATH = '/pages/auth/login';
+
+export const TAB_PATHS = {
+  chat: '/pages/tabBar/chat',
+  find: '/pages/tabBar/find',
+  mine: '/pages/tabBar/mine',
+  city: '/pages/tabBar/city',
+  love: '/pages/tabBar/love',
+} as const;
+
+export const LANGUAGE_SETTING_PATH = '/pages/my/language-setting';
+
+/** Paths a guest may open (spec section 6): tab pages and these areas. */
+const OPEN_PREFIXES = ['/pages/modal/', '/pages/common/', '/pages/init/', '/pages/auth/', '/pages/customer/'];
+
+const TAB_PATH_SET: ReadonlySet<string> = new Set<string>([HOME_PATH, ...Object.values(TAB_PATHS)]);
+
+function trimTrailingSlash(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+}
+
+export function isTabPath(pathname: string): boolean {
+  return TAB_PATH_SET.has(trimTrailingSlash(pathname));
+}
+
+export function isOpenPath(pathname: string): boolean {
+  const path = trimTrailingSlash(pathname);
+  return isTabPath(path) || OPEN_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
+/** The login page, returning to `from` (a path plus query) after sign-in. */
+export function loginPath(from?: string): string {
+  if (!from || from === HOME_PATH || from.startsWith(LOGIN_PATH)) return LOGIN_PATH;
+  return `${LOGIN_PATH}?redirect=${encodeURIComponent(from)}`;
+}
+
+/** Only same-origin paths are followed after sign-in, never `//host` or a full URL. */
+export function safeRedirect(value: string | null | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
+    return HOME_PATH;
+  }
+  return value.startsWith(LOGIN_PATH) ? HOME_PATH : value;
+}

@@ -1,0 +1,1 @@
+export const NOT_FOUND_ROUTE_ID = 'not-found';

@@ -1,0 +1,22 @@
+import type { ReactNode } from 'react';
+import './EmptyState.css';
+
+interface EmptyStateProps {
+  title: string;
+  text?: string;
+  children?: ReactNode;
+}
+
+export function EmptyState({ title, text, children }: EmptyStateProps) {
+  return (
+    <section className="empty-state">
+      <svg className="empty-state__icon" viewBox="0 0 64 64" width="64" height="64" aria-hidden="true" focusable="false">
+        <rect x="10" y="16" width="44" height="34" rx="6" fill="none" stroke="currentColor" strokeWidth="3" />
+        <path d="M10 30h14l4 6h8l4-6h14" fill="none" stroke="currentColor" strokeWidth="3" strokeLinejoin="round" />
+      </svg>
+      <h2 className="empty-state__title">{title}</h2>
+      {text ? <p className="empty-state__text">{text}</p> : null}
+      {children}
+    </section>
+  );
+}

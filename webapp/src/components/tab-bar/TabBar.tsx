@@ -1,0 +1,43 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { HOME_PATH, TAB_PATHS } from '../../app/paths';
+import { ChatIcon, FindIcon, MineIcon } from './TabIcons';
+import './TabBar.css';
+
+const TABS = [
+  { id: 'chat', to: HOME_PATH, matches: [HOME_PATH, TAB_PATHS.chat], Icon: ChatIcon },
+  { id: 'find', to: TAB_PATHS.find, matches: [TAB_PATHS.find], Icon: FindIcon },
+  { id: 'mine', to: TAB_PATHS.mine, matches: [TAB_PATHS.mine], Icon: MineIcon },
+] as const;
+
+/** The bottom tab bar: chat, find, mine (spec section 2), 50 px, #315aff / #a1a1a1. */
+export function TabBar() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  return (
+    <nav className="tab-bar" aria-label={t('tabs.navigation')}>
+      <ul className="tab-bar__list">
+        {TABS.map(({ id, to, matches, Icon }) => {
+          const active = (matches as readonly string[]).includes(pathname.replace(/(.)\/+$/, '$1'));
+          const label = t(`tabs.${id}`);
+          return (
+            <li key={id} className="tab-bar__item">
+              <Link
+                to={to}
+                className={active ? 'tab-bar__link tab-bar__link--active' : 'tab-bar__link'}
+                aria-current={active ? 'page' : undefined}
+                aria-label={label}
+                data-tab={id}
+              >
+                <Icon active={active} />
+                <span className="tab-bar__label" aria-hidden="true">
+                  {label}
+                </span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

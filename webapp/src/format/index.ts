@@ -1,0 +1,2 @@
+export { formatMoney, formatMoneyShort } from './money';
+export { formatDateTime, formatTimeAgo, toEpochMs } from './timeAgo';

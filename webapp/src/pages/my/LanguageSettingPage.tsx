@@ -1,0 +1,39 @@
+import { useTranslation } from 'react-i18next';
+import { TAB_PATHS } from '../../app/paths';
+import { PageHeader } from '../../components/page-header/PageHeader';
+import {
+  LANGUAGE_NAMES,
+  normalizeLanguage,
+  PRODUCT_LANGUAGES,
+  setLanguage,
+  toI18nLanguage,
+} from '../../i18n';
+import './LanguageSettingPage.css';
+
+/** Pick one of the six languages; stored in `user_language` and applied at once. */
+export function LanguageSettingPage() {
+  const { t, i18n } = useTranslation();
+  const current = normalizeLanguage(i18n.language);
+  return (
+    <main className="page">
+      <PageHeader title={t('pages.languageSetting.title')} back fallback={TAB_PATHS.mine} />
+      <fieldset className="language-list">
+        <legend className="visually-hidden">{t('pages.languageSetting.title')}</legend>
+        {PRODUCT_LANGUAGES.map((code) => (
+          <label key={code} className="language-list__option">
+            <span lang={toI18nLanguage(code)}>{LANGUAGE_NAMES[code]}</span>
+            <input
+              type="radio"
+              name="language"
+              value={code}
+              checked={code === current}
+              onChange={() => {
+                void setLanguage(code, i18n);
+              }}
+            />
+          </label>
+        ))}
+      </fieldset>
+    </main>
+  );
+}

@@ -1,0 +1,8 @@
+/// <reference types="vite/client" />
+
+interface ImportMetaEnv {
+  readonly VITE_API_BASE?: string;
+  readonly VITE_API_BACKUP_HOSTS?: string;
+  readonly VITE_PACKAGE_ID?: string;
+  readonly VITE_PLATFORM_ID?: string;
+}
