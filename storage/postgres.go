@@ -1,0 +1,142 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// PG is the PostgreSQL store on a pgx pool.
+type PG struct {
+	Pool *pgxpool.Pool
+}
+
+// OpenPostgres connects to url and checks the connection.
+func OpenPostgres(ctx context.Context, url string) (*PG, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("storage: KJ_DATABASE_URL: %w", err)
+	}
+	return OpenPostgresConfig(ctx, cfg)
+}
+
+// OpenPostgresConfig connects with a prepared pool config (tests set the
+// search_path of their own schema this way).
+func OpenPostgresConfig(ctx context.Context, cfg *pgxpool.Config) (*PG, error) {
+	if cfg.MaxConns < 16 {
+		cfg.MaxConns = 16
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("storage: postgres: %w", err)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := pool.Ping(pctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("storage: postgres at %s:%d unreachable: %w", cfg.ConnConfig.Host, cfg.ConnConfig.Port, err)
+	}
+	return &PG{Pool: pool}, nil
+}
+
+func (p *PG) Dialect() Dialect { return Postgres }
+
+func (p *PG) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	return pgExec(ctx, p.Pool, sql, args)
+}
+
+func (p *PG) Query(ctx context.Context, sql string, args ...any) (Rows, error) {
+	return pgQuery(ctx, p.Pool, sql, args)
+}
+
+func (p *PG) QueryRow(ctx context.Context, sql string, args ...any) Row {
+	return pgRow{p.Pool.QueryRow(ctx, sql, args...)}
+}
+
+func (p *PG) Tx(ctx context.Context, fn func(Tx) error) error {
+	tx, err := p.Pool.Begin(ctx)
+	if err != nil {
+		return pgErr(err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	if err := fn(pgTx{tx}); err != nil {
+		return err
+	}
+	return pgErr(tx.Commit(ctx))
+}
+
+func (p *PG) Ping(ctx context.Context) error { return p.Pool.Ping(ctx) }
+func (p *PG) Close()                         { p.Pool.Close() }
+
+type pgTx struct{ tx pgx.Tx }
+
+func (t pgTx) Dialect() Dialect { return Postgres }
+func (t pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	return pgExec(ctx, t.tx, sql, args)
+}
+func (t pgTx) Query(ctx context.Context, sql string, args ...any) (Rows, error) {
+	return pgQuery(ctx, t.tx, sql, args)
+}
+func (t pgTx) QueryRow(ctx context.Context, sql string, args ...any) Row {
+	return pgRow{t.tx.QueryRow(ctx, sql, args...)}
+}
+
+// PgxTx exposes the pgx transaction behind tx, for the few hot paths (the
+// ledger writer's COPY) that use PostgreSQL-only features. ok is false on
+// other stores.
+func PgxTx(tx Tx) (pgx.Tx, bool) {
+	t, ok := tx.(pgTx)
+	return t.tx, ok
+}
+
+type pgConn interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+func pgExec(ctx context.Context, c pgConn, sql string, args []any) (int64, error) {
+	tag, err := c.Exec(ctx, sql, args...)
+	if err != nil {
+		return 0, pgErr(err)
+	}
+	return tag.RowsAffected(), nil
+}
+
+func pgQuery(ctx context.Context, c pgConn, sql string, args []any) (Rows, error) {
+	r, err := c.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, pgErr(err)
+	}
+	return pgRows{r}, nil
+}
+
+type pgRows struct{ r pgx.Rows }
+
+func (r pgRows) Next() bool             { return r.r.Next() }
+func (r pgRows) Scan(dest ...any) error { return pgErr(r.r.Scan(dest...)) }
+func (r pgRows) Err() error             { return pgErr(r.r.Err()) }
+func (r pgRows) Close()                 { r.r.Close() }
+
+type pgRow struct{ r pgx.Row }
+
+func (r pgRow) Scan(dest ...any) error { return pgErr(r.r.Scan(dest...)) }
+
+// pgErr maps driver errors onto the package's sentinel errors.
+func pgErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ErrNotFound
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "23505" {
+		return fmt.Errorf("%w: %s", ErrConflict, pe.ConstraintName)
+	}
+	return err
+}
