@@ -1,0 +1,187 @@
+// Package auth owns who a request or a socket belongs to: password hashing
+// (argon2id), and sign-in sessions with their three secrets — the access
+// token (short-lived, sent as the `token` header), the jwt (long-lived, used
+// only to renew the token) and the chat token (opens the chat socket).
+// Secrets are random 256-bit strings; the store keeps only their hashes, so
+// revocation is a row update and works at once on every node.
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"kj/engine/bus"
+	"kj/engine/clock"
+	"kj/storage"
+)
+
+var (
+	// ErrNoToken: the request carries no token.
+	ErrNoToken = errors.New("auth: no token")
+	// ErrExpired: the token is unknown, expired or signed out (the client
+	// renews with its jwt).
+	ErrExpired = errors.New("auth: token expired")
+	// ErrReplaced: a newer sign-in on the same platform replaced this one.
+	ErrReplaced = errors.New("auth: signed in elsewhere")
+	// ErrJWTInvalid: the renewal token is unknown, expired or revoked.
+	ErrJWTInvalid = errors.New("auth: jwt invalid")
+)
+
+// Tokens are the secrets handed to the client at sign-in.
+type Tokens struct {
+	Token     string `json:"token"`
+	JWT       string `json:"jwt"`
+	ChatToken string `json:"chatToken"`
+	UserID    string `json:"userId"`
+}
+
+// Sessions issues, checks, renews and ends sign-in sessions.
+type Sessions struct {
+	DB       storage.DB
+	Bus      bus.Bus
+	Clock    clock.Clock
+	TokenTTL time.Duration
+	JWTTTL   time.Duration
+}
+
+// SessionEndedSubject carries SessionEnded events so every node's chat
+// gateway can close the sockets of a session that was replaced or signed out.
+const SessionEndedSubject = "kj.session.ended"
+
+// SessionEnded says one session stopped being valid.
+type SessionEnded struct {
+	SessionID int64  `json:"sessionId"`
+	UserID    int64  `json:"userId"`
+	Reason    string `json:"reason"` // "replaced" (kick offline) or "signedOut"
+}
+
+// Reasons of SessionEnded.
+const (
+	ReasonReplaced  = "replaced"
+	ReasonSignedOut = "signedOut"
+)
+
+// NewSecret returns a random URL-safe secret of 256 bits.
+func NewSecret() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(fmt.Sprintf("auth: crypto/rand failed: %v", err))
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// SignIn starts a session for userID on platform inside tx, replacing the
+// user's active session on the same platform. Call Announce with the
+// replaced ids after tx commits.
+func (s *Sessions) SignIn(ctx context.Context, tx storage.Tx, userID int64, platform int) (Tokens, []int64, error) {
+	now := s.Clock.Now()
+	t := Tokens{Token: NewSecret(), JWT: NewSecret(), ChatToken: NewSecret(), UserID: fmt.Sprint(userID)}
+	replaced, err := storage.CreateSession(ctx, tx, storage.AuthSession{
+		ID:             storage.NewID(),
+		UserID:         userID,
+		Platform:       platform,
+		TokenHash:      storage.HashSecret(t.Token),
+		JWTHash:        storage.HashSecret(t.JWT),
+		ChatTokenHash:  storage.HashSecret(t.ChatToken),
+		TokenExpiresAt: now.Add(s.TokenTTL).UnixMilli(),
+		JWTExpiresAt:   now.Add(s.JWTTTL).UnixMilli(),
+		State:          storage.SessionActive,
+		CreatedAt:      now.UnixMilli(),
+	})
+	return t, replaced, err
+}
+
+// Announce tells every node that sessions ended (best effort: a node that
+// misses it still refuses the dead token on its next check).
+func (s *Sessions) Announce(ctx context.Context, userID int64, reason string, sessionIDs ...int64) {
+	if s.Bus == nil {
+		return
+	}
+	for _, id := range sessionIDs {
+		b := fmt.Appendf(nil, `{"sessionId":%d,"userId":%d,"reason":%q}`, id, userID, reason)
+		_ = s.Bus.Publish(ctx, SessionEndedSubject, b)
+	}
+}
+
+// Authenticate resolves an access token to its user and session.
+func (s *Sessions) Authenticate(ctx context.Context, token string) (storage.User, storage.AuthSession, error) {
+	if token == "" {
+		return storage.User{}, storage.AuthSession{}, ErrNoToken
+	}
+	sess, err := storage.SessionByToken(ctx, s.DB, token)
+	if err != nil {
+		if errors.Is(err, storage.ErrNotFound) {
+			return storage.User{}, storage.AuthSession{}, ErrExpired
+		}
+		return storage.User{}, storage.AuthSession{}, err
+	}
+	if err := s.check(sess, sess.TokenExpiresAt); err != nil {
+		return storage.User{}, sess, err
+	}
+	u, err := storage.UserByID(ctx, s.DB, sess.UserID)
+	if err != nil {
+		return storage.User{}, sess, err
+	}
+	return u, sess, nil
+}
+
+// ChatSession resolves a chat token; it lives as long as the jwt.
+func (s *Sessions) ChatSession(ctx context.Context, chatToken string) (storage.AuthSession, error) {
+	if chatToken == "" {
+		return storage.AuthSession{}, ErrNoToken
+	}
+	sess, err := storage.SessionByChatToken(ctx, s.DB, chatToken)
+	if errors.Is(err, storage.ErrNotFound) {
+		return sess, ErrExpired
+	}
+	if err != nil {
+		return sess, err
+	}
+	return sess, s.check(sess, sess.JWTExpiresAt)
+}
+
+func (s *Sessions) check(sess storage.AuthSession, expiresAt int64) error {
+	switch {
+	case sess.State == storage.SessionReplaced:
+		return ErrReplaced
+	case sess.State != storage.SessionActive:
+		return ErrExpired
+	case s.Clock.Now().UnixMilli() >= expiresAt:
+		return ErrExpired
+	}
+	return nil
+}
+
+// Renew trades a valid jwt for a fresh access token on the same session.
+// The chat token is kept so an open socket stays valid.
+func (s *Sessions) Renew(ctx context.Context, jwt string) (string, storage.AuthSession, error) {
+	sess, err := storage.SessionByJWT(ctx, s.DB, jwt)
+	if errors.Is(err, storage.ErrNotFound) || jwt == "" {
+		return "", sess, ErrJWTInvalid
+	}
+	if err != nil {
+		return "", sess, err
+	}
+	if sess.State != storage.SessionActive || s.Clock.Now().UnixMilli() >= sess.JWTExpiresAt {
+		return "", sess, ErrJWTInvalid
+	}
+	token := NewSecret()
+	err = storage.RenewSessionToken(ctx, s.DB, sess.ID, storage.HashSecret(token), s.Clock.Now().Add(s.TokenTTL).UnixMilli())
+	if errors.Is(err, storage.ErrNotFound) {
+		return "", sess, ErrJWTInvalid
+	}
+	return token, sess, err
+}
+
+// SignOut revokes all three secrets of a session and tells the gateways.
+func (s *Sessions) SignOut(ctx context.Context, sess storage.AuthSession) error {
+	if err := storage.EndSession(ctx, s.DB, sess.ID, storage.SessionSignedOut); err != nil {
+		return err
+	}
+	s.Announce(ctx, sess.UserID, ReasonSignedOut, sess.ID)
+	return nil
+}
