@@ -1,0 +1,253 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"kj/auth"
+	"kj/engine/bus"
+	"kj/engine/clock"
+	"kj/engine/config"
+	"kj/engine/counter"
+	"kj/engine/presence"
+	"kj/storage"
+	"kj/storage/storagetest"
+)
+
+// testServer is a Server on db with a fake clock and in-process services.
+func testServer(t *testing.T, db storage.DB) (*Server, *clock.Fake) {
+	t.Helper()
+	c := clock.NewFake(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
+	cfg, err := config.Load(nil, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bus.NewMemory()
+	t.Cleanup(func() { b.Close() })
+	s := New(Deps{
+		DB: db, Bus: b, Presence: presence.NewMemory(c), Counters: counter.NewMemory(c), Clock: c, Config: cfg,
+		Sessions: &auth.Sessions{DB: db, Bus: b, Clock: c, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL},
+	})
+	return s, c
+}
+
+type reply struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data"`
+	Status  int             `json:"-"`
+}
+
+// call posts body to path with headers (name, value pairs) and decodes the envelope.
+func call(t *testing.T, h http.Handler, method, path, body string, headers ...string) reply {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	var r reply
+	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
+		t.Fatalf("%s %s: reply is not an envelope: %q", method, path, w.Body.String())
+	}
+	r.Status = w.Code
+	return r
+}
+
+func TestEveryMessageInSixLanguagesWithSamePlaceholders(t *testing.T) {
+	ph := regexp.MustCompile(`\{[a-zA-Z0-9_]+\}`)
+	catalogMu.RLock()
+	defer catalogMu.RUnlock()
+	if len(catalog) == 0 {
+		t.Fatal("empty catalogue")
+	}
+	for key, texts := range catalog {
+		want := ph.FindAllString(texts[DefaultLang], -1)
+		sort.Strings(want)
+		for _, l := range Langs {
+			s, ok := texts[l]
+			if !ok || strings.TrimSpace(s) == "" {
+				t.Errorf("%s: missing %s", key, l)
+				continue
+			}
+			got := ph.FindAllString(s, -1)
+			sort.Strings(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s/%s: placeholders %v, zh-CN has %v", key, l, got, want)
+			}
+		}
+		if len(texts) != len(Langs) {
+			t.Errorf("%s: %d locales, want %d", key, len(texts), len(Langs))
+		}
+	}
+}
+
+func TestNegotiateLang(t *testing.T) {
+	cases := map[string]string{
+		"":                       "zh-CN",
+		"fr-FR":                  "zh-CN",
+		"en-US":                  "en-US",
+		"en-GB,en;q=0.9":         "en-US",
+		"fr,es;q=0.8":            "es-ES",
+		"zh-TW":                  "zh-HANT",
+		"zh-Hant-HK":             "zh-HANT",
+		"zh-HANT":                "zh-HANT",
+		"zh":                     "zh-CN",
+		"vi":                     "vi-VN",
+		"ms-MY":                  "ms-MY",
+		"vn":                     "vi-VN",
+		"cn":                     "zh-CN",
+		"de-DE;q=1, vi-VN;q=0.5": "vi-VN",
+	}
+	for in, want := range cases {
+		if got := NegotiateLang(in); got != want {
+			t.Errorf("NegotiateLang(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTranslateFillsPlaceholders(t *testing.T) {
+	if got := Translate("en-US", "field.required", map[string]any{"field": "account"}); got != "account is required" {
+		t.Fatalf("got %q", got)
+	}
+	if got := Translate("xx", "field.required", map[string]any{"field": "x"}); got != "x 不能为空" {
+		t.Fatalf("unknown locale should fall back to zh-CN, got %q", got)
+	}
+}
+
+// testRoutes adds routes that exercise the plumbing without any area.
+func testRoutes(s *Server) {
+	type in struct {
+		N    int    `json:"n"`
+		Name string `json:"name"`
+	}
+	s.Post("/test/echo", Open, func(c *Call) (any, error) {
+		var v in
+		if err := c.Decode(&v); err != nil {
+			return nil, err
+		}
+		if v.Name == "" {
+			return nil, Required("name")
+		}
+		return v, nil
+	})
+	s.Post("/test/me", User, func(c *Call) (any, error) { return c.User.Account, nil })
+	s.Post("/test/op", Operator, func(c *Call) (any, error) { return "ok", nil })
+	s.Post("/test/panic", Open, func(c *Call) (any, error) { panic("boom") })
+}
+
+func TestEnvelopeDecodeAndErrors(t *testing.T) {
+	s, _ := testServer(t, storagetest.SQLite(t))
+	testRoutes(s)
+	h := s.Handler()
+	if r := call(t, h, "POST", "/api/test/echo", `{"n":3,"name":"x"}`); r.Code != 0 || string(r.Data) != `{"n":3,"name":"x"}` || r.Message != "成功" {
+		t.Fatalf("echo: %+v", r)
+	}
+	if r := call(t, h, "POST", "/api/test/echo", `{"n":"three"}`, "Accept-Language", "en-US"); r.Code != CodeBadRequest || r.Message != "Field n has the wrong type" {
+		t.Fatalf("wrong type: %+v", r)
+	}
+	if r := call(t, h, "POST", "/api/test/echo", `{"n":`); r.Code != CodeBadRequest {
+		t.Fatalf("malformed: %+v", r)
+	}
+	if r := call(t, h, "POST", "/api/test/echo", ``, "Accept-Language", "es-ES"); r.Code != CodeRequired || r.Message != "name es obligatorio" {
+		t.Fatalf("empty body: %+v", r)
+	}
+	big := `{"name":"` + strings.Repeat("a", MaxBody) + `"}`
+	if r := call(t, h, "POST", "/api/test/echo", big); r.Code != CodeTooLarge || r.Status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("oversized: %+v", r)
+	}
+	if r := call(t, h, "POST", "/api/nope", `{}`); r.Code != CodeBadRequest || r.Status != 404 {
+		t.Fatalf("unknown route: %+v", r)
+	}
+	if r := call(t, h, "GET", "/api/test/echo", ``); r.Code != CodeUnsupported || r.Status != 405 {
+		t.Fatalf("wrong method: %+v", r)
+	}
+	r := call(t, h, "POST", "/api/test/panic", `{}`, "Accept-Language", "en-US")
+	if r.Code != CodeInternal || r.Status != 500 || strings.Contains(r.Message, "boom") {
+		t.Fatalf("panic must become a plain 'system busy': %+v", r)
+	}
+}
+
+func TestAuthCodes(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, c := testServer(t, db)
+		testRoutes(s)
+		h := s.Handler()
+		ctx := context.Background()
+		u := storage.User{ID: storage.NewID(), Account: "frank", PasswordHash: "x", InviteCode: "pro_frank"}
+		op := storage.User{ID: storage.NewID(), Account: "oscar", PasswordHash: "x", InviteCode: "pro_oscar", IsOperator: 1}
+		storage.CreateUser(ctx, db, u)
+		storage.CreateUser(ctx, db, op)
+		signIn := func(id int64) auth.Tokens {
+			var tok auth.Tokens
+			db.Tx(ctx, func(tx storage.Tx) error {
+				var err error
+				tok, _, err = s.Sessions.SignIn(ctx, tx, id, 5)
+				return err
+			})
+			return tok
+		}
+		if r := call(t, h, "POST", "/api/test/me", `{}`); r.Code != CodeTokenExpired {
+			t.Fatalf("no token: %+v", r)
+		}
+		tok := signIn(u.ID)
+		if r := call(t, h, "POST", "/api/test/me", `{}`, "token", tok.Token); r.Code != 0 || string(r.Data) != `"frank"` {
+			t.Fatalf("token header: %+v", r)
+		}
+		if r := call(t, h, "POST", "/api/test/me", `{}`, "Authorization", "Bearer "+tok.Token); r.Code != 0 {
+			t.Fatalf("bearer: %+v", r)
+		}
+		if r := call(t, h, "POST", "/api/test/op", `{}`, "token", tok.Token); r.Code != CodeOperatorOnly || r.Status != 403 {
+			t.Fatalf("user on operator route: %+v", r)
+		}
+		opTok := signIn(op.ID)
+		if r := call(t, h, "POST", "/api/test/op", `{}`, "token", opTok.Token); r.Code != 0 {
+			t.Fatalf("operator route: %+v", r)
+		}
+		signIn(u.ID) // a newer sign-in on the same platform
+		if r := call(t, h, "POST", "/api/test/me", `{}`, "token", tok.Token, "Accept-Language", "en-US"); r.Code != CodeLoggedElsewhere || r.Message != "Your account has logged in at another place" {
+			t.Fatalf("replaced session: %+v", r)
+		}
+		c.Advance(3 * time.Hour)
+		if r := call(t, h, "POST", "/api/test/op", `{}`, "token", opTok.Token); r.Code != CodeTokenExpired {
+			t.Fatalf("expired token: %+v", r)
+		}
+	})
+}
+
+// TestOpenAPIListsEveryRoute keeps httpapi/openapi.yaml honest.
+func TestOpenAPIListsEveryRoute(t *testing.T) {
+	s, _ := testServer(t, storagetest.SQLite(t))
+	b, err := os.ReadFile("openapi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Paths map[string]map[string]any `yaml:"paths"`
+	}
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("openapi.yaml is not valid YAML: %v", err)
+	}
+	for _, r := range s.Routes() {
+		ops, ok := doc.Paths[r.Path]
+		if !ok {
+			t.Errorf("route %s %s is missing from openapi.yaml", r.Method, r.Path)
+			continue
+		}
+		if _, ok := ops[strings.ToLower(r.Method)]; !ok {
+			t.Errorf("openapi.yaml has %s but not its %s operation", r.Path, r.Method)
+		}
+	}
+}
