@@ -1,0 +1,271 @@
+// Package engine assembles one kj node: it opens the store, the bus and
+// presence for the configured mode (embedded or cluster), starts the actor
+// system, mounts the HTTP API, the chat gateway, the web app, metrics and
+// health checks on one port, and shuts them down in order.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/redis/go-redis/v9"
+
+	"kj/auth"
+	"kj/engine/bus"
+	"kj/engine/clock"
+	"kj/engine/config"
+	"kj/engine/counter"
+	"kj/engine/presence"
+	"kj/httpapi"
+	"kj/storage"
+	"kj/webapp"
+)
+
+// Version is the app version of spec section 1.
+const Version = "1.3.230281753"
+
+// Node is one running kj process.
+type Node struct {
+	Config   config.Config
+	Log      *slog.Logger
+	Clock    clock.Clock
+	DB       storage.DB
+	Bus      bus.Bus
+	Presence presence.Presence
+	Counters counter.Counters
+	Sessions *auth.Sessions
+	Actors   *actor.ActorSystem
+	API      *httpapi.Server
+
+	redis *redis.Client
+	mux   *http.ServeMux
+
+	mu       sync.Mutex
+	stopping []func(ctx context.Context) // run in reverse order at shutdown
+	draining []func(ctx context.Context) // run first, when shutdown begins
+}
+
+// OpenStore opens the store the configuration names.
+func OpenStore(ctx context.Context, cfg config.Config) (storage.DB, error) {
+	if cfg.DatabaseURL != "" {
+		return storage.OpenPostgres(ctx, cfg.DatabaseURL)
+	}
+	return storage.OpenSQLite(filepath.Join(cfg.DataDir, "kj.db"))
+}
+
+// Open connects everything a node needs and builds its HTTP handler. It
+// fails with a clear error when a configured service is unreachable.
+func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, error) {
+	n := &Node{Config: cfg, Log: log, Clock: clock.Real{}, mux: http.NewServeMux()}
+	ok := false
+	defer func() {
+		if !ok {
+			n.Close(context.Background())
+		}
+	}()
+
+	db, err := OpenStore(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	n.DB = db
+	n.onStop(func(context.Context) { db.Close() })
+	if cfg.AutoMigrate {
+		applied, err := storage.Migrate(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		if len(applied) > 0 {
+			log.Info("schema migrated", "applied", applied)
+		}
+	}
+
+	if cfg.NATSURL != "" {
+		nb, err := bus.NewNATS(cfg.NATSURL, "kj-"+cfg.NodeID)
+		if err != nil {
+			return nil, err
+		}
+		n.Bus = nb
+	} else {
+		n.Bus = bus.NewMemory()
+	}
+	n.onStop(func(context.Context) { n.Bus.Close() })
+
+	if cfg.RedisURL != "" {
+		opt, err := redis.ParseURL(cfg.RedisURL)
+		if err != nil {
+			return nil, fmt.Errorf("KJ_REDIS_URL: %w", err)
+		}
+		n.redis = redis.NewClient(opt)
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err = n.redis.Ping(pctx).Err()
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("redis at %s unreachable: %w", opt.Addr, err)
+		}
+		n.onStop(func(context.Context) { n.redis.Close() })
+		n.Presence = presence.NewRedis(n.redis, "kj:presence:", n.Clock)
+		n.Counters = counter.NewRedis(n.redis, "kj:counter:")
+	} else {
+		n.Presence = presence.NewMemory(n.Clock)
+		n.Counters = counter.NewMemory(n.Clock)
+	}
+
+	n.Actors = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return log.With("lib", "protoactor")
+	}))
+	n.onStop(func(context.Context) { n.Actors.Shutdown() })
+
+	n.Sessions = &auth.Sessions{DB: db, Bus: n.Bus, Clock: n.Clock, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL}
+	n.API = httpapi.New(httpapi.Deps{
+		DB: db, Bus: n.Bus, Presence: n.Presence, Counters: n.Counters, Clock: n.Clock,
+		Config: cfg, Sessions: n.Sessions, Log: log,
+	})
+	n.routes()
+	ok = true
+	return n, nil
+}
+
+func (n *Node) onStop(f func(ctx context.Context)) {
+	n.mu.Lock()
+	n.stopping = append(n.stopping, f)
+	n.mu.Unlock()
+}
+
+func (n *Node) routes() {
+	n.mux.Handle("/api/", n.API.Handler())
+	n.mux.Handle("/files/", http.StripPrefix("/files/", noListing(http.FileServer(http.Dir(filepath.Join(n.Config.DataDir, "files"))))))
+	n.mux.Handle("GET /metrics", promhttp.Handler())
+	n.mux.HandleFunc("GET /openapi.yaml", httpapi.OpenAPI)
+	n.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		httpapi.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	n.mux.HandleFunc("GET /readyz", n.ready)
+	n.mux.Handle("/", webapp.Handler())
+}
+
+// Handle mounts an extra handler (the chat gateway mounts /ws).
+func (n *Node) Handle(pattern string, h http.Handler) { n.mux.Handle(pattern, h) }
+
+// Handler is the node's whole HTTP surface.
+func (n *Node) Handler() http.Handler { return n.mux }
+
+// ready checks every backing service; 503 names the ones that failed.
+func (n *Node) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	checks := map[string]func(context.Context) error{
+		"store": n.DB.Ping, "bus": n.Bus.Ping, "presence": n.Presence.Ping, "counters": n.Counters.Ping,
+	}
+	status, res := http.StatusOK, map[string]string{}
+	for name, check := range checks {
+		if err := check(ctx); err != nil {
+			status, res[name] = http.StatusServiceUnavailable, err.Error()
+		} else {
+			res[name] = "ok"
+		}
+	}
+	httpapi.WriteJSON(w, status, res)
+}
+
+// noListing refuses directory listings of uploaded files.
+func noListing(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "" || r.URL.Path[len(r.URL.Path)-1] == '/' {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Serve listens on the configured address until ctx ends, then drains:
+// stop accepting, let requests finish and sockets close (up to the
+// shutdown timeout), then stop actors and close connections.
+func (n *Node) Serve(ctx context.Context) error {
+	ln, err := net.Listen("tcp", n.Config.Addr)
+	if err != nil {
+		return fmt.Errorf("KJ_ADDR=%q: %w", n.Config.Addr, err)
+	}
+	return n.ServeListener(ctx, ln)
+}
+
+// ServeListener is Serve on an open listener.
+func (n *Node) ServeListener(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           n.mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	nodeUp.Set(1)
+	n.Log.Info("kj serving", "addr", ln.Addr().String(), "store", n.DB.Dialect(), "cluster", n.Config.NATSURL != "", "webapp", webapp.Built())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	n.Log.Info("kj draining", "timeout", n.Config.ShutdownTimeout)
+	nodeUp.Set(0)
+	sctx, cancel := context.WithTimeout(context.Background(), n.Config.ShutdownTimeout)
+	defer cancel()
+	srv.RegisterOnShutdown(func() { n.runHooks(sctx, &n.draining) })
+	err := srv.Shutdown(sctx)
+	n.Close(sctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// OnDrain registers work to do when shutdown begins (the gateway closes its
+// sockets with a reason so clients reconnect elsewhere).
+func (n *Node) OnDrain(f func(ctx context.Context)) {
+	n.mu.Lock()
+	n.draining = append(n.draining, f)
+	n.mu.Unlock()
+}
+
+func (n *Node) runHooks(ctx context.Context, hooks *[]func(context.Context)) {
+	n.mu.Lock()
+	hs := *hooks
+	*hooks = nil
+	n.mu.Unlock()
+	for i := len(hs) - 1; i >= 0; i-- {
+		hs[i](ctx)
+	}
+}
+
+// Close releases everything, newest first.
+func (n *Node) Close(ctx context.Context) {
+	n.runHooks(ctx, &n.draining)
+	n.runHooks(ctx, &n.stopping)
+}
+
+var nodeUp = promauto.NewGauge(prometheus.GaugeOpts{
+	Name: "kj_node_up",
+	Help: "1 while this node serves, 0 while it drains.",
+})
+
+func init() {
+	promauto.NewGauge(prometheus.GaugeOpts{
+		Name:        "kj_build_info",
+		Help:        "Build information of this binary.",
+		ConstLabels: prometheus.Labels{"version": Version, "go": runtime.Version()},
+	}).Set(1)
+}

@@ -1,0 +1,51 @@
+// Command kj is the whole product in one binary: the chat engine, the points
+// wallet, the activation windows and the embedded web app.
+//
+//	kj serve      run a node (the default when no command is given)
+//	kj migrate    apply schema migrations and exit
+//	kj version    print the version
+//
+// Every command reads KJ_ environment variables and matching flags; see the
+// README for the table.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"kj/engine"
+)
+
+const usage = `usage: kj <command> [flags]
+
+commands:
+  serve      run a node: HTTP API, chat gateway, web app (default)
+  migrate    apply schema migrations and exit
+  version    print the version
+`
+
+func main() {
+	args := os.Args[1:]
+	cmd := "serve"
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "serve":
+		err = engine.Serve(args)
+	case "migrate":
+		err = engine.Migrate(args)
+	case "version":
+		fmt.Println("kj", engine.Version)
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprintf(os.Stderr, "kj: unknown command %q\n\n%s", cmd, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "kj:", err)
+		os.Exit(1)
+	}
+}
