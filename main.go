@@ -3,6 +3,7 @@
 //
 //	kj serve      run a node (the default when no command is given)
 //	kj migrate    apply schema migrations and exit
+//	kj admin      operator chores (create-operator)
 //	kj version    print the version
 //
 // Every command reads KJ_ environment variables and matching flags; see the
@@ -21,6 +22,7 @@ const usage = `usage: kj <command> [flags]
 commands:
   serve      run a node: HTTP API, chat gateway, web app (default)
   migrate    apply schema migrations and exit
+  admin      operator chores: kj admin create-operator --account NAME --password PW
   version    print the version
 `
 
@@ -36,6 +38,8 @@ func main() {
 		err = engine.Serve(args)
 	case "migrate":
 		err = engine.Migrate(args)
+	case "admin":
+		err = engine.Admin(args, os.Stdin, os.Stdout)
 	case "version":
 		fmt.Println("kj", engine.Version)
 	case "help", "-h", "--help":

@@ -40,6 +40,7 @@ type Deps struct {
 	Config   config.Config
 	Sessions *auth.Sessions
 	Log      *slog.Logger
+	SMS      SMSSender // delivers SMS codes; nil picks the KJ_SMS_WEBHOOK_URL webhook or the log (sms.go)
 }
 
 // Server serves /api.

@@ -30,6 +30,18 @@ type Config struct {
 
 	TokenTTL time.Duration // KJ_TOKEN_TTL: lifetime of an access token
 	JWTTTL   time.Duration // KJ_JWT_TTL: lifetime of the renewal token (jwt)
+
+	// Accounts (httpapi/accounts.go).
+	RegisterCaptcha        bool          // KJ_REGISTER_CAPTCHA: /register needs an image captcha
+	RegisterInviteRequired bool          // KJ_REGISTER_INVITE_REQUIRED: /register needs an invite code
+	PhoneMinDigits         int           // KJ_PHONE_MIN_DIGITS: shortest phone number
+	PhoneMaxDigits         int           // KJ_PHONE_MAX_DIGITS: longest phone number
+	PhoneSMSRequired       bool          // KJ_PHONE_SMS_REQUIRED: /user/setPhone needs an SMS code
+	SMSWebhookURL          string        // KJ_SMS_WEBHOOK_URL: where SMS codes are posted; empty logs them
+	SMSResendInterval      time.Duration // KJ_SMS_RESEND_INTERVAL: cool-down between two codes to one phone
+	SMSCodeTTL             time.Duration // KJ_SMS_CODE_TTL: how long an SMS code stays valid
+	PublicURL              string        // KJ_PUBLIC_URL: base of invite links; empty uses the request's host
+	TrustProxy             bool          // KJ_TRUST_PROXY: take the client address from X-Forwarded-For
 }
 
 // Var describes one configuration variable: its environment name, flag name,
@@ -112,6 +124,61 @@ var Vars = []Var{
 	}},
 	{"KJ_TOKEN_TTL", "token-ttl", "2h", "lifetime of an access token (renewed with the jwt)", durationVar(func(c *Config) *time.Duration { return &c.TokenTTL })},
 	{"KJ_JWT_TTL", "jwt-ttl", "720h", "lifetime of the renewal token (jwt)", durationVar(func(c *Config) *time.Duration { return &c.JWTTTL })},
+
+	{"KJ_REGISTER_CAPTCHA", "register-captcha", "false", "registration requires an image captcha (/getCaptcha)", boolVar(func(c *Config) *bool { return &c.RegisterCaptcha })},
+	{"KJ_REGISTER_INVITE_REQUIRED", "register-invite-required", "false", "registration requires an existing user's invite code (pro_...)", boolVar(func(c *Config) *bool { return &c.RegisterInviteRequired })},
+	{"KJ_PHONE_MIN_DIGITS", "phone-min-digits", "6", "shortest phone number accepted (digits)", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 20 {
+			return errors.New("want a number of digits from 1 to 20")
+		}
+		c.PhoneMinDigits = n
+		return nil
+	}},
+	{"KJ_PHONE_MAX_DIGITS", "phone-max-digits", "11", "longest phone number accepted (digits)", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 20 {
+			return errors.New("want a number of digits from 1 to 20")
+		}
+		if n < c.PhoneMinDigits {
+			return fmt.Errorf("must not be below KJ_PHONE_MIN_DIGITS (%d)", c.PhoneMinDigits)
+		}
+		c.PhoneMaxDigits = n
+		return nil
+	}},
+	{"KJ_PHONE_SMS_REQUIRED", "phone-sms-required", "false", "setting a phone number requires an SMS code sent to it", boolVar(func(c *Config) *bool { return &c.PhoneSMSRequired })},
+	{"KJ_SMS_WEBHOOK_URL", "sms-webhook-url", "", "http(s) URL that receives SMS codes as JSON {phone, code, purpose} to forward to an SMS gateway; empty writes them to the server log", func(c *Config, v string) error {
+		if v != "" {
+			if err := checkURL(v, "https", "http"); err != nil {
+				return err
+			}
+		}
+		c.SMSWebhookURL = v
+		return nil
+	}},
+	{"KJ_SMS_RESEND_INTERVAL", "sms-resend-interval", "60s", "cool-down before another SMS code may be sent to the same phone", durationVar(func(c *Config) *time.Duration { return &c.SMSResendInterval })},
+	{"KJ_SMS_CODE_TTL", "sms-code-ttl", "5m", "how long an SMS code stays valid", durationVar(func(c *Config) *time.Duration { return &c.SMSCodeTTL })},
+	{"KJ_PUBLIC_URL", "public-url", "", "public base URL of the web app for invite links (https://...); empty uses the request's host", func(c *Config, v string) error {
+		if v != "" {
+			if err := checkURL(v, "https", "http"); err != nil {
+				return err
+			}
+		}
+		c.PublicURL = strings.TrimRight(v, "/")
+		return nil
+	}},
+	{"KJ_TRUST_PROXY", "trust-proxy", "false", "take the client address from X-Forwarded-For (only behind a proxy that sets it)", boolVar(func(c *Config) *bool { return &c.TrustProxy })},
+}
+
+func boolVar(field func(*Config) *bool) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("want true or false")
+		}
+		*field(c) = b
+		return nil
+	}
 }
 
 func durationVar(field func(*Config) *time.Duration) func(*Config, string) error {
