@@ -1,8 +1,11 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -371,6 +374,25 @@ func TestSignInIsRateLimitedPerAddress(t *testing.T) {
 	}
 }
 
+func TestRegistrationsAreLimitedPerAddress(t *testing.T) {
+	s, clk := testServer(t, storagetest.SQLite(t))
+	h := s.Handler()
+	for i := 0; i < registerPerIPPerHour; i++ {
+		// Refused registrations do not count.
+		call(t, h, "POST", "/api/register", `{"account":"x","password":"abc123"}`)
+		if r := call(t, h, "POST", "/api/register", fmt.Sprintf(`{"account":"many_%d","password":"abc123"}`, i)); r.Code != 0 {
+			t.Fatalf("registration %d: %+v", i+1, r)
+		}
+	}
+	if r := call(t, h, "POST", "/api/register", `{"account":"one_more","password":"abc123"}`); r.Code != CodeRateLimited {
+		t.Fatalf("over the limit: %+v", r)
+	}
+	clk.Advance(time.Hour)
+	if r := call(t, h, "POST", "/api/register", `{"account":"one_more","password":"abc123"}`); r.Code != 0 {
+		t.Fatalf("an hour later: %+v", r)
+	}
+}
+
 func TestLoginValidation(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := testServer(t, db)
@@ -610,4 +632,34 @@ func TestMessagesInAllSixLanguages(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestNoPasswordsOrTokensInLogs(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, _ := testServer(t, db)
+		var buf bytes.Buffer
+		var mu sync.Mutex
+		s.Log = slog.New(slog.NewTextHandler(lockedWriter{&buf, &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		h := s.Handler()
+		call(t, h, "POST", "/api/register", `{"account":"quiet_q","password":"Secret77"}`)
+		for i := 0; i < LoginMaxFailures; i++ {
+			login(t, s, "quiet_q", "Wrong77x", 5)
+		}
+		s.Counters.Delete(context.Background(), "acct:login:lock:quiet_q")
+		tok := mustLogin(t, s, "quiet_q", "Secret77")
+		renewed := data[jwtLoginReply](t, call(t, h, "POST", "/api/jwt/login", jsonBody(t, map[string]string{"token": tok.JWT})))
+		call(t, h, "POST", "/api/user/changePwd", `{"oldPassword":"Secret77","password":"Fresh88x","confirmPassword":"Fresh88x"}`, "token", renewed.Token)
+		call(t, h, "POST", "/api/logout", jsonBody(t, map[string]string{"chatToken": tok.ChatToken}), "token", renewed.Token)
+		mu.Lock()
+		logs := buf.String()
+		mu.Unlock()
+		if !strings.Contains(logs, "signed in") || !strings.Contains(logs, "account locked") {
+			t.Fatalf("expected the sign-in events in the log:\n%s", logs)
+		}
+		for _, secret := range []string{"Secret77", "Wrong77x", "Fresh88x", tok.Token, tok.JWT, tok.ChatToken, renewed.Token} {
+			if strings.Contains(logs, secret) {
+				t.Fatalf("secret %q in the log:\n%s", secret, logs)
+			}
+		}
+	})
 }

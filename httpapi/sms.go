@@ -123,6 +123,11 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 	if err := s.validatePhone(req.Phone); err != nil {
 		return nil, err
 	}
+	// Counted before the account and phone are looked at, so probing which
+	// phone belongs to which account is limited too.
+	if err := s.countAttempt(c.Ctx, "sms:ip:"+c.ClientIP(), smsPerIPPerHour, time.Hour); err != nil {
+		return nil, err
+	}
 	var userID int64
 	if req.Type == smsSetPhone {
 		if err := s.authenticate(c); err != nil {
@@ -144,9 +149,6 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 			return nil, Fail(CodePhoneMismatch, "phone.mismatch")
 		}
 		userID = u.ID
-	}
-	if err := s.countAttempt(c.Ctx, "sms:ip:"+c.ClientIP(), smsPerIPPerHour, time.Hour); err != nil {
-		return nil, err
 	}
 	coolKey := "acct:sms:cool:" + req.Type + ":" + req.Phone
 	n, err := s.Counters.Incr(c.Ctx, coolKey, 1, s.Config.SMSResendInterval)
