@@ -59,7 +59,9 @@ func TestCreateOperatorBesideARunningNode(t *testing.T) {
 	if code, data := post(t, base+"/api/register", "", `{"account":"plain_user","password":"abc123"}`); code != 0 {
 		t.Fatalf("register: %d %s", code, data)
 	}
-	code, data = post(t, base+"/api/accountLogin", "", `{"account":"plain_user","password":"abc123","platform":5}`)
+	if code, data = post(t, base+"/api/accountLogin", "", `{"account":"plain_user","password":"abc123","platform":5}`); code != 0 {
+		t.Fatalf("user sign-in: %d %s", code, data)
+	}
 	json.Unmarshal(data, &tok)
 	if code, _ := post(t, base+"/api/admin/users", tok.Token, `{}`); code != 1003 {
 		t.Fatalf("a user on an operator route: %d", code)

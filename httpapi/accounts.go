@@ -15,8 +15,22 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+
 	"kj/auth"
 	"kj/storage"
+)
+
+var (
+	signIns = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "kj_accounts_signins_total",
+		Help: "Password sign-ins by result: ok, wrong (credential), locked.",
+	}, []string{"result"})
+	registrations = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_accounts_registrations_total",
+		Help: "Accounts created through /register.",
+	})
 )
 
 // Error codes of the accounts area (README, section Accounts). 1100-1149
@@ -300,6 +314,7 @@ func (s *Server) register(c *Call) (any, error) {
 	if _, err := s.Counters.Incr(c.Ctx, "acct:register:ip:"+ip, 1, time.Hour); err != nil {
 		s.Log.Warn("register: counting the address failed", "err", err)
 	}
+	registrations.Inc()
 	s.Log.Info("account registered", "userId", u.ID, "account", u.Account, "superiorId", u.SuperiorID)
 	return registerReply{UserID: u.IDString(), Account: u.Account, InviteCode: u.InviteCode}, nil
 }
@@ -358,11 +373,13 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 	// a lockout key (their length is unbounded).
 	if ValidateAccount(req.Account) != nil || len(req.Password) > 4*PasswordMaxLen {
 		auth.CheckPassword(dummyHash(), req.Password)
+		signIns.WithLabelValues("wrong").Inc()
 		return nil, Fail(CodeLoginCredential, "login.credential")
 	}
 	if locked, err := s.loginLocked(c.Ctx, req.Account); err != nil {
 		return nil, err
 	} else if locked {
+		signIns.WithLabelValues("locked").Inc()
 		return nil, Fail(CodeLoginLocked, "login.locked")
 	}
 	u, err := storage.UserByAccount(c.Ctx, s.DB, req.Account)
@@ -409,6 +426,7 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 	if err := s.Counters.Delete(c.Ctx, "acct:login:fail:"+req.Account); err != nil {
 		s.Log.Warn("login: clearing failures failed", "err", err)
 	}
+	signIns.WithLabelValues("ok").Inc()
 	s.Log.Info("signed in", "userId", u.ID, "platform", req.Platform, "replaced", len(replaced),
 		"switch", switching, "operationID", req.OperationID)
 	return tok, nil
@@ -426,6 +444,7 @@ func (s *Server) loginFailed(c *Call, account string) error {
 	if err != nil {
 		return err
 	}
+	signIns.WithLabelValues("wrong").Inc()
 	if n < LoginMaxFailures {
 		return Fail(CodeLoginCredential, "login.credential")
 	}

@@ -20,6 +20,9 @@ CREATE TABLE sms_codes (
 );
 CREATE INDEX sms_codes_expires ON sms_codes (expires_at);
 
+-- Operators are few and /user/mine picks one per request (customer service).
+CREATE INDEX users_operators ON users (id) WHERE is_operator = 1;
+
 -- When and from where a user last signed in (shown to operators).
 ALTER TABLE users ADD COLUMN last_login_at BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE users ADD COLUMN last_login_ip TEXT NOT NULL DEFAULT '';
