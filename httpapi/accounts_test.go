@@ -337,60 +337,64 @@ func TestLockoutIsSharedThroughRedis(t *testing.T) {
 }
 
 func TestSignInIsRateLimitedPerAddress(t *testing.T) {
-	s, _ := testServer(t, storagetest.SQLite(t))
-	from := func(ip string) reply {
-		req := httptest.NewRequest("POST", "/api/accountLogin", strings.NewReader(`{"account":"a","password":"x","platform":5}`))
-		req.RemoteAddr = ip + ":4242"
-		req.Header.Set("Accept-Language", "en-US")
-		w := httptest.NewRecorder()
-		s.Handler().ServeHTTP(w, req)
-		var r reply
-		json.Unmarshal(w.Body.Bytes(), &r)
-		return r
-	}
-	for i := 0; i < loginPerIPPerMinute; i++ {
-		if r := from("198.51.100.7"); r.Code != CodeLoginCredential {
-			t.Fatalf("attempt %d: %+v", i+1, r)
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, _ := testServer(t, db)
+		from := func(ip string) reply {
+			req := httptest.NewRequest("POST", "/api/accountLogin", strings.NewReader(`{"account":"a","password":"x","platform":5}`))
+			req.RemoteAddr = ip + ":4242"
+			req.Header.Set("Accept-Language", "en-US")
+			w := httptest.NewRecorder()
+			s.Handler().ServeHTTP(w, req)
+			var r reply
+			json.Unmarshal(w.Body.Bytes(), &r)
+			return r
 		}
-	}
-	if r := from("198.51.100.7"); r.Code != CodeRateLimited || r.Message != "Too many requests, please slow down" {
-		t.Fatalf("over the limit: %+v", r)
-	}
-	if r := from("198.51.100.8"); r.Code != CodeLoginCredential {
-		t.Fatalf("another address is not limited: %+v", r)
-	}
+		for i := 0; i < loginPerIPPerMinute; i++ {
+			if r := from("198.51.100.7"); r.Code != CodeLoginCredential {
+				t.Fatalf("attempt %d: %+v", i+1, r)
+			}
+		}
+		if r := from("198.51.100.7"); r.Code != CodeRateLimited || r.Message != "Too many requests, please slow down" {
+			t.Fatalf("over the limit: %+v", r)
+		}
+		if r := from("198.51.100.8"); r.Code != CodeLoginCredential {
+			t.Fatalf("another address is not limited: %+v", r)
+		}
 
-	// Behind a trusted proxy the address is the last X-Forwarded-For entry.
-	s.Config.TrustProxy = true
-	c := &Call{R: httptest.NewRequest("POST", "/", nil), s: s}
-	c.R.RemoteAddr = "10.0.0.1:1"
-	c.R.Header.Set("X-Forwarded-For", "1.2.3.4, 203.0.113.9")
-	if ip := c.ClientIP(); ip != "203.0.113.9" {
-		t.Fatalf("ClientIP behind proxy = %q", ip)
-	}
-	s.Config.TrustProxy = false
-	if ip := c.ClientIP(); ip != "10.0.0.1" {
-		t.Fatalf("ClientIP without proxy trust = %q", ip)
-	}
+		// Behind a trusted proxy the address is the last X-Forwarded-For entry.
+		s.Config.TrustProxy = true
+		c := &Call{R: httptest.NewRequest("POST", "/", nil), s: s}
+		c.R.RemoteAddr = "10.0.0.1:1"
+		c.R.Header.Set("X-Forwarded-For", "1.2.3.4, 203.0.113.9")
+		if ip := c.ClientIP(); ip != "203.0.113.9" {
+			t.Fatalf("ClientIP behind proxy = %q", ip)
+		}
+		s.Config.TrustProxy = false
+		if ip := c.ClientIP(); ip != "10.0.0.1" {
+			t.Fatalf("ClientIP without proxy trust = %q", ip)
+		}
+	})
 }
 
 func TestRegistrationsAreLimitedPerAddress(t *testing.T) {
-	s, clk := testServer(t, storagetest.SQLite(t))
-	h := s.Handler()
-	for i := 0; i < registerPerIPPerHour; i++ {
-		// Refused registrations do not count.
-		call(t, h, "POST", "/api/register", `{"account":"x","password":"abc123"}`)
-		if r := call(t, h, "POST", "/api/register", fmt.Sprintf(`{"account":"many_%d","password":"abc123"}`, i)); r.Code != 0 {
-			t.Fatalf("registration %d: %+v", i+1, r)
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, clk := testServer(t, db)
+		h := s.Handler()
+		for i := 0; i < registerPerIPPerHour; i++ {
+			// Refused registrations do not count.
+			call(t, h, "POST", "/api/register", `{"account":"x","password":"abc123"}`)
+			if r := call(t, h, "POST", "/api/register", fmt.Sprintf(`{"account":"many_%d","password":"abc123"}`, i)); r.Code != 0 {
+				t.Fatalf("registration %d: %+v", i+1, r)
+			}
 		}
-	}
-	if r := call(t, h, "POST", "/api/register", `{"account":"one_more","password":"abc123"}`); r.Code != CodeRateLimited {
-		t.Fatalf("over the limit: %+v", r)
-	}
-	clk.Advance(time.Hour)
-	if r := call(t, h, "POST", "/api/register", `{"account":"one_more","password":"abc123"}`); r.Code != 0 {
-		t.Fatalf("an hour later: %+v", r)
-	}
+		if r := call(t, h, "POST", "/api/register", `{"account":"one_more","password":"abc123"}`); r.Code != CodeRateLimited {
+			t.Fatalf("over the limit: %+v", r)
+		}
+		clk.Advance(time.Hour)
+		if r := call(t, h, "POST", "/api/register", `{"account":"one_more","password":"abc123"}`); r.Code != 0 {
+			t.Fatalf("an hour later: %+v", r)
+		}
+	})
 }
 
 func TestLoginValidation(t *testing.T) {
@@ -587,51 +591,53 @@ func TestAccountLoginAtmSignsOutTheAccountSwitchedFrom(t *testing.T) {
 }
 
 func TestMessagesInAllSixLanguages(t *testing.T) {
-	s, _ := testServer(t, storagetest.SQLite(t))
-	h := s.Handler()
-	newUser(t, s, "lang")
-	probes := []struct {
-		path, body, key string
-	}{
-		{"/api/register", `{"account":"ab","password":"abc123"}`, "account.invalid"},
-		{"/api/register", `{"account":"abcd","password":"abcdef"}`, "password.no.digit"},
-		{"/api/register", `{"account":"abcd","password":"123456"}`, "password.no.letter"},
-		{"/api/register", `{"account":"abcd","password":"a1"}`, "password.length"},
-		{"/api/register", `{"account":"abcd","password":"abc123","confirmPassword":"x"}`, "password.mismatch"},
-		{"/api/register", `{"account":"lang","password":"abc123"}`, "account.exists"},
-		{"/api/accountLogin", `{"account":"lang","password":"nope12","platform":5}`, "login.credential"},
-		{"/api/sendSmsCode", `{"phone":"123","type":"forget"}`, "phone.invalid"},
-	}
-	seen := map[string]map[string]bool{}
-	for _, p := range probes {
-		seen[p.key] = map[string]bool{}
-		for _, lang := range Langs {
-			r := call(t, h, "POST", p.path, p.body, "Accept-Language", lang)
-			want := Translate(lang, p.key, map[string]any{"min": 6, "max": 11})
-			if r.Message != want || strings.Contains(r.Message, "{") || r.Message == p.key {
-				t.Errorf("%s %s: %q, want %q", p.key, lang, r.Message, want)
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, _ := testServer(t, db)
+		h := s.Handler()
+		newUser(t, s, "lang")
+		probes := []struct {
+			path, body, key string
+		}{
+			{"/api/register", `{"account":"ab","password":"abc123"}`, "account.invalid"},
+			{"/api/register", `{"account":"abcd","password":"abcdef"}`, "password.no.digit"},
+			{"/api/register", `{"account":"abcd","password":"123456"}`, "password.no.letter"},
+			{"/api/register", `{"account":"abcd","password":"a1"}`, "password.length"},
+			{"/api/register", `{"account":"abcd","password":"abc123","confirmPassword":"x"}`, "password.mismatch"},
+			{"/api/register", `{"account":"lang","password":"abc123"}`, "account.exists"},
+			{"/api/accountLogin", `{"account":"lang","password":"nope12","platform":5}`, "login.credential"},
+			{"/api/sendSmsCode", `{"phone":"123","type":"forget"}`, "phone.invalid"},
+		}
+		seen := map[string]map[string]bool{}
+		for _, p := range probes {
+			seen[p.key] = map[string]bool{}
+			for _, lang := range Langs {
+				r := call(t, h, "POST", p.path, p.body, "Accept-Language", lang)
+				want := Translate(lang, p.key, map[string]any{"min": 6, "max": 11})
+				if r.Message != want || strings.Contains(r.Message, "{") || r.Message == p.key {
+					t.Errorf("%s %s: %q, want %q", p.key, lang, r.Message, want)
+				}
+				seen[p.key][r.Message] = true
+				s.Counters.Delete(context.Background(), "acct:login:fail:lang") // six tries, no lockout
 			}
-			seen[p.key][r.Message] = true
-			s.Counters.Delete(context.Background(), "acct:login:fail:lang") // six tries, no lockout
-		}
-		if len(seen[p.key]) < 5 { // zh-CN and zh-HANT may rarely agree; the rest differ
-			t.Errorf("%s: only %d distinct texts across six languages", p.key, len(seen[p.key]))
-		}
-	}
-	if r := call(t, h, "POST", "/api/register", `{"account":"ab","password":"abc123"}`, "Accept-Language", "fr-FR"); r.Message != "账号须为4-20位字母、数字或下划线" {
-		t.Fatalf("unknown language falls back to zh-CN: %q", r.Message)
-	}
-	if r := call(t, h, "POST", "/api/sendSmsCode", `{"phone":"123","type":"forget"}`, "Accept-Language", "en-US"); r.Message != "Phone number must be 6-11 digits" {
-		t.Fatalf("placeholders filled: %q", r.Message)
-	}
-	// Every accounts key is in the catalogue in all six locales.
-	for key := range accountMessages {
-		for _, lang := range Langs {
-			if Translate(lang, key, nil) == key {
-				t.Errorf("%s missing in %s", key, lang)
+			if len(seen[p.key]) < 5 { // zh-CN and zh-HANT may rarely agree; the rest differ
+				t.Errorf("%s: only %d distinct texts across six languages", p.key, len(seen[p.key]))
 			}
 		}
-	}
+		if r := call(t, h, "POST", "/api/register", `{"account":"ab","password":"abc123"}`, "Accept-Language", "fr-FR"); r.Message != "账号须为4-20位字母、数字或下划线" {
+			t.Fatalf("unknown language falls back to zh-CN: %q", r.Message)
+		}
+		if r := call(t, h, "POST", "/api/sendSmsCode", `{"phone":"123","type":"forget"}`, "Accept-Language", "en-US"); r.Message != "Phone number must be 6-11 digits" {
+			t.Fatalf("placeholders filled: %q", r.Message)
+		}
+		// Every accounts key is in the catalogue in all six locales.
+		for key := range accountMessages {
+			for _, lang := range Langs {
+				if Translate(lang, key, nil) == key {
+					t.Errorf("%s missing in %s", key, lang)
+				}
+			}
+		}
+	})
 }
 
 func TestNoPasswordsOrTokensInLogs(t *testing.T) {

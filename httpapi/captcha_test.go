@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"log/slog"
@@ -106,13 +107,15 @@ func TestRegisterWithCaptchaSingleUseAndExpiry(t *testing.T) {
 }
 
 func TestCaptchaIsRateLimitedPerAddress(t *testing.T) {
-	s, _ := testServer(t, storagetest.SQLite(t))
-	for i := 0; i < captchaPerIPPerMinute; i++ {
-		getCaptcha(t, s)
-	}
-	if r := call(t, s.Handler(), "GET", "/api/getCaptcha", ""); r.Code != CodeRateLimited {
-		t.Fatalf("over the limit: %+v", r)
-	}
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, _ := testServer(t, db)
+		for i := 0; i < captchaPerIPPerMinute; i++ {
+			getCaptcha(t, s)
+		}
+		if r := call(t, s.Handler(), "GET", "/api/getCaptcha", ""); r.Code != CodeRateLimited {
+			t.Fatalf("over the limit: %+v", r)
+		}
+	})
 }
 
 func TestRandomDigitsAreDigitsAndVary(t *testing.T) {
@@ -346,36 +349,38 @@ func TestSendSmsCodeCooldownDailyCapAndSenderFailure(t *testing.T) {
 }
 
 func TestLogSenderWritesTheCodeOnlyToItsOwnLine(t *testing.T) {
-	s, _ := testServer(t, storagetest.SQLite(t))
-	var buf bytes.Buffer
-	var mu sync.Mutex
-	s.Log = slog.New(slog.NewTextHandler(lockedWriter{&buf, &mu}, nil))
-	_, tok := newUser(t, s, "ivy_log")
-	r := call(t, s.Handler(), "POST", "/api/sendSmsCode", `{"phone":"13600136000","type":"setPhone"}`, "token", tok.Token)
-	if r.Code != 0 {
-		t.Fatal(r)
-	}
-	mu.Lock()
-	logs := buf.String()
-	mu.Unlock()
-	var codeLines, sentLines int
-	for _, line := range strings.Split(strings.TrimSpace(logs), "\n") {
-		if strings.Contains(line, "code=") {
-			codeLines++
-			if !strings.Contains(line, "phone=13600136000") || !strings.Contains(line, "purpose=setPhone") {
-				t.Fatalf("code line: %s", line)
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, _ := testServer(t, db)
+		var buf bytes.Buffer
+		var mu sync.Mutex
+		s.Log = slog.New(slog.NewTextHandler(lockedWriter{&buf, &mu}, nil))
+		_, tok := newUser(t, s, "ivy_log")
+		r := call(t, s.Handler(), "POST", "/api/sendSmsCode", `{"phone":"13600136000","type":"setPhone"}`, "token", tok.Token)
+		if r.Code != 0 {
+			t.Fatal(r)
+		}
+		mu.Lock()
+		logs := buf.String()
+		mu.Unlock()
+		var codeLines, sentLines int
+		for _, line := range strings.Split(strings.TrimSpace(logs), "\n") {
+			if strings.Contains(line, "code=") {
+				codeLines++
+				if !strings.Contains(line, "phone=13600136000") || !strings.Contains(line, "purpose=setPhone") {
+					t.Fatalf("code line: %s", line)
+				}
+			}
+			if strings.Contains(line, "sms code sent") {
+				sentLines++
+			}
+			if strings.Contains(line, tok.Token) {
+				t.Fatalf("a token was logged: %s", line)
 			}
 		}
-		if strings.Contains(line, "sms code sent") {
-			sentLines++
+		if codeLines != 1 || sentLines != 1 {
+			t.Fatalf("want one line with the code and one without, got:\n%s", logs)
 		}
-		if strings.Contains(line, tok.Token) {
-			t.Fatalf("a token was logged: %s", line)
-		}
-	}
-	if codeLines != 1 || sentLines != 1 {
-		t.Fatalf("want one line with the code and one without, got:\n%s", logs)
-	}
+	})
 }
 
 type lockedWriter struct {
@@ -389,40 +394,59 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
-func TestWebhookSender(t *testing.T) {
-	var mu sync.Mutex
-	var got []string
-	status := http.StatusOK
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var b bytes.Buffer
-		b.ReadFrom(r.Body)
+func TestWebhookSenderDeliversCodesEndToEnd(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		var mu sync.Mutex
+		var got []map[string]string
+		status := http.StatusOK
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var m map[string]string
+			err := json.NewDecoder(r.Body).Decode(&m)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil || r.Header.Get("Content-Type") != "application/json" {
+				w.WriteHeader(http.StatusBadRequest)
+				return
+			}
+			got = append(got, m)
+			w.WriteHeader(status)
+		}))
+		defer srv.Close()
+		s, clk := testServer(t, db)
+		s.Config.SMSWebhookURL = srv.URL
+		s.Config.PhoneSMSRequired = true
+		h := s.Handler()
+		if _, ok := s.smsSender().(WebhookSender); !ok {
+			t.Fatalf("sender %T", s.smsSender())
+		}
+		_, tok := newUser(t, s, "hook_user")
+		if r := call(t, h, "POST", "/api/sendSmsCode", `{"phone":"13500135000","type":"setPhone"}`, "token", tok.Token); r.Code != 0 {
+			t.Fatalf("send: %+v", r)
+		}
 		mu.Lock()
-		got = append(got, r.Header.Get("Content-Type")+" "+b.String())
-		st := status
+		if len(got) != 1 || got[0]["phone"] != "13500135000" || got[0]["purpose"] != "setPhone" || len(got[0]["code"]) != 6 {
+			t.Fatalf("webhook got %v", got)
+		}
+		code := got[0]["code"]
+		status = http.StatusBadGateway
 		mu.Unlock()
-		w.WriteHeader(st)
-	}))
-	defer srv.Close()
-	s, _ := testServer(t, storagetest.SQLite(t))
-	s.Config.SMSWebhookURL = srv.URL
-	if _, ok := s.smsSender().(WebhookSender); !ok {
-		t.Fatalf("sender %T", s.smsSender())
-	}
-	if err := s.smsSender().SendCode(context.Background(), "13500135000", "forget", "123456"); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	if len(got) != 1 || got[0] != `application/json {"code":"123456","phone":"13500135000","purpose":"forget"}` {
-		t.Fatalf("webhook got %q", got)
-	}
-	status = http.StatusBadGateway
-	mu.Unlock()
-	err := s.smsSender().SendCode(context.Background(), "13500135000", "forget", "654321")
-	if err == nil || strings.Contains(err.Error(), "654321") {
-		t.Fatalf("a failing webhook is an error without the code: %v", err)
-	}
-	s.Config.SMSWebhookURL = ""
-	if _, ok := s.smsSender().(LogSender); !ok {
-		t.Fatalf("default sender %T", s.smsSender())
-	}
+		if r := call(t, h, "POST", "/api/user/setPhone", `{"phone":"13500135000","smsCode":"`+code+`"}`, "token", tok.Token); r.Code != 0 {
+			t.Fatalf("setPhone with the delivered code: %+v", r)
+		}
+		clk.Advance(s.Config.SMSResendInterval)
+		r := call(t, h, "POST", "/api/sendSmsCode", `{"phone":"13500135001","type":"setPhone"}`, "token", tok.Token, "Accept-Language", "en-US")
+		if r.Code != CodeSMSSendFailed {
+			t.Fatalf("failing webhook: %+v", r)
+		}
+		mu.Lock()
+		undelivered := got[len(got)-1]["code"]
+		mu.Unlock()
+		if r := call(t, h, "POST", "/api/user/setPhone", `{"phone":"13500135001","smsCode":"`+undelivered+`"}`, "token", tok.Token); r.Code != CodeSMSCodeInvalid {
+			t.Fatalf("a code that was not delivered must not work: %+v", r)
+		}
+		s.Config.SMSWebhookURL = ""
+		if _, ok := s.smsSender().(LogSender); !ok {
+			t.Fatalf("default sender %T", s.smsSender())
+		}
+	})
 }
