@@ -122,9 +122,9 @@ func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
 		contentOK[any](t, contentPost(t, s, "/admin/video/save", `{"kind":"find","title":"Harbour","url":"/files/v.mp4","cover":"/files/c.png","duration":12}`, opTok.Token))
 		contentOK[any](t, contentPost(t, s, "/admin/notice/publish", `{"title":"Welcome","content":"Hello"}`, opTok.Token))
 		type home struct {
-			Carousel []bannerView  `json:"carousel"`
-			Videos   []videoView   `json:"videos"`
-			Cities   []cityView    `json:"cities"`
+			Carousel []bannerView `json:"carousel"`
+			Videos   []videoView  `json:"videos"`
+			Cities   []cityView   `json:"cities"`
 			Notice   struct {
 				Latest *noticeView `json:"latest"`
 				Unread int         `json:"unread"`
@@ -273,7 +273,9 @@ func videoLimitCase(t *testing.T, s *Server, c *clock.Fake) int64 {
 
 	c.Set(time.Date(2026, 3, 1, 23, 30, 0, 0, time.UTC))
 	u, tok := newUser(t, s, "viewer")
-	watch := func(id string) reply { return contentPost(t, s, "/user/checkVideoCount", `{"videoId":"`+id+`"}`, tok.Token) }
+	watch := func(id string) reply {
+		return contentPost(t, s, "/user/checkVideoCount", `{"videoId":"`+id+`"}`, tok.Token)
+	}
 
 	st := contentOK[videoCountView](t, contentPost(t, s, "/user/checkVideoCount", ``, tok.Token))
 	if st.Unlimited || st.Limit != 2 || st.Used != 0 || st.Remaining != 2 || st.Counted {

@@ -18,6 +18,40 @@ const (
 	SettingVideoLimit = "video_limit" // int: free videos per day for non-activated accounts
 )
 
+// AppSettings is the operator's "app" setting: what the app start routes
+// answer beside the per-domain entries.
+type AppSettings struct {
+	AppName        string `json:"appName"`        // "" falls back to KJ_APP_NAME
+	OssURL         string `json:"ossUrl"`         // prefix for relative file paths; "" = this origin
+	ServiceWelcome string `json:"serviceWelcome"` // first line of the customer-service chat
+	SplashImage    string `json:"splashImage"`    // /onloadImg; "" = no splash
+	SplashLink     string `json:"splashLink"`
+	SplashSeconds  int    `json:"splashSeconds"`
+}
+
+// UpdateManifest is the operator's "manifest" setting, answered by
+// /resource/download. An empty version offers nothing.
+type UpdateManifest struct {
+	Package struct {
+		Normal ManifestPackage `json:"normal"`
+		Force  ManifestPackage `json:"force"`
+	} `json:"package"`
+	Resource ManifestResource `json:"resource"`
+}
+
+// ManifestPackage is an installable app package.
+type ManifestPackage struct {
+	Version string `json:"version"`
+	Path    string `json:"path"`
+	Remark  string `json:"remark"`
+}
+
+// ManifestResource is a resource (web assets) package.
+type ManifestResource struct {
+	Version string `json:"version"`
+	Path    string `json:"path"`
+}
+
 // GetSetting decodes the named setting into dst and reports whether the
 // operator has set it.
 func GetSetting(ctx context.Context, q Querier, name string, dst any) (bool, error) {

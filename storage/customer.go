@@ -94,6 +94,13 @@ func LeastLoadedAgent(ctx context.Context, q Querier, since int64) (User, error)
 			AND (v.last_message_at >= $1 OR v.created_at >= $1)), u.id LIMIT 1`, since))
 }
 
+// CountAgents counts the operator accounts that answer customer service.
+func CountAgents(ctx context.Context, q Querier) (int, error) {
+	var n int
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE is_operator = 1`).Scan(&n)
+	return n, err
+}
+
 // Customer message senders and states.
 const (
 	FromVisitor = 0
