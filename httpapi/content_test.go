@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -451,4 +452,32 @@ func TestUploadContacts(t *testing.T) {
 			t.Fatal("another user's upload touched this book")
 		}
 	})
+}
+
+// The rounds area adds its windows summary to the home data this way.
+var addTestHomeSection = sync.OnceFunc(func() {
+	AddHomeSection("contentTestSection", func(c *Call) (any, error) {
+		if c.User.ID == 0 {
+			return "anonymous", nil
+		}
+		return "signed in as " + c.User.Account, nil
+	})
+})
+
+func TestHomeSectionsFromOtherAreas(t *testing.T) {
+	addTestHomeSection()
+	s, _ := testServer(t, storagetest.SQLite(t))
+	_, tok := newUser(t, s, "amy")
+	if h := contentOK[map[string]any](t, contentPost(t, s, "/getHomeData", ``, tok.Token)); h["contentTestSection"] != "signed in as amy" {
+		t.Fatalf("home with a section: %v", h)
+	}
+	if h := contentOK[map[string]any](t, contentPost(t, s, "/getHomeData", ``, "")); h["contentTestSection"] != "anonymous" {
+		t.Fatalf("anonymous home with a section: %v", h)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a section named like a content part must be refused")
+		}
+	}()
+	AddHomeSection("carousel", nil)
 }
