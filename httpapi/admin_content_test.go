@@ -98,11 +98,17 @@ func TestOperatorContentManagementIsAudited(t *testing.T) {
 
 		city := contentOK[adminCity](t, post("/admin/city/save", `{"name":"Porto"}`))
 		contentFails(t, post("/admin/city/save", `{"name":"12"}`), CodeInvalid)
+		if cities := contentOK[[]adminCity](t, post("/admin/city/list", ``)); len(cities) != 1 || cities[0].Name != "Porto" {
+			t.Fatalf("operator cities: %+v", cities)
+		}
 		contentOK[any](t, post("/admin/city/save", fmt.Sprintf(`{"id":"%d","name":"Porto Norte"}`, int64(city.ID))))
 		listing := contentOK[adminListing](t, post("/admin/listing/save", fmt.Sprintf(`{"cityId":"%d","name":"Rita","age":25,"contact":"+351 900"}`, int64(city.ID))))
 		contentOK[any](t, post("/admin/listing/delete", fmt.Sprintf(`{"id":"%d"}`, int64(listing.ID))))
 		contentOK[any](t, post("/admin/city/delete", fmt.Sprintf(`{"id":"%d"}`, int64(city.ID))))
 
+		if m := contentOK[storage.UpdateManifest](t, post("/admin/manifest/get", ``)); m.Package.Normal.Version != "" {
+			t.Fatalf("unset manifest: %+v", m)
+		}
 		contentOK[any](t, post("/admin/domain/save", `{"domain":"Chat.Example.org","appName":"Chat"}`))
 		if ds := contentOK[[]adminDomain](t, post("/admin/domain/list", ``)); len(ds) != 1 || ds[0].Domain != "chat.example.org" || ds[0].PlatformID != 10000 {
 			t.Fatalf("domains: %+v", ds)
