@@ -16,7 +16,6 @@ import (
 	"image/png"
 	"math"
 	"math/bits"
-	"os"
 )
 
 // ---- pictures ----
@@ -98,20 +97,12 @@ func pngBytes(img image.Image) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-func savePNG(path string, img image.Image) error {
-	b, err := pngBytes(img)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o644)
-}
-
 // Palettes of the demo scenes.
 var (
 	dawnTop, dawnBottom   = rgb{255, 183, 130}, rgb{255, 228, 196}
 	seaDeep, seaLight     = rgb{38, 92, 150}, rgb{88, 160, 200}
 	nightTop, nightBottom = rgb{16, 24, 58}, rgb{49, 90, 255}
-	meadowTop, meadow     = rgb{160, 210, 255}, rgb{96, 170, 110}
+	meadowTop             = rgb{160, 210, 255}
 	sun, moon, ivory      = rgb{255, 120, 70}, rgb{250, 245, 220}, rgb{255, 252, 240}
 )
 
