@@ -3,6 +3,7 @@
 //
 //	kj serve      run a node (the default when no command is given)
 //	kj migrate    apply schema migrations and exit
+//	kj seed --demo  fill an empty store with demo content
 //	kj version    print the version
 //
 // Every command reads KJ_ environment variables and matching flags; see the
@@ -21,6 +22,7 @@ const usage = `usage: kj <command> [flags]
 commands:
   serve      run a node: HTTP API, chat gateway, web app (default)
   migrate    apply schema migrations and exit
+  seed       seed --demo: fill an EMPTY store with demo content and a customer-service operator
   version    print the version
 `
 
@@ -36,6 +38,8 @@ func main() {
 		err = engine.Serve(args)
 	case "migrate":
 		err = engine.Migrate(args)
+	case "seed":
+		err = engine.Seed(args, os.Stdout)
 	case "version":
 		fmt.Println("kj", engine.Version)
 	case "help", "-h", "--help":
