@@ -3,6 +3,7 @@ module kj
 go 1.26.8
 
 require (
+	github.com/gorilla/websocket v1.5.3
 	github.com/nats-io/nats.go v1.55.0
 	github.com/redis/go-redis/v9 v9.23.0
 )

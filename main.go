@@ -4,6 +4,7 @@
 //	kj serve      run a node (the default when no command is given)
 //	kj migrate    apply schema migrations and exit
 //	kj admin      operator chores (create-operator)
+//	kj seed --demo  fill an empty store with demo content
 //	kj version    print the version
 //
 // Every command reads KJ_ environment variables and matching flags; see the
@@ -23,6 +24,7 @@ commands:
   serve      run a node: HTTP API, chat gateway, web app (default)
   migrate    apply schema migrations and exit
   admin      operator chores: kj admin create-operator --account NAME --password PW
+  seed       seed --demo: fill an EMPTY store with demo content and a customer-service operator
   version    print the version
 `
 
@@ -40,6 +42,8 @@ func main() {
 		err = engine.Migrate(args)
 	case "admin":
 		err = engine.Admin(args, os.Stdin, os.Stdout)
+	case "seed":
+		err = engine.Seed(args, os.Stdout)
 	case "version":
 		fmt.Println("kj", engine.Version)
 	case "help", "-h", "--help":

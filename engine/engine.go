@@ -134,6 +134,9 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 		Config: cfg, Sessions: n.Sessions, Log: log,
 	})
 	n.routes()
+	customer := httpapi.NewCustomerSocket(n.API)
+	n.Handle("/ws/customer", customer)
+	n.OnDrain(customer.Close)
 	ok = true
 	return n, nil
 }

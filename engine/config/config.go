@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // KJ_DAY_TIMEZONE works on machines without a zone database
 )
 
 // Config is the whole configuration of one node. The zero value is not
@@ -42,6 +43,12 @@ type Config struct {
 	SMSCodeTTL             time.Duration // KJ_SMS_CODE_TTL: how long an SMS code stays valid
 	PublicURL              string        // KJ_PUBLIC_URL: base of invite links; empty uses the request's host
 	TrustProxy             bool          // KJ_TRUST_PROXY: take the client address from X-Forwarded-For
+
+	AppName         string         // KJ_APP_NAME: app name when no domain or operator setting names one
+	PlatformID      int64          // KJ_PLATFORM_ID: platformId for domains with no entry
+	PackageID       int64          // KJ_PACKAGE_ID: packageId for domains with no entry
+	VideoDailyLimit int            // KJ_VIDEO_DAILY_LIMIT: free videos per day for non-activated accounts
+	DayZone         *time.Location // KJ_DAY_TIMEZONE: where a day starts (daily limits, daily statistics)
 }
 
 // Var describes one configuration variable: its environment name, flag name,
@@ -168,6 +175,31 @@ var Vars = []Var{
 		return nil
 	}},
 	{"KJ_TRUST_PROXY", "trust-proxy", "false", "take the client address from X-Forwarded-For (only behind a proxy that sets it)", boolVar(func(c *Config) *bool { return &c.TrustProxy })},
+	{"KJ_APP_NAME", "app-name", "kj", "app name shown when neither the domain entry nor the operator's settings name one", func(c *Config, v string) error {
+		if v = strings.TrimSpace(v); v == "" || len([]rune(v)) > 40 {
+			return errors.New("want 1-40 characters")
+		}
+		c.AppName = v
+		return nil
+	}},
+	{"KJ_PLATFORM_ID", "platform-id", "10000", "platformId answered by /getDomainInfo for a domain without an entry", int64Var(func(c *Config) *int64 { return &c.PlatformID })},
+	{"KJ_PACKAGE_ID", "package-id", "100002001", "packageId answered by /getDomainInfo for a domain without an entry", int64Var(func(c *Config) *int64 { return &c.PackageID })},
+	{"KJ_VIDEO_DAILY_LIMIT", "video-daily-limit", "3", "videos a non-activated account may watch per day (operators can override it)", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 10000 {
+			return errors.New("want a whole number from 0 to 10000")
+		}
+		c.VideoDailyLimit = n
+		return nil
+	}},
+	{"KJ_DAY_TIMEZONE", "day-timezone", "UTC", "IANA time zone in which a day starts for daily limits and statistics (e.g. Asia/Shanghai)", func(c *Config, v string) error {
+		loc, err := time.LoadLocation(v)
+		if err != nil || v == "" || v == "Local" {
+			return errors.New("want an IANA time zone name such as UTC or Asia/Shanghai")
+		}
+		c.DayZone = loc
+		return nil
+	}},
 }
 
 func boolVar(field func(*Config) *bool) func(*Config, string) error {
@@ -177,6 +209,17 @@ func boolVar(field func(*Config) *bool) func(*Config, string) error {
 			return errors.New("want true or false")
 		}
 		*field(c) = b
+		return nil
+	}
+}
+
+func int64Var(field func(*Config) *int64) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return errors.New("want a positive whole number")
+		}
+		*field(c) = n
 		return nil
 	}
 }
