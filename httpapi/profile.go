@@ -35,7 +35,7 @@ type UserInfo struct {
 	NickName        string `json:"nickName"`
 	Avatar          string `json:"avatar"`
 	Phone           string `json:"phone"`        // masked: 138****5678
-	Notice          int64  `json:"notice"`       // unread notices (filled by the notices area)
+	Notice          int64  `json:"notice"`       // unread notices
 	IsActivation    int    `json:"isActivation"` // 0 not activated, 1 activated
 	CustomerID      string `json:"customerId"`   // the operator who serves this user in chat
 	IsRecharge      bool   `json:"isRecharge"`   // has recharged (filled by the wallet area)
@@ -44,9 +44,9 @@ type UserInfo struct {
 	IsOperator      int    `json:"isOperator"`
 }
 
-// UserInfoFiller completes a UserInfo with facts another area owns (the
-// unread notice count, whether the user has recharged). Areas add theirs
-// from init with AddUserInfoFiller.
+// UserInfoFiller completes a UserInfo with facts another area owns
+// (whether the user has recharged). Areas add theirs from init with
+// AddUserInfoFiller.
 type UserInfoFiller func(c *Call, info *UserInfo) error
 
 var (
@@ -68,14 +68,26 @@ func (s *Server) userInfo(c *Call) (UserInfo, error) {
 		Phone: MaskPhone(u.Phone), IsActivation: u.IsActivation, InviteCode: u.InviteCode,
 		HasFundPassword: u.FundPasswordHash != "", IsOperator: u.IsOperator,
 	}
-	// Operators are the customer service: each user is served by one of
-	// them, picked by user id so the choice is stable and spread out.
-	ops, err := storage.OperatorIDs(c.Ctx, s.DB)
+	unread, err := storage.UnreadNotices(c.Ctx, s.DB, u.ID)
 	if err != nil {
 		return info, err
 	}
-	if len(ops) > 0 {
-		info.CustomerID = storage.User{ID: ops[u.ID%int64(len(ops))]}.IDString()
+	info.Notice = int64(unread)
+	// Operators are the customer service (customer.go): the agent already
+	// answering this user's customer-service chat, else one picked by user
+	// id so the choice is stable and spread out.
+	if v, err := storage.VisitorByUser(c.Ctx, s.DB, u.ID); err == nil && v.AgentID != 0 {
+		info.CustomerID = storage.User{ID: v.AgentID}.IDString()
+	} else if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return info, err
+	} else {
+		ops, err := storage.OperatorIDs(c.Ctx, s.DB)
+		if err != nil {
+			return info, err
+		}
+		if len(ops) > 0 {
+			info.CustomerID = storage.User{ID: ops[u.ID%int64(len(ops))]}.IDString()
+		}
 	}
 	userInfoMu.RLock()
 	fillers := userInfoFillers

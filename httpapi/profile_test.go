@@ -10,11 +10,11 @@ import (
 )
 
 func init() {
-	// A filler as the notices and wallet areas add theirs; it only touches
+	// A filler as the wallet area adds its own; it only touches
 	// the test account "filled" so other tests see the plain values.
 	AddUserInfoFiller(func(c *Call, info *UserInfo) error {
 		if info.Username == "filled" {
-			info.Notice, info.IsRecharge = 3, true
+			info.IsRecharge = true
 		}
 		return nil
 	})
@@ -42,12 +42,38 @@ func TestUserMineAndIndex(t *testing.T) {
 		if info.CustomerID != (storage.User{ID: wantCS}).IDString() {
 			t.Fatalf("customerId %q, want %d", info.CustomerID, wantCS)
 		}
+		// The agent already answering the user's customer-service chat wins.
+		if err := storage.CreateVisitor(context.Background(), db, storage.Visitor{ID: storage.NewID(), UserID: u.ID, AgentID: op1.ID}); err != nil {
+			t.Fatal(err)
+		}
+		info = data[UserInfo](t, call(t, h, "POST", "/api/user/mine", "{}", "token", tok.Token))
+		if info.CustomerID != op1.IDString() {
+			t.Fatalf("customerId %q, want the assigned agent %d", info.CustomerID, op1.ID)
+		}
+		// notice counts the unread notices.
+		for i := 0; i < 2; i++ {
+			n := storage.Notice{ID: storage.NewID(), Title: "t", Content: "c", CreatedBy: op1.ID, CreatedAt: 1, UpdatedAt: 1}
+			if err := storage.CreateNotice(context.Background(), db, n); err != nil {
+				t.Fatal(err)
+			}
+		}
+		info = data[UserInfo](t, call(t, h, "POST", "/api/user/mine", "{}", "token", tok.Token))
+		if info.Notice != 2 {
+			t.Fatalf("notice %d, want 2 unread", info.Notice)
+		}
+		if _, err := storage.MarkAllNoticesRead(context.Background(), db, u.ID, 2); err != nil {
+			t.Fatal(err)
+		}
+		info = data[UserInfo](t, call(t, h, "POST", "/api/user/mine", "{}", "token", tok.Token))
+		if info.Notice != 0 {
+			t.Fatalf("notice %d after reading all", info.Notice)
+		}
 		idx := data[userIndexReply](t, call(t, h, "POST", "/api/user/index", "{}", "token", tok.Token))
 		if idx.UserInfo != info || idx.CreatedAt != clk.Now().UnixMilli() || idx.SuperiorBound {
 			t.Fatalf("index: %+v", idx)
 		}
 		_, ftok := newUser(t, s, "filled")
-		if f := data[UserInfo](t, call(t, h, "POST", "/api/user/mine", "{}", "token", ftok.Token)); f.Notice != 3 || !f.IsRecharge {
+		if f := data[UserInfo](t, call(t, h, "POST", "/api/user/mine", "{}", "token", ftok.Token)); !f.IsRecharge {
 			t.Fatalf("fillers of other areas: %+v", f)
 		}
 		if r := call(t, h, "POST", "/api/user/mine", "{}"); r.Code != CodeTokenExpired {
