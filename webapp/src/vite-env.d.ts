@@ -5,4 +5,6 @@ interface ImportMetaEnv {
   readonly VITE_API_BACKUP_HOSTS?: string;
   readonly VITE_PACKAGE_ID?: string;
   readonly VITE_PLATFORM_ID?: string;
+  /** Chat socket URL (ws(s)://host/ws); default: /ws on the page's host. */
+  readonly VITE_WS_URL?: string;
 }

@@ -1,0 +1,3 @@
+export * from './protocol';
+export * from './socket';
+export * from './types';
