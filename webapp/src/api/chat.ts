@@ -65,6 +65,9 @@ export const chatSocket = new ChatSocket({ ...defaultSocketConfig, url: socketUR
 /** The connection state for screens: connecting / connected / kicked offline / token expired. */
 export const chatConnectionAtom = atom<ConnectionState>('idle');
 
+/** True while connecting again after having been connected (the banner says "reconnecting"). */
+export const chatReconnectingAtom = atom(false);
+
 function request<T>(name: string, ...args: unknown[]): Promise<T> {
   return chatSocket.request<T>(name, args);
 }
@@ -252,10 +255,12 @@ export function syncChatSession(
     if (token && chatToken && userID) socket.start({ userID, token: chatToken });
     else if (socket.state !== 'idle') socket.stop();
   };
-  const offState = socket.onStateChange((state) => {
+  const mirror = (state: ConnectionState): void => {
     jotai.set(chatConnectionAtom, state);
-  });
-  jotai.set(chatConnectionAtom, socket.state);
+    jotai.set(chatReconnectingAtom, state === 'connecting' && socket.connectedBefore);
+  };
+  const offState = socket.onStateChange(mirror);
+  mirror(socket.state);
   apply();
   const offStore = store.subscribe(apply);
   const online = (): void => {

@@ -35,7 +35,7 @@ describe('tab bar', () => {
     expect(links.map((l) => l.getAttribute('aria-label'))).toEqual(['Chat', 'Discover', 'Me']);
     expect(within(nav).getByRole('link', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
     expect(await screen.findByRole('heading', { level: 1, name: 'Chat' })).toBeInTheDocument();
-    expect(screen.getByText('No conversations yet')).toBeInTheDocument();
+    expect(screen.getByText('Sign in to chat')).toBeInTheDocument();
   });
 
   it('switching tabs changes the route', async () => {

@@ -1,4 +1,5 @@
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
+import { ChatSession } from '../chat/session/ChatSession';
 import { Toast } from '../components/toast/Toast';
 import { useSession } from '../state/session';
 import { isOpenPath, isTabPath, loginPath } from './paths';
@@ -24,6 +25,7 @@ export function AppShell() {
       <div key={animationKey} className="route-enter">
         <Outlet />
       </div>
+      <ChatSession />
       <Toast />
     </>
   );

@@ -118,6 +118,11 @@ export class ChatSocket {
     return this.currentState;
   }
 
+  /** Whether this session has been signed in before (a connecting state is then a reconnect). */
+  get connectedBefore(): boolean {
+    return this.hasConnected;
+  }
+
   get userID(): string {
     return this.credentials?.userID ?? '';
   }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import './PageHeader.css';
@@ -7,9 +8,11 @@ interface PageHeaderProps {
   /** Shows a back button; goes back in history, or to `fallback` when there is none. */
   back?: boolean;
   fallback?: string;
+  /** A right-hand header button (spec section 2: several list pages have one). */
+  right?: ReactNode;
 }
 
-export function PageHeader({ title, back = false, fallback = '/' }: PageHeaderProps) {
+export function PageHeader({ title, back = false, fallback = '/', right }: PageHeaderProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const goBack = (): void => {
@@ -28,6 +31,7 @@ export function PageHeader({ title, back = false, fallback = '/' }: PageHeaderPr
         </button>
       ) : null}
       <h1 className="page-header__title">{title}</h1>
+      {right ? <div className="page-header__right">{right}</div> : null}
     </header>
   );
 }

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { HOME_PATH, TAB_PATHS } from '../../app/paths';
+import { Badge } from '../../chat/components/Badge';
+import { useUnreadTotal } from '../../chat/data/hooks';
 import { ChatIcon, FindIcon, MineIcon } from './TabIcons';
 import './TabBar.css';
 
@@ -14,12 +16,15 @@ const TABS = [
 export function TabBar() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  // The chat tab carries the total unread count (spec section 4).
+  const chatUnread = useUnreadTotal();
   return (
     <nav className="tab-bar" aria-label={t('tabs.navigation')}>
       <ul className="tab-bar__list">
         {TABS.map(({ id, to, matches, Icon }) => {
           const active = (matches as readonly string[]).includes(pathname.replace(/(.)\/+$/, '$1'));
-          const label = t(`tabs.${id}`);
+          const badge = id === 'chat' ? chatUnread : 0;
+          const label = badge > 0 ? t('chat.tabLabel', { tab: t(`tabs.${id}`), count: badge }) : t(`tabs.${id}`);
           return (
             <li key={id} className="tab-bar__item">
               <Link
@@ -29,9 +34,16 @@ export function TabBar() {
                 aria-label={label}
                 data-tab={id}
               >
-                <Icon active={active} />
+                <span className="tab-bar__icon">
+                  <Icon active={active} />
+                  {badge > 0 ? (
+                    <span className="tab-bar__badge" aria-hidden="true" data-testid={`tab-badge-${id}`}>
+                      <Badge count={badge} />
+                    </span>
+                  ) : null}
+                </span>
                 <span className="tab-bar__label" aria-hidden="true">
-                  {label}
+                  {t(`tabs.${id}`)}
                 </span>
               </Link>
             </li>

@@ -1,0 +1,98 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { FullUserItem } from '../../api/socket/types';
+import { currentLanguage } from '../../i18n';
+import { PageHeader } from '../../components/page-header/PageHeader';
+import { Avatar } from '../components/Avatar';
+import { Badge } from '../components/Badge';
+import { ContactsIcon, PlusIcon } from '../components/Icons';
+import { ListRow } from '../components/ListRow';
+import { Loading, LoadError } from '../components/LoadState';
+import { VirtualList } from '../components/VirtualList';
+import { useFriends, usePendingFriendRequests, usePendingGroupRequests } from '../data/hooks';
+import { firstText } from '../data/text';
+import { CHAT_PATHS, groupListPath, userInfoPath } from '../paths';
+
+type Row =
+  | { kind: 'entry'; key: string; title: string; to: string; badge: number; icon: string }
+  | { kind: 'header'; key: string; title: string }
+  | { kind: 'friend'; key: string; friend: FullUserItem; name: string };
+
+export function friendName(f: FullUserItem): string {
+  return firstText(f.friendInfo?.remark, f.friendInfo?.nickname, f.publicInfo?.nickname);
+}
+
+/** /pages/chat/contacts: new friends, new groups, my groups, my channels, then the friends. */
+export function ContactsPage() {
+  const { t, i18n } = useTranslation();
+  const friends = useFriends();
+  const newFriends = usePendingFriendRequests();
+  const newGroups = usePendingGroupRequests();
+
+  const sorted = [...(friends.data ?? [])]
+    .filter((f) => f.friendInfo)
+    .map((friend) => ({ friend, name: friendName(friend) }))
+    .sort((a, b) => a.name.localeCompare(b.name, currentLanguage(i18n)));
+
+  const rows: Row[] = [
+    { kind: 'entry', key: 'new-friend', title: t('chat.newFriend.title'), to: CHAT_PATHS.newFriend, badge: newFriends, icon: '+' },
+    { kind: 'entry', key: 'new-group', title: t('chat.newGroup.title'), to: CHAT_PATHS.newGroup, badge: newGroups, icon: '#' },
+    { kind: 'entry', key: 'groups', title: t('chat.groupList.groups'), to: groupListPath(2), badge: 0, icon: 'G' },
+    { kind: 'entry', key: 'channels', title: t('chat.groupList.channels'), to: groupListPath(3), badge: 0, icon: 'C' },
+    { kind: 'header', key: 'friends-header', title: t('chat.contacts.friends', { count: sorted.length }) },
+    ...sorted.map(({ friend, name }) => ({ kind: 'friend' as const, key: friend.friendInfo?.userID ?? name, friend, name })),
+  ];
+
+  let footer = null;
+  if (friends.isPending) footer = <Loading />;
+  else if (friends.error && !friends.data) footer = <LoadError error={friends.error} onRetry={() => void friends.refetch()} />;
+  else if (sorted.length === 0) footer = <p className="chat-section-title">{t('chat.contacts.empty')}</p>;
+
+  return (
+    <main className="chat-page">
+      <PageHeader
+        title={t('chat.contacts.title')}
+        back
+        right={
+          <Link to={CHAT_PATHS.addFriend} className="chat-icon-button" aria-label={t('chat.addFriend.title')}>
+            <PlusIcon />
+          </Link>
+        }
+      />
+      <VirtualList
+        items={rows}
+        label={t('chat.contacts.title')}
+        getKey={(row) => row.key}
+        onRefresh={() => friends.refetch()}
+        footer={footer}
+        renderItem={(row) => {
+          if (row.kind === 'header') return <h2 className="chat-section-title">{row.title}</h2>;
+          if (row.kind === 'entry') {
+            return (
+              <ListRow
+                to={row.to}
+                title={row.title}
+                left={
+                  <span className="chat-entry-icon" aria-hidden="true">
+                    {row.key === 'new-friend' ? <ContactsIcon /> : row.icon}
+                  </span>
+                }
+                right={<Badge count={row.badge} />}
+                label={row.badge > 0 ? t('chat.contacts.entryWithCount', { name: row.title, count: row.badge }) : row.title}
+              />
+            );
+          }
+          const info = row.friend.friendInfo;
+          return (
+            <ListRow
+              to={userInfoPath(info?.userID ?? '')}
+              title={row.name}
+              subtitle={info?.remark && info.remark !== info.nickname ? info.nickname : undefined}
+              left={<Avatar name={row.name} url={info?.faceURL} />}
+            />
+          );
+        }}
+      />
+    </main>
+  );
+}

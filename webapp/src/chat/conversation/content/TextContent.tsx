@@ -1,0 +1,18 @@
+import { linkify } from './linkify';
+
+/** Text as text (React escapes it), with http(s) links opening in a new tab. */
+export function TextContent({ text }: { text: string }) {
+  return (
+    <p className="msg-text">
+      {linkify(text).map((part, i) =>
+        part.kind === 'link' ? (
+          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer nofollow">
+            {part.text}
+          </a>
+        ) : (
+          <span key={i}>{part.text}</span>
+        ),
+      )}
+    </p>
+  );
+}

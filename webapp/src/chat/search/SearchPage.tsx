@@ -1,0 +1,120 @@
+import { useDeferredValue, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../components/empty-state/EmptyState';
+import { PageHeader } from '../../components/page-header/PageHeader';
+import { Avatar } from '../components/Avatar';
+import { ListRow } from '../components/ListRow';
+import { VirtualList } from '../components/VirtualList';
+import { friendName } from '../contacts/ContactsPage';
+import { useConversations, useFriends, useJoinedGroups, useMe } from '../data/hooks';
+import { groupConversationID, parseLatestMessage } from '../data/ids';
+import { previewText } from '../data/preview';
+import { conversationPath, userInfoPath } from '../paths';
+
+type Row =
+  | { kind: 'header'; key: string; title: string }
+  | { kind: 'item'; key: string; title: string; subtitle?: string; face: string; to: string; square: boolean };
+
+function matches(text: string | undefined, query: string): boolean {
+  return text?.toLowerCase().includes(query) ?? false;
+}
+
+/** /pages/chat/search: conversations, contacts and groups matching the words typed. */
+export function SearchPage() {
+  const { t } = useTranslation();
+  const me = useMe();
+  const [text, setText] = useState('');
+  const query = useDeferredValue(text.trim().toLowerCase());
+  const { data: conversations } = useConversations();
+  const { data: friends } = useFriends();
+  const { data: groups } = useJoinedGroups(0);
+
+  const rows: Row[] = [];
+  if (query) {
+    const convs = (conversations ?? []).filter((c) => matches(c.showName, query) || matches(c.conversationID, query));
+    const people = (friends ?? []).filter(
+      (f) =>
+        f.friendInfo &&
+        (matches(f.friendInfo.nickname, query) || matches(f.friendInfo.remark, query) || matches(f.friendInfo.userID, query)),
+    );
+    const found = (groups ?? []).filter((g) => matches(g.groupName, query) || matches(g.groupID, query));
+    if (convs.length > 0) {
+      rows.push({ kind: 'header', key: 'h-c', title: t('chat.search.conversations') });
+      for (const c of convs) {
+        const latest = parseLatestMessage(c);
+        rows.push({
+          kind: 'item',
+          key: `c-${c.conversationID}`,
+          title: c.showName,
+          subtitle: latest ? previewText(latest, me, Boolean(c.groupID), t) : undefined,
+          face: c.faceURL,
+          to: conversationPath(c.conversationID),
+          square: Boolean(c.groupID),
+        });
+      }
+    }
+    if (people.length > 0) {
+      rows.push({ kind: 'header', key: 'h-f', title: t('chat.search.contacts') });
+      for (const f of people) {
+        rows.push({
+          kind: 'item',
+          key: `f-${f.friendInfo?.userID ?? ''}`,
+          title: friendName(f),
+          subtitle: t('chat.userInfo.id', { id: f.friendInfo?.userID ?? '' }),
+          face: f.friendInfo?.faceURL ?? '',
+          to: userInfoPath(f.friendInfo?.userID ?? ''),
+          square: false,
+        });
+      }
+    }
+    if (found.length > 0) {
+      rows.push({ kind: 'header', key: 'h-g', title: t('chat.search.groups') });
+      for (const g of found) {
+        rows.push({
+          kind: 'item',
+          key: `g-${g.groupID}`,
+          title: g.groupName,
+          subtitle: t('chat.groupInfo.members', { count: g.memberCount }),
+          face: g.faceURL,
+          to: conversationPath(groupConversationID(g.groupID)),
+          square: true,
+        });
+      }
+    }
+  }
+
+  return (
+    <main className="chat-page">
+      <PageHeader title={t('chat.search.title')} back />
+      <div className="chat-page__fixed chat-search-form">
+        <input
+          className="chat-input"
+          type="search"
+          autoFocus
+          value={text}
+          placeholder={t('chat.search.placeholder')}
+          aria-label={t('chat.search.placeholder')}
+          onChange={(event) => {
+            setText(event.target.value);
+          }}
+        />
+      </div>
+      {query && rows.length === 0 ? (
+        <EmptyState title={t('chat.search.empty')} />
+      ) : (
+        <VirtualList
+          items={rows}
+          label={t('chat.search.results')}
+          getKey={(row) => row.key}
+          renderItem={(row) =>
+            row.kind === 'header' ? (
+              <h2 className="chat-section-title">{row.title}</h2>
+            ) : (
+              <ListRow to={row.to} title={row.title} subtitle={row.subtitle} left={<Avatar name={row.title} url={row.face} square={row.square} />} />
+            )
+          }
+        />
+      )}
+    </main>
+  );
+}

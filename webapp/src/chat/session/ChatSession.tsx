@@ -1,0 +1,48 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { chatConnectionAtom, syncChatSession } from '../../api/chat';
+import { api } from '../../api/client';
+import { LOGIN_PATH } from '../../app/paths';
+import { showToast } from '../../state/toast';
+import { useMe } from '../data/hooks';
+import { chatKeys } from '../data/keys';
+import { bindChatPushes } from '../data/sync';
+import { ConnectionBanner } from './ConnectionBanner';
+
+/**
+ * Mounted once in the app shell: keeps the chat socket signed in with the stored session,
+ * feeds its pushes into the query cache, shows the reconnecting banner, and ends the whole
+ * session with a toast when the socket was kicked offline or its token expired.
+ */
+export function ChatSession() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  const state = useAtomValue(chatConnectionAtom);
+  const me = useMe();
+  const previous = useRef(me);
+
+  useEffect(() => syncChatSession(), []);
+  useEffect(() => bindChatPushes(client), [client]);
+
+  // Another account's chat data must never show: drop it when the user changes or signs out.
+  useEffect(() => {
+    if (previous.current !== me) {
+      previous.current = me;
+      client.removeQueries({ queryKey: chatKeys.all });
+    }
+  }, [me, client]);
+
+  useEffect(() => {
+    if (state !== 'kicked' && state !== 'expired') return;
+    showToast(t(state === 'kicked' ? 'chat.connection.kicked' : 'chat.connection.expired'));
+    void api.logout().then(() => {
+      void navigate(LOGIN_PATH, { replace: true });
+    });
+  }, [state, t, navigate]);
+
+  return <ConnectionBanner state={state} />;
+}
