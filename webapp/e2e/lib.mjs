@@ -208,9 +208,11 @@ export async function openSession(browser, { baseURL, language, colorScheme = 'l
  * The object a flow receives. `t.test(name, fn)` runs one check; `t.page` is the flow's page;
  * `t.text(key)` a translation in the run's language; `t.screenshot(name)` saves a PNG.
  */
-export function createFlowContext({ flowName, language, baseURL, session, report }) {
+export function createFlowContext({ flowName, language, baseURL, session, report, browser }) {
   const texts = loadTexts(language);
   mkdirSync(screenshotsDir, { recursive: true });
+  // More browser contexts (other users) a flow opens; their errors fail the test too.
+  const sessions = [session];
   return {
     language,
     baseURL,
@@ -219,17 +221,26 @@ export function createFlowContext({ flowName, language, baseURL, session, report
     text: texts,
     htmlLang: htmlLang(language),
     url: (path) => new URL(path, baseURL).toString(),
-    async screenshot(name) {
+    async screenshot(name, page = session.page) {
       const file = join(screenshotsDir, `${flowName}-${name}-${language}.png`);
-      await session.page.screenshot({ path: file, fullPage: false });
+      await page.screenshot({ path: file, fullPage: false });
       return file;
+    },
+    /** Another user: a fresh context and page in the run's language, closed by dispose(). */
+    async openSession() {
+      const extra = await openSession(browser, { baseURL, language });
+      sessions.push(extra);
+      return extra;
+    },
+    async dispose() {
+      for (const extra of sessions.slice(1)) await extra.context.close().catch(() => undefined);
     },
     async test(name, fn) {
       const fullName = `[${language}] ${flowName}: ${name}`;
-      const errorsBefore = session.errors.length;
+      const errorsBefore = sessions.map((s) => s.errors.length);
       try {
         await fn();
-        const fresh = session.errors.slice(errorsBefore);
+        const fresh = sessions.flatMap((s, i) => s.errors.slice(errorsBefore[i] ?? 0));
         if (fresh.length > 0) throw new Error(fresh.join('\n'));
         report.pass(fullName);
       } catch (error) {

@@ -73,7 +73,9 @@ async function main() {
   const flows = listFlows();
   if (flows.length === 0) throw new UsageError('no flows found under webapp/e2e/flows');
 
-  server = await startServer(binPath);
+  // Flows register users from one address; trusting X-Forwarded-For lets each registration
+  // name its own address, so a run stays under the per-address registration limit.
+  server = await startServer(binPath, { env: { KJ_TRUST_PROXY: 'true' } });
   console.log(`kj serve is healthy at ${server.baseURL}`);
   browser = await launchBrowser();
   console.log(`chromium ${browser.version()}`);
@@ -86,12 +88,13 @@ async function main() {
         continue;
       }
       const session = await openSession(browser, { baseURL: server.baseURL, language });
-      const t = createFlowContext({ flowName: flow.name, language, baseURL: server.baseURL, session, report });
+      const t = createFlowContext({ flowName: flow.name, language, baseURL: server.baseURL, session, report, browser });
       try {
         await module.default(t);
       } catch (error) {
         report.fail(`[${language}] ${flow.name} (outside a test)`, error);
       } finally {
+        await t.dispose();
         await session.context.close().catch(() => undefined);
       }
     }

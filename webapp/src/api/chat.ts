@@ -68,7 +68,18 @@ export const chatConnectionAtom = atom<ConnectionState>('idle');
 /** True while connecting again after having been connected (the banner says "reconnecting"). */
 export const chatReconnectingAtom = atom(false);
 
+let sessionSync: (() => void) | null = null;
+
+/**
+ * Starts keeping the socket in step with the stored session (once; later calls do nothing).
+ * The first chat call starts it too, so a screen's first query never races the shell.
+ */
+export function startChatSession(): void {
+  sessionSync ??= syncChatSession();
+}
+
 function request<T>(name: string, ...args: unknown[]): Promise<T> {
+  startChatSession();
   return chatSocket.request<T>(name, args);
 }
 
@@ -225,8 +236,12 @@ export const chat = {
 export type ChatApi = typeof chat;
 
 /** Listens to one business push key (`OnRecvCustomBusinessMessage` with data {"key","data"}). */
-export function onBusinessPush(key: string, handler: (data: unknown, raw: string) => void): () => void {
-  return chatSocket.on('OnRecvCustomBusinessMessage', (notification) => {
+export function onBusinessPush(
+  key: string,
+  handler: (data: unknown, raw: string) => void,
+  socket: ChatSocket = chatSocket,
+): () => void {
+  return socket.on('OnRecvCustomBusinessMessage', (notification) => {
     if (notification.key !== key) return;
     let data: unknown = notification.data;
     try {

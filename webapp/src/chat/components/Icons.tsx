@@ -29,6 +29,24 @@ export const ContactsIcon = () => (
     <path d="M2.5 19c.8-3.4 3.4-5 6.5-5s5.7 1.6 6.5 5M16 5.5a3 3 0 0 1 0 5.5M18 14c2 .6 3.2 2.2 3.5 5" />
   </svg>
 );
+export const GroupIcon = () => (
+  <svg {...common}>
+    <circle cx="8" cy="9" r="3" />
+    <circle cx="16" cy="9" r="3" />
+    <path d="M2.5 19c.6-2.8 2.8-4.5 5.5-4.5s4.9 1.7 5.5 4.5M13 15.2c.9-.5 1.9-.7 3-.7 2.7 0 4.9 1.7 5.5 4.5" />
+  </svg>
+);
+export const ChannelIcon = () => (
+  <svg {...common}>
+    <path d="M4 10v4a1 1 0 0 0 1 1h2l6 4V5L7 9H5a1 1 0 0 0-1 1zM17 9a4 4 0 0 1 0 6M19.5 6.5a7.5 7.5 0 0 1 0 11" />
+  </svg>
+);
+export const PersonAddIcon = () => (
+  <svg {...common}>
+    <circle cx="10" cy="8" r="3.5" />
+    <path d="M3.5 19.5c.8-3.4 3.4-5 6.5-5 1.4 0 2.7.3 3.8 1M18 13v6M15 16h6" />
+  </svg>
+);
 export const ScanIcon = () => (
   <svg {...common}>
     <path d="M4 8V5a1 1 0 0 1 1-1h3M16 4h3a1 1 0 0 1 1 1v3M20 16v3a1 1 0 0 1-1 1h-3M8 20H5a1 1 0 0 1-1-1v-3M4 12h16" />

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { FullUserItem } from '../../api/socket/types';
@@ -5,7 +6,7 @@ import { currentLanguage } from '../../i18n';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { Avatar } from '../components/Avatar';
 import { Badge } from '../components/Badge';
-import { ContactsIcon, PlusIcon } from '../components/Icons';
+import { ChannelIcon, ContactsIcon, GroupIcon, PersonAddIcon, PlusIcon } from '../components/Icons';
 import { ListRow } from '../components/ListRow';
 import { Loading, LoadError } from '../components/LoadState';
 import { VirtualList } from '../components/VirtualList';
@@ -14,7 +15,7 @@ import { firstText } from '../data/text';
 import { CHAT_PATHS, groupListPath, userInfoPath } from '../paths';
 
 type Row =
-  | { kind: 'entry'; key: string; title: string; to: string; badge: number; icon: string }
+  | { kind: 'entry'; key: string; title: string; to: string; badge: number; icon: ReactNode }
   | { kind: 'header'; key: string; title: string }
   | { kind: 'friend'; key: string; friend: FullUserItem; name: string };
 
@@ -35,10 +36,10 @@ export function ContactsPage() {
     .sort((a, b) => a.name.localeCompare(b.name, currentLanguage(i18n)));
 
   const rows: Row[] = [
-    { kind: 'entry', key: 'new-friend', title: t('chat.newFriend.title'), to: CHAT_PATHS.newFriend, badge: newFriends, icon: '+' },
-    { kind: 'entry', key: 'new-group', title: t('chat.newGroup.title'), to: CHAT_PATHS.newGroup, badge: newGroups, icon: '#' },
-    { kind: 'entry', key: 'groups', title: t('chat.groupList.groups'), to: groupListPath(2), badge: 0, icon: 'G' },
-    { kind: 'entry', key: 'channels', title: t('chat.groupList.channels'), to: groupListPath(3), badge: 0, icon: 'C' },
+    { kind: 'entry', key: 'new-friend', title: t('chat.newFriend.title'), to: CHAT_PATHS.newFriend, badge: newFriends, icon: <PersonAddIcon /> },
+    { kind: 'entry', key: 'new-group', title: t('chat.newGroup.title'), to: CHAT_PATHS.newGroup, badge: newGroups, icon: <ContactsIcon /> },
+    { kind: 'entry', key: 'groups', title: t('chat.groupList.groups'), to: groupListPath(2), badge: 0, icon: <GroupIcon /> },
+    { kind: 'entry', key: 'channels', title: t('chat.groupList.channels'), to: groupListPath(3), badge: 0, icon: <ChannelIcon /> },
     { kind: 'header', key: 'friends-header', title: t('chat.contacts.friends', { count: sorted.length }) },
     ...sorted.map(({ friend, name }) => ({ kind: 'friend' as const, key: friend.friendInfo?.userID ?? name, friend, name })),
   ];
@@ -74,7 +75,7 @@ export function ContactsPage() {
                 title={row.title}
                 left={
                   <span className="chat-entry-icon" aria-hidden="true">
-                    {row.key === 'new-friend' ? <ContactsIcon /> : row.icon}
+                    {row.icon}
                   </span>
                 }
                 right={<Badge count={row.badge} />}

@@ -43,14 +43,15 @@ export function formatDuration(seconds: number, t: TFunction): string {
   return t('chat.duration.seconds', { count: s });
 }
 
-function nameOf(user: Named, me: string, t: TFunction): string {
+/** A user's name in a notice; me as the subject ("You") or, with `object`, the object ("you"). */
+function nameOf(user: Named, me: string, t: TFunction, object = false): string {
   if (!user) return t('chat.notice.someone');
-  if (user.userID && user.userID === me) return t('chat.notice.you');
+  if (user.userID && user.userID === me) return object ? t('chat.notice.youObject') : t('chat.notice.you');
   return firstText(user.nickname, user.userID) || t('chat.notice.someone');
 }
 
 function names(list: Named[] | null | undefined, me: string, t: TFunction): string {
-  return (list ?? []).map((u) => nameOf(u, me, t)).join(t('chat.notice.separator'));
+  return (list ?? []).map((u) => nameOf(u, me, t, true)).join(t('chat.notice.separator'));
 }
 
 /** The tip shown for a friend, group or revoke notice (contentType from 1000). */
@@ -71,7 +72,7 @@ export function noticeText(message: MessageItem, me: string, t: TFunction): stri
     case ContentType.memberQuit:
       return t('chat.notice.memberQuit', { name: nameOf(d.quitUser, me, t) });
     case ContentType.ownerTransferred:
-      return t('chat.notice.ownerTransferred', { name: op, target: nameOf(d.newGroupOwner, me, t) });
+      return t('chat.notice.ownerTransferred', { name: op, target: nameOf(d.newGroupOwner, me, t, true) });
     case ContentType.memberKicked:
       return t('chat.notice.memberKicked', { name: op, target: names(d.kickedUserList, me, t) });
     case ContentType.memberInvited:
@@ -82,21 +83,24 @@ export function noticeText(message: MessageItem, me: string, t: TFunction): stri
       return t('chat.notice.groupDismissed');
     case ContentType.memberMuted:
       return t('chat.notice.memberMuted', {
-        name: nameOf(d.mutedUser, me, t),
+        name: op,
+        target: nameOf(d.mutedUser, me, t, true),
         duration: formatDuration(d.mutedSeconds ?? 0, t),
       });
     case ContentType.memberUnmuted:
-      return t('chat.notice.memberUnmuted', { name: nameOf(d.mutedUser, me, t) });
+      // Without an operator the mute ran out on its own.
+      if (!d.opUser) return t('chat.notice.memberMuteEnded', { name: nameOf(d.mutedUser, me, t) });
+      return t('chat.notice.memberUnmuted', { name: op, target: nameOf(d.mutedUser, me, t, true) });
     case ContentType.groupMuted:
       return t('chat.notice.groupMuted', { name: op });
     case ContentType.groupUnmuted:
       return t('chat.notice.groupUnmuted', { name: op });
     case ContentType.memberInfoSet:
-      return t('chat.notice.memberInfoSet', { name: nameOf(d.changedUser, me, t) });
+      return t('chat.notice.memberInfoSet', { name: op, target: nameOf(d.changedUser, me, t, true) });
     case ContentType.memberSetAdmin:
-      return t('chat.notice.memberSetAdmin', { name: nameOf(d.changedUser, me, t) });
+      return t('chat.notice.memberSetAdmin', { name: op, target: nameOf(d.changedUser, me, t, true) });
     case ContentType.memberSetOrdinary:
-      return t('chat.notice.memberSetOrdinary', { name: nameOf(d.changedUser, me, t) });
+      return t('chat.notice.memberSetOrdinary', { name: op, target: nameOf(d.changedUser, me, t, true) });
     case ContentType.groupAnnouncement:
       return t('chat.notice.groupAnnouncement', { name: op });
     case ContentType.groupNameSet:

@@ -3,7 +3,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { chatConnectionAtom, syncChatSession } from '../../api/chat';
+import { chatConnectionAtom, startChatSession } from '../../api/chat';
 import { api } from '../../api/client';
 import { LOGIN_PATH } from '../../app/paths';
 import { showToast } from '../../state/toast';
@@ -25,7 +25,9 @@ export function ChatSession() {
   const me = useMe();
   const previous = useRef(me);
 
-  useEffect(() => syncChatSession(), []);
+  useEffect(() => {
+    startChatSession();
+  }, []);
   useEffect(() => bindChatPushes(client), [client]);
 
   // Another account's chat data must never show: drop it when the user changes or signs out.

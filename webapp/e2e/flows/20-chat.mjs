@@ -1,0 +1,220 @@
+// Chat between real users on the real server (issue 9): a friend request with its
+// verification message, text and image both ways, unread badges, a group with a mute, and
+// catching up on messages sent while offline. Three browser contexts are three users.
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+
+const PASSWORD = 'abc123';
+
+// A 4 x 4 red PNG: the server sniffs the type, so it must be a real image.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAQAAAAEAQMAAACTPww9AAAAA1BMVEX/AAAZ4gk3AAAAC0lEQVQI12NgQAcAABIAAeRVjecAAAAASUVORK5CYII=',
+  'base64',
+);
+
+let nextAddress = randomInt(1, 200);
+
+/** Registers an account through the API; each from its own forwarded address (see run.mjs). */
+async function register(baseURL, account) {
+  nextAddress += 1;
+  const response = await fetch(`${baseURL}/api/register`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'Accept-Language': 'en-US',
+      'X-Forwarded-For': `10.${randomInt(0, 250)}.${nextAddress % 250}.${randomInt(1, 250)}`,
+    },
+    body: JSON.stringify({ account, password: PASSWORD, confirmPassword: PASSWORD }),
+  });
+  const body = await response.json();
+  assert.equal(body.code, 0, `register ${account}: ${body.message}`);
+  return { account, nickname: account, userId: String(body.data?.userId ?? '') };
+}
+
+export default async function chatFlow(t) {
+  const rules = new Intl.PluralRules(t.language);
+  const plural = (key, count) => t.text(`${key}_${rules.select(count)}`, { count });
+  const suffix = String(randomInt(100000, 999999));
+  const composer = (page) => page.getByRole('textbox', { name: t.text('chat.composer.placeholder'), exact: true });
+  const toast = (page, text) => page.locator('.toast').filter({ hasText: text }).waitFor();
+
+  async function signIn(page, user) {
+    await page.goto(t.url('/pages/auth/login'));
+    await page.getByLabel(t.text('pages.login.account')).fill(user.account);
+    await page.getByLabel(t.text('pages.login.password')).fill(PASSWORD);
+    await page.getByRole('button', { name: t.text('pages.login.submit') }).tap();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('heading', { level: 1, name: t.text('pages.chat.title') }).waitFor();
+  }
+
+  async function openConversationWith(page, name) {
+    await page.goto(t.url('/'));
+    await page.locator('.conversation-row', { hasText: name }).first().tap();
+    await page.waitForURL((url) => url.pathname === '/pages/chat/conversation');
+    await composer(page).waitFor();
+  }
+
+  async function sendText(page, text) {
+    const box = composer(page);
+    await box.fill(text);
+    await page.getByRole('button', { name: t.text('chat.composer.send') }).click();
+    // Sent: stored by the server (status 2), not pending or failed.
+    await page.locator('.msg-row[data-status="2"]', { hasText: text }).last().waitFor();
+  }
+
+  /** A sends `to` a friend request through search, `to` accepts it in new friends. */
+  async function befriend(pageA, pageTo, to, message) {
+    await pageA.goto(t.url('/pages/chat/add-friend'));
+    await pageA.getByLabel(t.text('chat.addFriend.searchPlaceholder')).fill(to.nickname);
+    await pageA.getByRole('button', { name: t.text('chat.addFriend.search') }).tap();
+    await pageA.getByRole('list', { name: t.text('chat.addFriend.results') }).getByText(to.nickname, { exact: true }).tap();
+    await pageA.waitForURL((url) => url.pathname === '/pages/chat/user-info');
+    await pageA.getByRole('button', { name: t.text('chat.userInfo.addFriend') }).tap();
+    await pageA.waitForURL((url) => url.pathname === '/pages/chat/friend-verify');
+    const field = pageA.getByLabel(t.text('chat.friendVerify.label'));
+    await field.fill('');
+    await pageA.getByRole('button', { name: t.text('chat.friendVerify.send') }).tap();
+    await pageA.getByRole('alert').filter({ hasText: t.text('chat.friendVerify.required') }).waitFor();
+    await field.fill(message);
+    await pageA.getByRole('button', { name: t.text('chat.friendVerify.send') }).tap();
+    await toast(pageA, t.text('chat.friendVerify.sent'));
+
+    await pageTo.goto(t.url('/pages/chat/contacts'));
+    await pageTo.getByRole('link', { name: t.text('chat.newFriend.title') }).tap();
+    await pageTo.waitForURL((url) => url.pathname === '/pages/chat/new-friend');
+    const row = pageTo.locator('.request-row', { hasText: message });
+    await row.getByRole('button', { name: t.text('chat.newFriend.accept') }).tap();
+    await row.getByText(t.text('chat.newFriend.added')).waitFor();
+  }
+
+  const a = await register(t.baseURL, `ca${suffix}`);
+  const b = await register(t.baseURL, `cb${suffix}`);
+  const c = await register(t.baseURL, `cc${suffix}`);
+  const pageA = t.page;
+  let sessionB = await t.openSession();
+  const sessionC = await t.openSession();
+
+  await t.test('A sends B a friend request with the required message; B accepts it', async () => {
+    await signIn(pageA, a);
+    await signIn(sessionB.page, b);
+    await befriend(pageA, sessionB.page, b, `Hi from ${a.nickname}`);
+    await pageA.goto(t.url('/pages/chat/contacts'));
+    await pageA.getByRole('link', { name: b.nickname }).waitFor();
+    await t.screenshot('contacts');
+  });
+
+  await t.test("A writes, B's unread badge goes up and clears on reading, B answers", async () => {
+    const pageB = sessionB.page;
+    await pageB.goto(t.url('/'));
+    await pageA.goto(t.url('/pages/chat/contacts'));
+    await pageA.getByRole('link', { name: b.nickname }).tap();
+    await pageA.getByRole('button', { name: t.text('chat.userInfo.sendMessage') }).tap();
+    await pageA.waitForURL((url) => url.pathname === '/pages/chat/conversation');
+    await sendText(pageA, `hello ${b.nickname}, see https://example.com/x?a=1&b=<2>`);
+    // A link is a link, and markup stays text.
+    await pageA.getByRole('link', { name: 'https://example.com/x?a=1&b=' }).waitFor();
+
+    const badge = pageB.getByTestId('tab-badge-chat');
+    await badge.waitFor();
+    assert.equal((await badge.textContent())?.trim(), '1');
+    const row = pageB.locator('.conversation-row', { hasText: a.nickname });
+    await row.locator('.chat-badge').filter({ hasText: '1' }).waitFor();
+    await t.screenshot('list', pageB);
+
+    await row.tap();
+    await pageB.waitForURL((url) => url.pathname === '/pages/chat/conversation');
+    await pageB.locator('.msg-text', { hasText: `hello ${b.nickname}` }).waitFor();
+    await sendText(pageB, `hi ${a.nickname}`);
+    await pageA.locator('.msg-text', { hasText: `hi ${a.nickname}` }).waitFor();
+    await pageB.goBack();
+    await pageB.getByRole('heading', { level: 1, name: t.text('pages.chat.title') }).waitFor();
+    await badge.waitFor({ state: 'detached' });
+    assert.equal(await row.locator('.chat-badge').count(), 0);
+  });
+
+  await t.test('they exchange images', async () => {
+    const pageB = sessionB.page;
+    await pageA.getByRole('button', { name: t.text('chat.composer.more') }).tap();
+    await pageA.getByTestId('pick-image').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: PNG });
+    await pageA.locator('.msg-row[data-status="2"] img.msg-image').last().waitFor();
+    await openConversationWith(pageB, a.nickname);
+    const received = pageB.locator('img.msg-image').last();
+    await received.waitFor();
+    assert.match((await received.getAttribute('src')) ?? '', /^\/files\/chat\//);
+    await pageB.getByRole('button', { name: t.text('chat.composer.more') }).tap();
+    await pageB.getByTestId('pick-image').setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: PNG });
+    await pageB.locator('.msg-row[data-status="2"] img.msg-image').last().waitFor();
+    await pageA.locator('img.msg-image').nth(1).waitFor();
+    // The picture opens full screen.
+    await received.tap();
+    await pageB.waitForURL((url) => url.pathname === '/preview-image');
+    await pageB.locator('.preview-image__img').waitFor();
+    await t.screenshot('conversation');
+  });
+
+  await t.test('A creates a group with B and C and mutes B for 60 s; B is refused with the mute message', async () => {
+    const pageB = sessionB.page;
+    const pageC = sessionC.page;
+    await signIn(pageC, c);
+    await befriend(pageA, pageC, c, `Hello ${c.nickname}`);
+
+    await pageA.goto(t.url('/'));
+    await pageA.getByRole('button', { name: t.text('chat.list.addMenu') }).tap();
+    await pageA.getByRole('button', { name: t.text('chat.list.createGroup') }).tap();
+    await pageA.waitForURL((url) => url.pathname === '/pages/chat/group');
+    await pageA.getByRole('button', { name: t.text('chat.group.create') }).tap();
+    await pageA.getByRole('alert').filter({ hasText: t.text('chat.errors.groupNameRequired') }).waitFor();
+    const groupName = `Team ${suffix}`;
+    await pageA.getByLabel(t.text('chat.group.name')).fill(groupName);
+    await pageA.locator('label.picker-row', { hasText: b.nickname }).tap();
+    await pageA.locator('label.picker-row', { hasText: c.nickname }).tap();
+    await pageA.getByRole('button', { name: t.text('chat.group.create') }).tap();
+    await pageA.waitForURL((url) => url.pathname === '/pages/chat/conversation');
+    await pageA.locator('.msg-notice', { hasText: t.text('chat.notice.groupCreated', { name: t.text('chat.notice.you') }) }).waitFor();
+
+    await pageA.getByRole('link', { name: t.text('chat.groupInfo.title') }).tap();
+    await pageA.waitForURL((url) => url.pathname === '/pages/chat/group-info');
+    await pageA.getByText(plural('chat.groupInfo.members', 3)).waitFor();
+    await pageA.locator('.chat-tag--owner').waitFor();
+    await pageA.getByRole('button', { name: t.text('chat.groupInfo.memberLabel', { name: b.nickname }) }).tap();
+    await pageA.getByRole('button', { name: t.text('chat.groupInfo.mute'), exact: true }).tap();
+    await pageA.getByRole('button', { name: plural('chat.duration.minutes', 1) }).tap();
+    await pageA.locator('.chat-tag--muted').waitFor();
+    await t.screenshot('group-info');
+
+    await pageB.goto(t.url('/'));
+    await pageB.locator('.conversation-row', { hasText: groupName }).tap();
+    await pageB.waitForURL((url) => url.pathname === '/pages/chat/conversation');
+    await pageB.getByTestId('conversation-notice').waitFor();
+    const box = composer(pageB);
+    await box.fill('may I speak?');
+    await pageB.getByRole('button', { name: t.text('chat.composer.send') }).click();
+    await pageB.locator('.msg-row[data-status="3"]', { hasText: 'may I speak?' }).waitFor();
+    await pageB.locator('.msg-failure').filter({ hasText: t.text('chat.errors.muted') }).waitFor();
+    await t.screenshot('group-muted', pageB);
+    // C is not muted: C's message reaches A.
+    await pageC.goto(t.url('/'));
+    await pageC.locator('.conversation-row', { hasText: groupName }).tap();
+    await sendText(pageC, `C here ${suffix}`);
+    await pageA.goto(t.url('/'));
+    await pageA.locator('.conversation-row', { hasText: groupName }).locator('.conversation-row__preview', { hasText: `C here ${suffix}` }).waitFor();
+  });
+
+  await t.test('B goes offline, A sends three messages, B comes back and sees them in order', async () => {
+    await sessionB.context.close();
+    await openConversationWith(pageA, b.nickname);
+    for (const text of ['one', 'two', 'three']) await sendText(pageA, `${text} ${suffix}`);
+
+    sessionB = await t.openSession();
+    const pageB = sessionB.page;
+    await signIn(pageB, b);
+    const row = pageB.locator('.conversation-row', { hasText: a.nickname });
+    await row.locator('.chat-badge').filter({ hasText: '3' }).waitFor();
+    await row.tap();
+    await pageB.waitForURL((url) => url.pathname === '/pages/chat/conversation');
+    await pageB.locator('.msg-text', { hasText: `three ${suffix}` }).waitFor();
+    const texts = await pageB.locator('.msg-text').allTextContents();
+    const last = texts.slice(-3);
+    assert.deepEqual(last, [`one ${suffix}`, `two ${suffix}`, `three ${suffix}`]);
+  });
+}

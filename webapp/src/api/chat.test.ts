@@ -1,0 +1,65 @@
+import { createStore } from 'jotai';
+import { describe, expect, it, vi } from 'vitest';
+import { scriptedSocket } from '../test/fakeSocket';
+import { chatConnectionAtom, chatReconnectingAtom, onBusinessPush, syncChatSession } from './chat';
+import { createBrowserStore, STORAGE_KEYS } from './storage';
+
+describe('onBusinessPush', () => {
+  it('hands over the decoded data of one key only', async () => {
+    const harness = scriptedSocket();
+    const { socket } = harness;
+    socket.start({ userID: '1', token: 't' });
+    await vi.waitFor(() => {
+      expect(socket.state).toBe('connected');
+    });
+    const { ws } = harness;
+    const got: unknown[] = [];
+    const off = onBusinessPush('balance', (data, raw) => got.push([data, raw]), socket);
+    ws.push('OnRecvCustomBusinessMessage', { key: 'round', data: '{"phase":1}' });
+    ws.push('OnRecvCustomBusinessMessage', { key: 'balance', data: '{"cents":1250}' });
+    ws.push('OnRecvCustomBusinessMessage', { key: 'balance', data: 'not json' });
+    off();
+    ws.push('OnRecvCustomBusinessMessage', { key: 'balance', data: '{"cents":1}' });
+    expect(got).toEqual([
+      [{ cents: 1250 }, '{"cents":1250}'],
+      ['not json', 'not json'],
+    ]);
+  });
+});
+
+describe('syncChatSession', () => {
+  it('connects with the stored chat token, mirrors the state, and signs out when the tokens go', async () => {
+    const harness = scriptedSocket();
+    const store = createBrowserStore();
+    const jotai = createStore();
+    const stop = syncChatSession(harness.socket, store, jotai);
+    expect(harness.sockets).toHaveLength(0);
+    expect(jotai.get(chatConnectionAtom)).toBe('idle');
+
+    store.set(STORAGE_KEYS.token, 'access');
+    store.set(STORAGE_KEYS.userId, '42');
+    store.set(STORAGE_KEYS.wsToken, 'chat-token');
+    expect(harness.sockets).toHaveLength(1);
+    expect(new URL(harness.ws.url).searchParams.get('token')).toBe('chat-token');
+    await vi.waitFor(() => {
+      expect(jotai.get(chatConnectionAtom)).toBe('connected');
+    });
+
+    // A drop shows "reconnecting" until the socket is back.
+    harness.ws.onclose?.(new CloseEvent('close', { code: 1006 }));
+    expect(jotai.get(chatConnectionAtom)).toBe('connecting');
+    expect(jotai.get(chatReconnectingAtom)).toBe(true);
+    await vi.waitFor(() => {
+      expect(jotai.get(chatConnectionAtom)).toBe('connected');
+    }, { timeout: 3000 });
+    expect(jotai.get(chatReconnectingAtom)).toBe(false);
+
+    // A renewed chat token replaces the session.
+    store.set(STORAGE_KEYS.wsToken, 'chat-token-2');
+    expect(harness.ws.url).toContain('token=chat-token-2');
+
+    store.remove(STORAGE_KEYS.token);
+    expect(jotai.get(chatConnectionAtom)).toBe('idle');
+    stop();
+  });
+});
