@@ -101,6 +101,14 @@ export default async function chatFlow(t) {
     await pageA.goto(t.url('/pages/chat/contacts'));
     await pageA.getByRole('link', { name: b.nickname }).waitFor();
     await t.screenshot('contacts');
+
+    // Search finds the new friend, and says so when nothing matches.
+    await pageA.goto(t.url('/pages/chat/search'));
+    const search = pageA.getByRole('searchbox', { name: t.text('chat.search.placeholder') });
+    await search.fill(b.nickname);
+    await pageA.getByRole('link', { name: new RegExp(b.nickname) }).first().waitFor();
+    await search.fill('no-such-name');
+    await pageA.getByText(t.text('chat.search.empty')).waitFor();
   });
 
   await t.test("A writes, B's unread badge goes up and clears on reading, B answers", async () => {
@@ -126,10 +134,13 @@ export default async function chatFlow(t) {
     await pageB.locator('.msg-text', { hasText: `hello ${b.nickname}` }).waitFor();
     await sendText(pageB, `hi ${a.nickname}`);
     await pageA.locator('.msg-text', { hasText: `hi ${a.nickname}` }).waitFor();
+    // Words left in the box stay as the conversation's draft.
+    await composer(pageB).fill('unsent words');
     await pageB.goBack();
     await pageB.getByRole('heading', { level: 1, name: t.text('pages.chat.title') }).waitFor();
     await badge.waitFor({ state: 'detached' });
     assert.equal(await row.locator('.chat-badge').count(), 0);
+    await row.getByText(t.text('chat.list.draft', { text: 'unsent words' })).waitFor();
   });
 
   await t.test('they exchange images', async () => {
@@ -141,6 +152,9 @@ export default async function chatFlow(t) {
     const received = pageB.locator('img.msg-image').last();
     await received.waitFor();
     assert.match((await received.getAttribute('src')) ?? '', /^\/files\/chat\//);
+    // The draft comes back into the box; with text in it, the box offers Send instead of More.
+    assert.equal(await composer(pageB).inputValue(), 'unsent words');
+    await composer(pageB).fill('');
     await pageB.getByRole('button', { name: t.text('chat.composer.more') }).tap();
     await pageB.getByTestId('pick-image').setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: PNG });
     await pageB.locator('.msg-row[data-status="2"] img.msg-image').last().waitFor();
@@ -216,5 +230,24 @@ export default async function chatFlow(t) {
     const texts = await pageB.locator('.msg-text').allTextContents();
     const last = texts.slice(-3);
     assert.deepEqual(last, [`one ${suffix}`, `two ${suffix}`, `three ${suffix}`]);
+
+    // A long press (a right click here) opens the message menu; forward it to a conversation.
+    await pageB.locator('.msg-bubble', { hasText: `three ${suffix}` }).click({ button: 'right' });
+    await pageB.getByRole('button', { name: t.text('chat.message.forward') }).tap();
+    await pageB.waitForURL((url) => url.pathname === '/pages/chat/forward');
+    await pageB.locator('label.picker-row', { hasText: a.nickname }).tap();
+    await pageB.getByRole('button', { name: t.text('chat.forward.send', { count: 1 }) }).tap();
+    await toast(pageB, t.text('chat.forward.done'));
+    await pageA.locator('.msg-line:not(.msg-line--mine) .msg-text', { hasText: `three ${suffix}` }).waitFor();
+  });
+
+  await t.test('signing in elsewhere kicks the old session offline: toast, then sign-in', async () => {
+    const pageC = sessionC.page;
+    const kicked = toast(pageC, t.text('chat.connection.kicked'));
+    const again = await t.openSession();
+    await signIn(again.page, c);
+    await kicked;
+    await pageC.waitForURL((url) => url.pathname === '/pages/auth/login');
+    assert.equal(await pageC.evaluate(() => window.localStorage.getItem('access_token')), null);
   });
 }

@@ -289,6 +289,14 @@ export function syncChatSession(
   };
 }
 
+/**
+ * Kicked offline or chat token expired: the sign-in already ended on the server, so the
+ * session is forgotten here without a /logout call (it would only be refused).
+ */
+export function endSessionLocally(store: KeyValueStore = browserStore): void {
+  for (const key of [STORAGE_KEYS.token, STORAGE_KEYS.jwt, STORAGE_KEYS.wsToken, STORAGE_KEYS.userId]) store.remove(key);
+}
+
 // HTTP routes of the chat area.
 
 export interface FoundUser {

@@ -3,8 +3,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { chatConnectionAtom, startChatSession } from '../../api/chat';
-import { api } from '../../api/client';
+import { chatConnectionAtom, endSessionLocally, startChatSession } from '../../api/chat';
 import { LOGIN_PATH } from '../../app/paths';
 import { showToast } from '../../state/toast';
 import { useMe } from '../data/hooks';
@@ -41,9 +40,8 @@ export function ChatSession() {
   useEffect(() => {
     if (state !== 'kicked' && state !== 'expired') return;
     showToast(t(state === 'kicked' ? 'chat.connection.kicked' : 'chat.connection.expired'));
-    void api.logout().then(() => {
-      void navigate(LOGIN_PATH, { replace: true });
-    });
+    endSessionLocally();
+    void navigate(LOGIN_PATH, { replace: true });
   }, [state, t, navigate]);
 
   return <ConnectionBanner state={state} />;
