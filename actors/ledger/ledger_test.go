@@ -2,11 +2,11 @@ package ledger
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
 	"sync"
 	"testing"
