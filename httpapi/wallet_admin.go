@@ -132,12 +132,17 @@ func (s *Server) adminRechargeConfirm(c *Call) (any, error) {
 				Kind: storage.KindRecharge, Ref: o.OrderNo, IdempotencyKey: "recharge:" + strconv.FormatInt(o.ID, 10)}},
 			Hook: statusHook(storage.SetRechargeStatus, o.ID, storage.OrderCompleted, c.User.ID, remark, s.Clock.Now().UnixMilli()),
 		})
-		if err != nil && !errors.Is(err, errNotPending) {
+		// Refused: if the order left "under review" meanwhile (a concurrent
+		// review won, possibly in the same batch, where this operation's
+		// transfer may fail before its hook looks), answer from its state.
+		o2, lerr := storage.RechargeOrderByID(c.Ctx, s.DB, id)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if err != nil && o2.Status == storage.OrderUnderReview {
 			return nil, err
 		}
-		if o, err = storage.RechargeOrderByID(c.Ctx, s.DB, id); err != nil {
-			return nil, err
-		}
+		o = o2
 	}
 	if err := settledAs(o.Status, storage.OrderCompleted); err != nil {
 		return nil, err
@@ -218,12 +223,17 @@ func (s *Server) reviewExchange(c *Call, to int, remarkRequired bool) (any, erro
 		}
 		err = s.submit(c.Ctx, ledger.Op{Transfers: []ledger.Transfer{t},
 			Hook: statusHook(storage.SetExchangeStatus, o.ID, to, c.User.ID, remark, s.Clock.Now().UnixMilli())})
-		if err != nil && !errors.Is(err, errNotPending) {
+		// As for recharges: a refusal caused by a concurrent review (the
+		// refund finding withdrawal-pending already paid out, or the hook
+		// finding the order settled) is answered from the order's state.
+		o2, lerr := storage.ExchangeOrderByID(c.Ctx, s.DB, id)
+		if lerr != nil {
+			return nil, lerr
+		}
+		if err != nil && o2.Status == storage.OrderUnderReview {
 			return nil, err
 		}
-		if o, err = storage.ExchangeOrderByID(c.Ctx, s.DB, id); err != nil {
-			return nil, err
-		}
+		o = o2
 	}
 	if err := settledAs(o.Status, to); err != nil {
 		return nil, err
