@@ -239,6 +239,9 @@ func TestFundPasswordSetChangeLockout(t *testing.T) {
 		if !strings.Contains(r.Message, "4 attempts left") {
 			t.Fatalf("after a success the count restarts: %q", r.Message)
 		}
+		if r := checkLedger(t, db); r.Transfers != 0 {
+			t.Fatalf("fund password routes moved money: %s", r)
+		}
 	})
 }
 
@@ -362,6 +365,9 @@ func TestBankCards(t *testing.T) {
 		if added.Enabled != 0 {
 			t.Fatal("update re-enabled the bank")
 		}
+		if r := checkLedger(t, db); r.Transfers != 0 {
+			t.Fatalf("bank card routes moved money: %s", r)
+		}
 	})
 }
 
@@ -403,6 +409,7 @@ func TestAmountsAreStrictlyPositiveWholeCents(t *testing.T) {
 		if after := counts(t, db); after != before {
 			t.Fatalf("bad amounts wrote: %s -> %s", before, after)
 		}
+		checkLedger(t, db)
 	})
 }
 
