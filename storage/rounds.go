@@ -2,8 +2,6 @@ package storage
 
 import (
 	"context"
-	"strconv"
-	"strings"
 )
 
 // Round states (rounds.state). A round only moves forward, and every move is
@@ -246,17 +244,4 @@ func AddRoundPayouts(ctx context.Context, q Querier, id, settled, paid int64) er
 	_, err := q.Exec(ctx, `UPDATE rounds SET settled_count = settled_count + $1, paid = paid + $2
 		WHERE id = $3`, settled, paid, id)
 	return err
-}
-
-// placeholders returns "$start,$start+1,..." for n values.
-func placeholders(start, n int) string {
-	var b strings.Builder
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('$')
-		b.WriteString(strconv.Itoa(start + i))
-	}
-	return b.String()
 }

@@ -54,7 +54,7 @@ func BetsByBetIDs(ctx context.Context, q Querier, betIDs []string) ([]RoundBet, 
 		args[i] = id
 	}
 	rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets WHERE bet_id IN (`+
-		placeholders(1, len(args))+`)`, args...)
+		placeholders(len(args), 1)+`)`, args...)
 	return scanBets(rows, err)
 }
 
@@ -77,7 +77,7 @@ func InsertRoundBets(ctx context.Context, q Querier, bets []RoundBet) error {
 				sql = append(sql, ',')
 			}
 			sql = append(sql, '(')
-			sql = append(sql, placeholders(i*cols+1, cols)...)
+			sql = append(sql, placeholders(cols, i*cols+1)...)
 			sql = append(sql, ')')
 			args = append(args, b.ID, b.BetID, b.UserID, b.RoundID, b.WindowID, b.Issue, b.Content,
 				b.Amount, b.State, b.Payout, b.PlacedAt, b.SettledAt)
@@ -114,7 +114,7 @@ func SettleBets(ctx context.Context, q Querier, ids []int64, won bool, oddsBP, n
 		args = append(args, id)
 	}
 	return q.Exec(ctx, `UPDATE round_bets SET state = $1, settled_at = $2, payout = `+payout+`
-		WHERE state = $3 AND id IN (`+placeholders(4, len(ids))+`)`, args...)
+		WHERE state = $3 AND id IN (`+placeholders(len(ids), 4)+`)`, args...)
 }
 
 // BetsOfUserInRound lists one player's bets in a round, oldest first.

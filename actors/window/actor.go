@@ -81,6 +81,9 @@ func (a *windowActor) arm(ctx actor.Context, at time.Time) {
 	gen, self, root := a.gen, ctx.Self(), ctx.ActorSystem().Root
 	a.due = at
 	a.timer = a.run.Clock.AfterFunc(at.Sub(a.run.Clock.Now()), func() { root.Send(self, tick{gen: gen}) })
+	if a.run.onArm != nil {
+		a.run.onArm(a.id, at)
+	}
 }
 
 // step does everything that is due by now, then arms the timer for the next
@@ -258,7 +261,7 @@ func (a *windowActor) draw(c context.Context, r *storage.Round, ms int64) error 
 func (a *windowActor) settle(c context.Context, r *storage.Round) error {
 	start := time.Now()
 	for {
-		bets, err := settleBatch(c, a.run.DB, a.run.Ledger, *r, a.run.settleBatch(), a.run.Clock.Now().UnixMilli())
+		bets, err := a.run.Desk.settle(c, *r, a.run.settleBatch())
 		if err != nil {
 			return err
 		}

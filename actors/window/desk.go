@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"kj/engine/bus"
 	"kj/engine/clock"
 	"kj/storage"
 )
@@ -87,24 +88,34 @@ func ValidBetID(s string) bool {
 // StakeKey is the ledger idempotency key of a bet's stake.
 func StakeKey(betID string) string { return "bet:" + betID + ":stake" }
 
-// Desk accepts bets on this node. Bets from every caller queue up and are
-// written in batches, one store transaction per batch (group commit): the
-// rounds involved are locked, each bet is judged against its round's
-// stored deadline and limits, the stakes go through the ledger in one call,
-// the bet rows are inserted together and each round's totals updated once.
-// Any node may run a Desk: the round's row, not the node running the
-// window, decides whether betting is open, and closing the round takes the
-// same row lock, so a bet either commits before the close or is refused.
+// Desk is this node's writer of round money: it accepts bets and settles
+// rounds, one store transaction at a time, each posting through the ledger
+// in the same transaction as the rows it changes.
+//
+// Bets from every caller queue up and are written in batches (group
+// commit): the rounds involved are locked, each bet is judged against its
+// round's stored deadline and limits, the stakes go through the ledger in
+// one call, the bet rows are inserted together and each round's totals
+// updated once. Any node may run a Desk: the round's row, not the node
+// running the window, decides whether betting is open, and closing the
+// round takes the same row lock, so a bet either commits before the close
+// (and is settled with the round) or is refused.
+//
+// Settlement batches go through the same writer so that on one node the
+// rounds' transactions never race each other for the hot ledger accounts
+// (bets-in-play, house), which the ledger guards optimistically.
 type Desk struct {
 	db       storage.DB
 	ledger   Ledger
 	clock    clock.Clock
+	bus      bus.Bus
 	log      *slog.Logger
 	maxBatch int
 
-	in   chan *betCall
-	quit chan struct{}
-	done chan struct{}
+	bets    chan *betCall
+	settles chan *settleCall
+	quit    chan struct{}
+	done    chan struct{}
 }
 
 type betCall struct {
@@ -117,13 +128,29 @@ type betResult struct {
 	err error
 }
 
-// NewDesk starts a desk writing batches of up to maxBatch bets.
-func NewDesk(db storage.DB, ledger Ledger, clk clock.Clock, log *slog.Logger, maxBatch int) *Desk {
+type settleCall struct {
+	round storage.Round
+	limit int
+	res   chan settleResult
+}
+
+type settleResult struct {
+	bets []storage.RoundBet
+	err  error
+}
+
+// NewDesk starts a desk writing batches of up to maxBatch bets. b (may be
+// nil) carries the balance pushes.
+func NewDesk(db storage.DB, ledger Ledger, clk clock.Clock, b bus.Bus, log *slog.Logger, maxBatch int) *Desk {
 	if maxBatch <= 0 {
 		maxBatch = 1000
 	}
-	d := &Desk{db: db, ledger: ledger, clock: clk, log: log, maxBatch: maxBatch,
-		in: make(chan *betCall, 4*maxBatch), quit: make(chan struct{}), done: make(chan struct{})}
+	if log == nil {
+		log = slog.Default()
+	}
+	d := &Desk{db: db, ledger: ledger, clock: clk, bus: b, log: log, maxBatch: maxBatch,
+		bets: make(chan *betCall, 4*maxBatch), settles: make(chan *settleCall, 64),
+		quit: make(chan struct{}), done: make(chan struct{})}
 	go d.run()
 	return d
 }
@@ -137,7 +164,7 @@ func (d *Desk) Place(ctx context.Context, req BetRequest) (storage.RoundBet, err
 	}
 	c := &betCall{req: req, res: make(chan betResult, 1)}
 	select {
-	case d.in <- c:
+	case d.bets <- c:
 	case <-d.quit:
 		return storage.RoundBet{}, ErrDeskClosed
 	case <-ctx.Done():
@@ -158,7 +185,33 @@ func (d *Desk) Place(ctx context.Context, req BetRequest) (storage.RoundBet, err
 	}
 }
 
-// Close stops taking bets, finishes those queued, and returns when done.
+// settle pays up to limit open bets of the drawn round r and returns them
+// settled (none when the round has no open bet left).
+func (d *Desk) settle(ctx context.Context, r storage.Round, limit int) ([]storage.RoundBet, error) {
+	c := &settleCall{round: r, limit: limit, res: make(chan settleResult, 1)}
+	select {
+	case d.settles <- c:
+	case <-d.quit:
+		return nil, ErrDeskClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case r := <-c.res:
+		return r.bets, r.err
+	case <-d.done:
+		select {
+		case r := <-c.res:
+			return r.bets, r.err
+		default:
+			return nil, ErrDeskClosed
+		}
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close stops taking work, finishes what is queued, and returns when done.
 func (d *Desk) Close() {
 	select {
 	case <-d.quit:
@@ -171,72 +224,86 @@ func (d *Desk) Close() {
 func (d *Desk) run() {
 	defer close(d.done)
 	for {
-		var first *betCall
 		select {
-		case first = <-d.in:
+		case c := <-d.settles:
+			d.settleBatch(c)
+		case first := <-d.bets:
+			batch := []*betCall{first}
+		fill:
+			for len(batch) < d.maxBatch {
+				select {
+				case c := <-d.bets:
+					batch = append(batch, c)
+				default:
+					break fill
+				}
+			}
+			d.write(batch)
 		case <-d.quit:
 			// Answer what is still queued so no caller waits forever.
 			for {
 				select {
-				case c := <-d.in:
+				case c := <-d.settles:
+					d.settleBatch(c)
+				case c := <-d.bets:
 					d.write([]*betCall{c})
 				default:
 					return
 				}
 			}
 		}
-		batch := []*betCall{first}
-	fill:
-		for len(batch) < d.maxBatch {
-			select {
-			case c := <-d.in:
-				batch = append(batch, c)
-			default:
-				break fill
-			}
-		}
-		d.write(batch)
 	}
 }
 
-// write runs one batch, retrying the transaction when it fails as a whole
-// (a deadlock, or a duplicate bet id committed by another node meanwhile:
-// the retry sees it and answers idempotently).
+// tx runs fn in a transaction, again when the failure is one a fresh
+// attempt can get past (another writer moved a ledger balance, a deadlock,
+// a duplicate key committed meanwhile by another node: the retry sees it).
+func (d *Desk) tx(ctx context.Context, what string, fn func(tx storage.Tx) error) error {
+	var err error
+	for attempt := 1; attempt <= 8; attempt++ {
+		err = d.db.Tx(ctx, fn)
+		if err == nil || !d.ledger.Retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		deskRetries.WithLabelValues(what).Inc()
+		time.Sleep(time.Duration(attempt) * time.Millisecond)
+	}
+	return err
+}
+
+// write runs one batch of bets and answers each caller.
 func (d *Desk) write(batch []*betCall) {
 	start := time.Now()
 	ctx := context.Background()
 	var results []betResult
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		err = d.db.Tx(ctx, func(tx storage.Tx) error {
-			var terr error
-			results, terr = d.accept(ctx, tx, batch)
-			return terr
-		})
-		if err == nil {
-			break
-		}
-		d.log.Warn("bet batch failed", "bets", len(batch), "attempt", attempt+1, "err", err)
+	var changes walletChanges
+	err := d.tx(ctx, "bets", func(tx storage.Tx) error {
+		var terr error
+		results, changes, terr = d.accept(ctx, tx, batch)
+		return terr
+	})
+	if err != nil {
+		d.log.Error("bet batch failed", "bets", len(batch), "err", err)
 	}
-	accepted := 0
 	for i, c := range batch {
 		r := betResult{err: err}
 		if err == nil {
 			r = results[i]
-		}
-		if r.err == nil {
-			accepted++
 		}
 		betsTotal.WithLabelValues(betOutcome(r.err)).Inc()
 		c.res <- r
 	}
 	betBatchSize.Observe(float64(len(batch)))
 	betBatchSeconds.Observe(time.Since(start).Seconds())
+	if err == nil {
+		changes.push(ctx, d.bus, d.log)
+	}
 }
 
 // accept judges and writes one batch inside tx, returning each call's result.
-func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]betResult, error) {
+func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]betResult, walletChanges, error) {
 	results := make([]betResult, len(batch))
+	changes := walletChanges{}
 
 	// Lock the rounds in a fixed order so two desks never deadlock.
 	type roundKey struct {
@@ -265,21 +332,23 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 		case err == nil:
 			rounds[k] = &r
 		case errors.Is(err, storage.ErrNotFound):
-			if _, err := storage.RoundWindowByID(ctx, tx, k.window); errors.Is(err, storage.ErrNotFound) {
+			w, err := storage.RoundWindowByID(ctx, tx, k.window)
+			switch {
+			case errors.Is(err, storage.ErrNotFound) || err == nil && w.Enabled != 1:
 				missing[k] = ErrUnknownWindow
-			} else if err != nil {
-				return nil, err
-			} else {
+			case err != nil:
+				return nil, nil, err
+			default:
 				missing[k] = ErrUnknownIssue
 			}
 		default:
-			return nil, err
+			return nil, nil, err
 		}
 	}
 
 	existing, err := storage.BetsByBetIDs(ctx, tx, ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	byBetID := make(map[string]storage.RoundBet, len(existing))
 	for _, b := range existing {
@@ -287,11 +356,11 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 	}
 
 	var (
-		newBets   []storage.RoundBet
-		transfers []Transfer
-		owner     []int // batch index of each new bet
-		firstOf   = map[string]int{}
-		dupOf     = map[int]int{} // batch index → index of the earlier call with that bet id
+		newBets []storage.RoundBet
+		ops     []storage.Op
+		owner   []int // batch index of each new bet
+		firstOf = map[string]int{}
+		dupOf   = map[int]int{} // batch index → index of the earlier call with that bet id
 	)
 	for i, c := range batch {
 		q := c.req
@@ -327,36 +396,38 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 			State: storage.BetOpen, PlacedAt: at}
 		newBets = append(newBets, b)
 		owner = append(owner, i)
-		transfers = append(transfers, Transfer{Key: StakeKey(q.BetID), From: WalletOf(q.UserID),
-			To: Account{Kind: BetsInPlay}, Amount: q.Amount, Kind: KindStake, Ref: strconv.FormatInt(b.ID, 10)})
+		ops = append(ops, storage.Op{Transfers: []storage.Transfer{{
+			Debit: storage.Wallet(q.UserID), Credit: storage.BetsInPlay, Amount: q.Amount,
+			Kind: KindStake, Ref: strconv.FormatInt(b.ID, 10), IdempotencyKey: StakeKey(q.BetID)}}})
 	}
 
-	if len(transfers) > 0 {
-		errs, err := d.ledger.Post(ctx, tx, transfers)
+	if len(ops) > 0 {
+		res, err := d.ledger.Post(ctx, tx, d.clock.Now().UnixMilli(), ops)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		kept := newBets[:0]
 		stakes := map[int64][2]int64{} // round id → bets, staked
 		for n, b := range newBets {
 			i := owner[n]
-			if errs[n] != nil {
-				results[i].err = errs[n]
+			if res[n].Err != nil {
+				results[i].err = opError(res[n].Err)
 				continue
 			}
+			changes.add(ops[n].Transfers, res[n].Results)
 			results[i].bet = b
 			kept = append(kept, b)
 			s := stakes[b.RoundID]
 			stakes[b.RoundID] = [2]int64{s[0] + 1, s[1] + b.Amount}
 		}
 		if err := storage.InsertRoundBets(ctx, tx, kept); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, k := range keys {
 			if r := rounds[k]; r != nil {
 				if s := stakes[r.ID]; s[0] > 0 {
 					if err := storage.AddRoundStakes(ctx, tx, r.ID, s[0], s[1]); err != nil {
-						return nil, err
+						return nil, nil, err
 					}
 				}
 			}
@@ -372,7 +443,7 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 		}
 		results[i] = betResult{bet: first.bet, err: sameBet(first.bet, batch[i].req)}
 	}
-	return results, nil
+	return results, changes, nil
 }
 
 // sameBet decides a resend: the same player and the same bet get the stored

@@ -3,59 +3,105 @@ package window
 import (
 	"context"
 	"errors"
+	"strconv"
 
+	"kj/engine/bus"
 	"kj/storage"
 )
 
-// AccountKind names the ledger accounts a round touches.
-type AccountKind int
-
+// Transfer kinds a round posts (shown in the points details).
 const (
-	Wallet     AccountKind = iota // a player's points (UserID set)
-	House                         // the operator's side of every bet
-	BetsInPlay                    // stakes of unsettled bets
+	KindStake  = "bet"        // wallet → bets-in-play when a bet is accepted
+	KindReturn = "bet_return" // bets-in-play → wallet: a winner's stake back
+	KindWin    = "bet_win"    // house → wallet: a winner's gain (payout − stake)
+	KindLose   = "bet_lose"   // bets-in-play → house: a loser's stake
 )
 
-// Account is one ledger account.
-type Account struct {
-	Kind   AccountKind
-	UserID int64 // for Wallet
-}
+// ErrInsufficientBalance refuses a bet the wallet cannot cover.
+var ErrInsufficientBalance = storage.ErrInsufficientBalance
 
-// WalletOf is a player's wallet.
-func WalletOf(userID int64) Account { return Account{Kind: Wallet, UserID: userID} }
-
-// Transfer kinds a round posts.
-const (
-	KindStake  = "bet.stake"  // wallet → bets-in-play when a bet is accepted
-	KindReturn = "bet.return" // bets-in-play → wallet: a winner's stake back
-	KindWin    = "bet.win"    // house → wallet: a winner's gain (payout − stake)
-	KindLose   = "bet.lose"   // bets-in-play → house: a loser's stake
-)
-
-// Transfer moves Amount cents (> 0) From one account To another. Key makes
-// it idempotent: a replay with the same key changes nothing.
-type Transfer struct {
-	Key    string
-	From   Account
-	To     Account
-	Amount int64
-	Kind   string
-	Ref    string // the bet's note number
-}
-
-// ErrInsufficientBalance refuses a transfer that would take a wallet below
-// zero.
-var ErrInsufficientBalance = errors.New("window: insufficient balance")
-
-// Ledger is what the windows need from the double-entry ledger: post
-// transfers inside the caller's transaction (so a bet row and its stake
-// commit together) and read a wallet. Post posts every transfer it can and
-// answers one error per transfer — ErrInsufficientBalance for a transfer a
-// wallet cannot cover, which leaves the others standing — and a second
-// error when the transaction itself failed. It must aggregate hot accounts
-// (house, bets-in-play) per call rather than update them per transfer.
+// Ledger is what the windows need from the double-entry ledger: apply
+// operations inside the caller's transaction, so a batch of bet rows and
+// their stakes (or of settled bets and their payouts) commit together;
+// read a wallet; and tell a transaction worth running again from a real
+// failure.
 type Ledger interface {
-	Post(ctx context.Context, tx storage.Tx, ts []Transfer) ([]error, error)
+	Post(ctx context.Context, tx storage.Tx, now int64, ops []storage.Op) ([]storage.OpResult, error)
 	Balance(ctx context.Context, q storage.Querier, userID int64) (int64, error)
+	Retryable(err error) bool
+}
+
+// StoreLedger is the ledger of package storage (the wallet's double-entry
+// ledger), used inside the rounds' own transactions.
+type StoreLedger struct{}
+
+func (StoreLedger) Post(ctx context.Context, tx storage.Tx, now int64, ops []storage.Op) ([]storage.OpResult, error) {
+	return storage.PostLedgerOps(ctx, tx, now, ops)
+}
+
+func (StoreLedger) Balance(ctx context.Context, q storage.Querier, userID int64) (int64, error) {
+	return storage.AccountBalance(ctx, q, storage.Wallet(userID))
+}
+
+func (StoreLedger) Retryable(err error) bool { return storage.LedgerRetryable(err) }
+
+// balanceKey is the business notification of a changed wallet, the same
+// key and data the wallet's ledger writer pushes, so the app's balance
+// follows bets and payouts too.
+const balanceKey = "balance"
+
+type balancePush struct {
+	Amount int64 `json:"amount"` // the wallet's balance after the commit, cents
+	Change int64 `json:"change"` // the net change the commit made
+}
+
+// walletChanges gathers, per user, the last balance and the net change of
+// committed transfers, to push after the commit.
+type walletChanges map[int64]*balancePush
+
+func (w walletChanges) add(ts []storage.Transfer, rs []storage.Result) {
+	for i, t := range ts {
+		if i >= len(rs) || rs[i].Replayed {
+			continue
+		}
+		if t.Debit.Kind == storage.AccountWallet {
+			w.note(t.Debit.UserID, rs[i].DebitBalance, -t.Amount)
+		}
+		if t.Credit.Kind == storage.AccountWallet {
+			w.note(t.Credit.UserID, rs[i].CreditBalance, t.Amount)
+		}
+	}
+}
+
+func (w walletChanges) note(user, balance, delta int64) {
+	p := w[user]
+	if p == nil {
+		p = &balancePush{}
+		w[user] = p
+	}
+	p.Amount, p.Change = balance, p.Change+delta
+}
+
+func (w walletChanges) push(ctx context.Context, b bus.Bus, log interface {
+	Warn(msg string, args ...any)
+}) {
+	if b == nil {
+		return
+	}
+	for uid, p := range w {
+		if p.Change == 0 {
+			continue
+		}
+		if err := bus.PushToUser(ctx, b, strconv.FormatInt(uid, 10), balanceKey, p); err != nil {
+			log.Warn("balance push failed", "user", uid, "err", err)
+		}
+	}
+}
+
+// opError is the error of a failed op as the windows report it.
+func opError(err error) error {
+	if errors.Is(err, storage.ErrInsufficientBalance) {
+		return ErrInsufficientBalance
+	}
+	return err
 }

@@ -43,3 +43,8 @@ var (
 		Help: "Window actors running on this node (leases held).",
 	})
 )
+
+var deskRetries = promauto.NewCounterVec(prometheus.CounterOpts{
+	Name: "kj_rounds_desk_retries_total",
+	Help: "Desk transactions run again (a ledger balance moved by another writer, a deadlock).",
+}, []string{"what"})

@@ -30,11 +30,11 @@ import (
 
 // Runner runs, on one node, the windows whose lease this node holds.
 type Runner struct {
-	DB     storage.DB
-	Ledger Ledger
-	Bus    bus.Bus
-	Clock  clock.Clock
-	Log    *slog.Logger
+	DB    storage.DB
+	Desk  *Desk // settles the rounds (this node's writer of round money)
+	Bus   bus.Bus
+	Clock clock.Clock
+	Log   *slog.Logger
 	// Node names this node as the lease holder; nodes must differ.
 	Node string
 	// LeaseTTL is how long a lease lasts without renewal (default 5 s); the
@@ -45,7 +45,8 @@ type Runner struct {
 	// 2000).
 	SettleBatch int
 
-	props []actor.PropsOption // extra window-actor options (tests inject faults)
+	props []actor.PropsOption                    // extra window-actor options (tests inject faults)
+	onArm func(window int64, deadline time.Time) // tests: a window armed its timer
 
 	mu       sync.Mutex
 	system   *actor.ActorSystem
