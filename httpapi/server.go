@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"kj/actors/window"
 	"kj/auth"
 	"kj/engine/bus"
 	"kj/engine/clock"
@@ -40,6 +41,7 @@ type Deps struct {
 	Config   config.Config
 	Sessions *auth.Sessions
 	Log      *slog.Logger
+	Rounds   *window.Rounds // activation windows: bets, rounds, results (rounds.go)
 }
 
 // Server serves /api.

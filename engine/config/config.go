@@ -30,6 +30,17 @@ type Config struct {
 
 	TokenTTL time.Duration // KJ_TOKEN_TTL: lifetime of an access token
 	JWTTTL   time.Duration // KJ_JWT_TTL: lifetime of the renewal token (jwt)
+
+	// Activation windows. The count decides which windows run (1..n); the
+	// rest are the rules given to windows that do not exist yet (an
+	// operator edits existing ones).
+	WindowCount   int           // KJ_WINDOW_COUNT
+	WindowBetting time.Duration // KJ_WINDOW_BETTING
+	WindowDrawing time.Duration // KJ_WINDOW_DRAWING
+	WindowRest    time.Duration // KJ_WINDOW_REST
+	WindowOddsBP  int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
+	WindowMinBet  int64         // KJ_WINDOW_MIN_BET, cents
+	WindowMaxBet  int64         // KJ_WINDOW_MAX_BET, cents
 }
 
 // Var describes one configuration variable: its environment name, flag name,
@@ -112,6 +123,74 @@ var Vars = []Var{
 	}},
 	{"KJ_TOKEN_TTL", "token-ttl", "2h", "lifetime of an access token (renewed with the jwt)", durationVar(func(c *Config) *time.Duration { return &c.TokenTTL })},
 	{"KJ_JWT_TTL", "jwt-ttl", "720h", "lifetime of the renewal token (jwt)", durationVar(func(c *Config) *time.Duration { return &c.JWTTTL })},
+	{"KJ_WINDOW_COUNT", "window-count", "3", "activation windows to run (1..n); 0 runs none", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 9999 {
+			return errors.New("want a whole number from 0 to 9999")
+		}
+		c.WindowCount = n
+		return nil
+	}},
+	{"KJ_WINDOW_BETTING", "window-betting", "60s", "betting phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowBetting })},
+	{"KJ_WINDOW_DRAWING", "window-drawing", "10s", "drawing phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowDrawing })},
+	{"KJ_WINDOW_REST", "window-rest", "20s", "rest phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowRest })},
+	{"KJ_WINDOW_ODDS", "window-odds", "1.98", "payout multiple of a winning bet in a new window (stake included), up to 4 decimals", func(c *Config, v string) error {
+		bp, ok := parseOdds(v)
+		if !ok || bp < 10000 || bp > 1000000 {
+			return errors.New("want a decimal from 1.00 to 100.00 with at most 4 places, e.g. 1.98")
+		}
+		c.WindowOddsBP = bp
+		return nil
+	}},
+	{"KJ_WINDOW_MIN_BET", "window-min-bet", "100", "smallest bet in a new window, in cents", func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || n > maxBetCents {
+			return fmt.Errorf("want whole cents from 1 to %d", int64(maxBetCents))
+		}
+		c.WindowMinBet = n
+		return nil
+	}},
+	{"KJ_WINDOW_MAX_BET", "window-max-bet", "1000000", "largest bet in a new window, in cents (at least the minimum)", func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < c.WindowMinBet || n > maxBetCents {
+			return fmt.Errorf("want whole cents from KJ_WINDOW_MIN_BET (%d) to %d", c.WindowMinBet, int64(maxBetCents))
+		}
+		c.WindowMaxBet = n
+		return nil
+	}},
+}
+
+// maxBetCents bounds bet limits (10,000,000,000.00 points), far inside
+// int64 even multiplied by the largest odds.
+const maxBetCents = 1_000_000_000_000
+
+// phaseVar reads a round phase: whole milliseconds from 1s to 24h.
+func phaseVar(field func(*Config) *time.Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 24*time.Hour || d%time.Millisecond != 0 {
+			return errors.New("want a Go duration from 1s to 24h in whole milliseconds, e.g. 60s")
+		}
+		*field(c) = d
+		return nil
+	}
+}
+
+// parseOdds reads a decimal with at most four places as 1/10000 units,
+// exactly (no floating point): "1.98" → 19800.
+func parseOdds(s string) (int64, bool) {
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" || len(whole) > 6 || len(frac) > 4 {
+		return 0, false
+	}
+	for _, r := range whole + frac {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+	}
+	w, _ := strconv.ParseInt(whole, 10, 64)
+	f, _ := strconv.ParseInt((frac + "0000")[:4], 10, 64)
+	return w*10000 + f, true
 }
 
 func durationVar(field func(*Config) *time.Duration) func(*Config, string) error {
