@@ -32,30 +32,30 @@ type Rules struct {
 	Rest    time.Duration
 }
 
-// RuleError names the rule field that is out of range.
+// RuleError names the rule field that is out of range and the range.
 type RuleError struct {
-	Field string
-	Err   error
+	Field string // odds, minBet, maxBet, bettingMs, drawingMs, restMs
+	Range string // the allowed values, e.g. "1.00 - 100.00"
 }
 
-func (e *RuleError) Error() string { return e.Field + ": " + e.Err.Error() }
+func (e *RuleError) Error() string { return "window: " + e.Field + " must be " + e.Range }
 
 // Check validates r, naming the first field that breaks its limit.
 func (r Rules) Check() error {
 	switch {
 	case r.OddsBP < MinOddsBP || r.OddsBP > MaxOddsBP:
-		return &RuleError{"odds", fmt.Errorf("want %s to %s", FormatOdds(MinOddsBP), FormatOdds(MaxOddsBP))}
+		return &RuleError{"odds", FormatOdds(MinOddsBP) + " - " + FormatOdds(MaxOddsBP)}
 	case r.MinBet < 1 || r.MinBet > MaxAmount:
-		return &RuleError{"minBet", fmt.Errorf("want 1 to %d cents", int64(MaxAmount))}
+		return &RuleError{"minBet", "1 - " + strconv.FormatInt(MaxAmount, 10)}
 	case r.MaxBet < r.MinBet || r.MaxBet > MaxAmount:
-		return &RuleError{"maxBet", fmt.Errorf("want minBet to %d cents", int64(MaxAmount))}
+		return &RuleError{"maxBet", strconv.FormatInt(r.MinBet, 10) + " - " + strconv.FormatInt(MaxAmount, 10)}
 	}
 	for _, p := range []struct {
 		name string
 		d    time.Duration
-	}{{"betting", r.Betting}, {"drawing", r.Drawing}, {"rest", r.Rest}} {
+	}{{"bettingMs", r.Betting}, {"drawingMs", r.Drawing}, {"restMs", r.Rest}} {
 		if p.d < MinPhase || p.d > MaxPhase || p.d%time.Millisecond != 0 {
-			return &RuleError{p.name, fmt.Errorf("want whole milliseconds from %v to %v", MinPhase, MaxPhase)}
+			return &RuleError{p.name, strconv.FormatInt(MinPhase.Milliseconds(), 10) + " - " + strconv.FormatInt(MaxPhase.Milliseconds(), 10)}
 		}
 	}
 	return nil
