@@ -3,6 +3,7 @@
 //
 //	kj serve      run a node (the default when no command is given)
 //	kj migrate    apply schema migrations and exit
+//	kj ledger check  verify the ledger's invariants (exit 1 listing offenders)
 //	kj version    print the version
 //
 // Every command reads KJ_ environment variables and matching flags; see the
@@ -21,6 +22,8 @@ const usage = `usage: kj <command> [flags]
 commands:
   serve      run a node: HTTP API, chat gateway, web app (default)
   migrate    apply schema migrations and exit
+  ledger check  verify the ledger: balances sum to zero, equal their entries,
+             no wallet negative; exits 1 listing the offending accounts
   version    print the version
 `
 
@@ -36,6 +39,8 @@ func main() {
 		err = engine.Serve(args)
 	case "migrate":
 		err = engine.Migrate(args)
+	case "ledger":
+		err = engine.Ledger(args)
 	case "version":
 		fmt.Println("kj", engine.Version)
 	case "help", "-h", "--help":

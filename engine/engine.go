@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 
+	"kj/actors/ledger"
 	"kj/actors/window"
 	"kj/auth"
 	"kj/engine/bus"
@@ -48,6 +49,7 @@ type Node struct {
 	Counters counter.Counters
 	Sessions *auth.Sessions
 	Actors   *actor.ActorSystem
+	Ledger   *ledger.Writer // the only way money moves
 	API      *httpapi.Server
 	Rounds   *window.Rounds // activation windows: bets and reads (any node)
 	Windows  *window.Runner // the windows this node holds leases on
@@ -131,13 +133,26 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 	}))
 	n.onStop(func(context.Context) { n.Actors.Shutdown() })
 
+	n.Ledger, err = ledger.Start(n.Actors, db, ledger.Options{Shards: cfg.LedgerShards, MaxBatch: cfg.LedgerBatch,
+		Bus: n.Bus, Clock: n.Clock, Log: log.With("area", "ledger")})
+	if err != nil {
+		return nil, err
+	}
+	// Registered after the actor system, so it runs before it stops: the
+	// queued transfers commit first.
+	n.onStop(func(ctx context.Context) {
+		if err := n.Ledger.Stop(ctx); err != nil {
+			log.Error("ledger writer did not drain", "err", err)
+		}
+	})
+
 	n.Sessions = &auth.Sessions{DB: db, Bus: n.Bus, Clock: n.Clock, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL}
 	if err := n.startWindows(ctx); err != nil {
 		return nil, err
 	}
 	n.API = httpapi.New(httpapi.Deps{
 		DB: db, Bus: n.Bus, Presence: n.Presence, Counters: n.Counters, Clock: n.Clock,
-		Config: cfg, Sessions: n.Sessions, Log: log, Rounds: n.Rounds,
+		Config: cfg, Sessions: n.Sessions, Log: log, Ledger: n.Ledger, Rounds: n.Rounds,
 	})
 	n.routes()
 	ok = true

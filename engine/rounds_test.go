@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -118,9 +119,9 @@ func TestClusterRunsEachWindowOnOneNode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err := storage.CheckLedger(ctx, b.DB)
-	if err != nil || !rep.OK() {
-		t.Fatalf("ledger: %v %s", err, rep)
+	var report strings.Builder
+	if err := LedgerCheck(ctx, b.DB, &report); err != nil {
+		t.Fatalf("kj ledger check: %v\n%s", err, report.String())
 	}
 	if n := len(drawn); n < 4 {
 		t.Fatalf("only %d rounds drawn", n)

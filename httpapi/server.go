@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"kj/actors/ledger"
 	"kj/actors/window"
 	"kj/auth"
 	"kj/engine/bus"
@@ -41,6 +42,7 @@ type Deps struct {
 	Config   config.Config
 	Sessions *auth.Sessions
 	Log      *slog.Logger
+	Ledger   *ledger.Writer // moves money; nil in tests of areas that do not
 	Rounds   *window.Rounds // activation windows: bets, rounds, results (rounds.go)
 }
 

@@ -7,13 +7,17 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The PostgreSQL fast path of the ledger batch. Reads and writes go as
-// pipelined pgx batches of array-bound statements (unnest), so a group
-// commit of thousands of transfers costs a handful of round trips: one for
-// both reads, one for all writes, one for COMMIT. Balances are read without
-// row locks; the closing UPDATE ... RETURNING checks, under the row locks it
+// The PostgreSQL fast path of the ledger batch. Both reads go in one
+// pipelined round trip. Writes of a large batch use COPY for the transfers
+// and entries (the cheapest way into PostgreSQL); a small batch sends its
+// three array-bound statements (unnest) as one pipelined round trip, which
+// is what keeps a lone transfer's latency low. Balances are read without
+// row locks: the closing UPDATE ... RETURNING checks, under the row locks it
 // takes, that no wallet moved meanwhile (another node's writer), and the
 // batch is recomputed if one did (errBalanceMoved).
+
+// copyThreshold is the batch size from which COPY beats one round trip.
+const copyThreshold = 64
 
 func (b *ledgerBatch) loadPG(ctx context.Context, tx pgx.Tx, keys []string, accountIDs []int64) error {
 	var batch pgx.Batch
@@ -21,42 +25,59 @@ func (b *ledgerBatch) loadPG(ctx context.Context, tx pgx.Tx, keys []string, acco
 		FROM ledger_transfers WHERE idempotency_key = ANY($1)`, keys)
 	batch.Queue(`SELECT id, kind, balance FROM ledger_accounts WHERE id = ANY($1)`, accountIDs)
 	br := tx.SendBatch(ctx, &batch)
+	defer br.Close()
 	rows, err := br.Query()
 	if err != nil {
-		br.Close()
 		return pgErr(err)
 	}
 	if err := b.scanTransfers(pgRows{rows}); err != nil {
-		br.Close()
 		return err
 	}
 	rows, err = br.Query()
 	if err != nil {
-		br.Close()
 		return pgErr(err)
 	}
 	if err := b.scanAccounts(pgRows{rows}); err != nil {
-		br.Close()
 		return err
 	}
 	return pgErr(br.Close())
 }
 
+const updateBalancesPG = `UPDATE ledger_accounts AS a SET balance = a.balance + u.delta, updated_at = $3
+	FROM unnest($1::bigint[], $2::bigint[]) AS u(id, delta)
+	WHERE a.id = u.id RETURNING a.id, a.balance`
+
 func (b *ledgerBatch) writePG(ctx context.Context, tx pgx.Tx, ids, deltas []int64) error {
 	var batch pgx.Batch
-	batch.Queue(`INSERT INTO ledger_transfers (id, idempotency_key, debit_account, credit_account, amount, kind, ref, created_at)
-		SELECT i, k, d, c, a, kd, r, $8
-		FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[]) AS u(i, k, d, c, a, kd, r)`,
-		b.tIDs, b.tKey, b.tDebit, b.tCredit, b.tAmount, b.tKind, b.tRef, b.now)
-	batch.Queue(`INSERT INTO ledger_entries (account_id, transfer_id, amount, created_at)
-		SELECT a, t, m, $4 FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(a, t, m)`,
-		b.eAccount, b.eTransfer, b.eAmount, b.now)
-	batch.Queue(`UPDATE ledger_accounts AS a SET balance = a.balance + u.delta, updated_at = $3
-		FROM unnest($1::bigint[], $2::bigint[]) AS u(id, delta)
-		WHERE a.id = u.id RETURNING a.id, a.balance`, ids, deltas, b.now)
+	if len(b.tIDs) >= copyThreshold {
+		now := b.now
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"ledger_transfers"},
+			[]string{"id", "idempotency_key", "debit_account", "credit_account", "amount", "kind", "ref", "created_at"},
+			pgx.CopyFromSlice(len(b.tIDs), func(i int) ([]any, error) {
+				return []any{b.tIDs[i], b.tKey[i], b.tDebit[i], b.tCredit[i], b.tAmount[i], b.tKind[i], b.tRef[i], now}, nil
+			})); err != nil {
+			return pgErr(err)
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"ledger_entries"},
+			[]string{"account_id", "transfer_id", "amount", "created_at"},
+			pgx.CopyFromSlice(len(b.eAccount), func(i int) ([]any, error) {
+				return []any{b.eAccount[i], b.eTransfer[i], b.eAmount[i], now}, nil
+			})); err != nil {
+			return pgErr(err)
+		}
+	} else {
+		batch.Queue(`INSERT INTO ledger_transfers (id, idempotency_key, debit_account, credit_account, amount, kind, ref, created_at)
+			SELECT i, k, d, c, a, kd, r, $8
+			FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[]) AS u(i, k, d, c, a, kd, r)`,
+			b.tIDs, b.tKey, b.tDebit, b.tCredit, b.tAmount, b.tKind, b.tRef, b.now)
+		batch.Queue(`INSERT INTO ledger_entries (account_id, transfer_id, amount, created_at)
+			SELECT a, t, m, $4 FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(a, t, m)`,
+			b.eAccount, b.eTransfer, b.eAmount, b.now)
+	}
+	batch.Queue(updateBalancesPG, ids, deltas, b.now)
 	br := tx.SendBatch(ctx, &batch)
 	defer br.Close()
-	for range 2 {
+	for range len(batch.QueuedQueries) - 1 {
 		if _, err := br.Exec(); err != nil {
 			return pgErr(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 
+	"kj/actors/ledger"
 	"kj/engine/bus"
 	"kj/storage"
 )
@@ -45,19 +46,10 @@ func (StoreLedger) Balance(ctx context.Context, q storage.Querier, userID int64)
 
 func (StoreLedger) Retryable(err error) bool { return storage.LedgerRetryable(err) }
 
-// balanceKey is the business notification of a changed wallet, the same
-// key and data the wallet's ledger writer pushes, so the app's balance
-// follows bets and payouts too.
-const balanceKey = "balance"
-
-type balancePush struct {
-	Amount int64 `json:"amount"` // the wallet's balance after the commit, cents
-	Change int64 `json:"change"` // the net change the commit made
-}
-
 // walletChanges gathers, per user, the last balance and the net change of
-// committed transfers, to push after the commit.
-type walletChanges map[int64]*balancePush
+// committed transfers, to push after the commit as the ledger writer does
+// (ledger.BalanceKey), so the app's balance follows bets and payouts too.
+type walletChanges map[int64]*ledger.BalancePush
 
 func (w walletChanges) add(ts []storage.Transfer, rs []storage.Result) {
 	for i, t := range ts {
@@ -76,7 +68,7 @@ func (w walletChanges) add(ts []storage.Transfer, rs []storage.Result) {
 func (w walletChanges) note(user, balance, delta int64) {
 	p := w[user]
 	if p == nil {
-		p = &balancePush{}
+		p = &ledger.BalancePush{}
 		w[user] = p
 	}
 	p.Amount, p.Change = balance, p.Change+delta
@@ -92,7 +84,7 @@ func (w walletChanges) push(ctx context.Context, b bus.Bus, log interface {
 		if p.Change == 0 {
 			continue
 		}
-		if err := bus.PushToUser(ctx, b, strconv.FormatInt(uid, 10), balanceKey, p); err != nil {
+		if err := bus.PushToUser(ctx, b, strconv.FormatInt(uid, 10), ledger.BalanceKey, p); err != nil {
 			log.Warn("balance push failed", "user", uid, "err", err)
 		}
 	}

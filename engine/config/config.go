@@ -31,6 +31,15 @@ type Config struct {
 	TokenTTL time.Duration // KJ_TOKEN_TTL: lifetime of an access token
 	JWTTTL   time.Duration // KJ_JWT_TTL: lifetime of the renewal token (jwt)
 
+	// Wallet. Amounts are cents of points; one point is one USDT.
+	RechargeMinDeposit int64  // KJ_RECHARGE_MIN_DEPOSIT: minDep of a recharge order
+	USDTTRC20Address   string // KJ_USDT_TRC20_ADDRESS: deposit address; empty = TRC20 not offered
+	USDTERC20Address   string // KJ_USDT_ERC20_ADDRESS: deposit address; empty = ERC20 not offered
+	ExchangeMin        int64  // KJ_EXCHANGE_MIN: smallest exchange (withdrawal)
+	ExchangeMax        int64  // KJ_EXCHANGE_MAX: largest exchange
+	LedgerShards       int    // KJ_LEDGER_SHARDS: ledger writer actors
+	LedgerBatch        int    // KJ_LEDGER_BATCH: transfers per ledger transaction at most
+
 	// Activation windows. The count decides which windows run (1..n); the
 	// rest are the rules given to windows that do not exist yet (an
 	// operator edits existing ones).
@@ -123,6 +132,33 @@ var Vars = []Var{
 	}},
 	{"KJ_TOKEN_TTL", "token-ttl", "2h", "lifetime of an access token (renewed with the jwt)", durationVar(func(c *Config) *time.Duration { return &c.TokenTTL })},
 	{"KJ_JWT_TTL", "jwt-ttl", "720h", "lifetime of the renewal token (jwt)", durationVar(func(c *Config) *time.Duration { return &c.JWTTTL })},
+	{"KJ_RECHARGE_MIN_DEPOSIT", "recharge-min-deposit", "1000", "smallest recharge order, in cents of points (1 point = 1 USDT)", centsVar(1, func(c *Config) *int64 { return &c.RechargeMinDeposit })},
+	{"KJ_USDT_TRC20_ADDRESS", "usdt-trc20-address", "", "USDT deposit address on TRON (TRC20, T + 33 base58 characters); empty: TRC20 is not offered", func(c *Config, v string) error {
+		if v != "" && !isTronAddress(v) {
+			return errors.New("want a TRON address: T followed by 33 base58 characters")
+		}
+		c.USDTTRC20Address = v
+		return nil
+	}},
+	{"KJ_USDT_ERC20_ADDRESS", "usdt-erc20-address", "", "USDT deposit address on Ethereum (ERC20, 0x + 40 hex digits); empty: ERC20 is not offered", func(c *Config, v string) error {
+		if v != "" && !isEthAddress(v) {
+			return errors.New("want an Ethereum address: 0x followed by 40 hex digits")
+		}
+		c.USDTERC20Address = v
+		return nil
+	}},
+	{"KJ_EXCHANGE_MIN", "exchange-min", "1000", "smallest exchange (withdrawal to a bank card), in cents", centsVar(1, func(c *Config) *int64 { return &c.ExchangeMin })},
+	{"KJ_EXCHANGE_MAX", "exchange-max", "10000000", "largest exchange, in cents (at least KJ_EXCHANGE_MIN)", func(c *Config, v string) error {
+		if err := centsVar(1, func(c *Config) *int64 { return &c.ExchangeMax })(c, v); err != nil {
+			return err
+		}
+		if c.ExchangeMax < c.ExchangeMin {
+			return fmt.Errorf("below KJ_EXCHANGE_MIN (%d)", c.ExchangeMin)
+		}
+		return nil
+	}},
+	{"KJ_LEDGER_SHARDS", "ledger-shards", "1", "ledger writer actors (1-64); one per node is usual", intVar(1, 64, func(c *Config) *int { return &c.LedgerShards })},
+	{"KJ_LEDGER_BATCH", "ledger-batch", "4096", "most transfers written in one ledger transaction (1-65536)", intVar(1, 65536, func(c *Config) *int { return &c.LedgerBatch })},
 	{"KJ_WINDOW_COUNT", "window-count", "3", "activation windows to run (1..n); 0 runs none", func(c *Config, v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 9999 {
@@ -191,6 +227,57 @@ func parseOdds(s string) (int64, bool) {
 	w, _ := strconv.ParseInt(whole, 10, 64)
 	f, _ := strconv.ParseInt((frac + "0000")[:4], 10, 64)
 	return w*10000 + f, true
+}
+
+// centsVar parses a whole number of cents of at least lo (and at most 10^15).
+func centsVar(lo int64, field func(*Config) *int64) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < lo || n > 1_000_000_000_000_000 {
+			return fmt.Errorf("want a whole number of cents from %d to 10^15", lo)
+		}
+		*field(c) = n
+		return nil
+	}
+}
+
+// intVar parses an integer within lo..hi.
+func intVar(lo, hi int, field func(*Config) *int) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			return fmt.Errorf("want an integer from %d to %d", lo, hi)
+		}
+		*field(c) = n
+		return nil
+	}
+}
+
+// isTronAddress: T and 33 base58 characters (the checksum is the wallet's
+// business; a typo in the alphabet or length is caught here).
+func isTronAddress(v string) bool {
+	if len(v) != 34 || v[0] != 'T' {
+		return false
+	}
+	for _, r := range v {
+		if !strings.ContainsRune("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// isEthAddress: 0x and 40 hex digits.
+func isEthAddress(v string) bool {
+	if len(v) != 42 || !strings.HasPrefix(v, "0x") {
+		return false
+	}
+	for _, r := range v[2:] {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func durationVar(field func(*Config) *time.Duration) func(*Config, string) error {
