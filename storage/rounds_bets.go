@@ -3,6 +3,9 @@ package storage
 import (
 	"context"
 	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Bet states (round_bets.state): the click record's "unmatched" until its
@@ -49,6 +52,11 @@ func BetsByBetIDs(ctx context.Context, q Querier, betIDs []string) ([]RoundBet, 
 	if len(betIDs) == 0 {
 		return nil, nil
 	}
+	if q.Dialect() == Postgres {
+		// One array parameter: no statement with thousands of placeholders.
+		rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets WHERE bet_id = ANY($1)`, betIDs)
+		return scanBets(rows, err)
+	}
 	args := make([]any, len(betIDs))
 	for i, id := range betIDs {
 		args[i] = id
@@ -61,6 +69,16 @@ func BetsByBetIDs(ctx context.Context, q Querier, betIDs []string) ([]RoundBet, 
 // InsertRoundBets stores accepted bets with multi-row INSERTs. ErrConflict
 // when a bet id is already taken (a concurrent duplicate on another node).
 func InsertRoundBets(ctx context.Context, q Querier, bets []RoundBet) error {
+	if ptx, ok := PgxTx(q); ok && len(bets) >= 64 {
+		// COPY is the cheapest way into PostgreSQL for a big batch.
+		_, err := ptx.CopyFrom(ctx, pgx.Identifier{"round_bets"}, strings.Split(strings.Join(strings.Fields(betColumns), ""), ","),
+			pgx.CopyFromSlice(len(bets), func(i int) ([]any, error) {
+				b := bets[i]
+				return []any{b.ID, b.BetID, b.UserID, b.RoundID, b.WindowID, b.Issue, b.Content, b.Amount,
+					int16(b.State), b.Payout, b.PlacedAt, b.SettledAt}, nil
+			}))
+		return pgErr(err)
+	}
 	const cols = 12
 	const chunk = 500 // keeps each statement's parameter count modest
 	for len(bets) > 0 {
@@ -108,6 +126,10 @@ func SettleBets(ctx context.Context, q Querier, ids []int64, won bool, oddsBP, n
 	state, payout := BetLost, "0"
 	if won {
 		state, payout = BetWon, "amount * "+strconv.FormatInt(oddsBP, 10)+" / 10000"
+	}
+	if q.Dialect() == Postgres {
+		return q.Exec(ctx, `UPDATE round_bets SET state = $1, settled_at = $2, payout = `+payout+`
+			WHERE state = $3 AND id = ANY($4)`, state, now, BetOpen, ids)
 	}
 	args := []any{state, now, BetOpen}
 	for _, id := range ids {

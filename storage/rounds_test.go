@@ -146,3 +146,53 @@ func TestRoundLeasesTakeOverAfterExpiry(t *testing.T) {
 		}
 	})
 }
+
+// TestRoundBetsInBulk covers the PostgreSQL COPY path of a big batch and
+// its refusal of a taken bet id.
+func TestRoundBetsInBulk(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		ctx := context.Background()
+		var bets []storage.RoundBet
+		var ids []string
+		for i := range 150 {
+			id := "bulk-" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+			ids = append(ids, id)
+			bets = append(bets, storage.RoundBet{ID: storage.NewID(), BetID: id, UserID: 7, RoundID: 1, WindowID: 1,
+				Issue: "i", Content: "SMALL", Amount: int64(100 + i), PlacedAt: 5})
+		}
+		if err := db.Tx(ctx, func(tx storage.Tx) error { return storage.InsertRoundBets(ctx, tx, bets) }); err != nil {
+			t.Fatal(err)
+		}
+		got, err := storage.BetsByBetIDs(ctx, db, append(ids, "missing"))
+		if err != nil || len(got) != 150 {
+			t.Fatalf("%d bets found, %v", len(got), err)
+		}
+		dup := append([]storage.RoundBet(nil), bets[:70]...)
+		for i := range dup {
+			dup[i].ID = storage.NewID()
+			if i > 0 {
+				dup[i].BetID += "-new"
+			}
+		}
+		err = db.Tx(ctx, func(tx storage.Tx) error { return storage.InsertRoundBets(ctx, tx, dup) })
+		if !errors.Is(err, storage.ErrConflict) {
+			t.Fatalf("a taken bet id in a bulk insert: %v", err)
+		}
+		var winners []int64
+		for _, b := range bets[:100] {
+			winners = append(winners, b.ID)
+		}
+		if n, err := storage.SettleBets(ctx, db, winners, true, 20000, 9); err != nil || n != 100 {
+			t.Fatalf("settled %d, %v", n, err)
+		}
+		all, _ := storage.BetsOfRound(ctx, db, 1)
+		for _, b := range all[:100] {
+			if b.State != storage.BetWon || b.Payout != 2*b.Amount {
+				t.Fatalf("bet %+v", b)
+			}
+		}
+		if len(all) != 150 {
+			t.Fatalf("the refused batch left %d rows", len(all)-150)
+		}
+	})
+}

@@ -60,7 +60,11 @@ func (a *windowActor) Receive(ctx actor.Context) {
 		if m.gen != a.gen {
 			return // a timer that was replaced
 		}
-		phaseLateness.Observe(a.run.Clock.Now().Sub(a.due).Seconds())
+		late := a.run.Clock.Now().Sub(a.due)
+		phaseLateness.Observe(late.Seconds())
+		if a.run.onLate != nil {
+			a.run.onLate(late)
+		}
 		a.step(ctx)
 	case *actor.Stopping, *actor.Restarting:
 		a.stopTimer()

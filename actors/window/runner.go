@@ -45,8 +45,9 @@ type Runner struct {
 	// 2000).
 	SettleBatch int
 
-	props []actor.PropsOption                    // extra window-actor options (tests inject faults)
-	onArm func(window int64, deadline time.Time) // tests: a window armed its timer
+	props  []actor.PropsOption                    // extra window-actor options (tests inject faults)
+	onArm  func(window int64, deadline time.Time) // tests: a window armed its timer
+	onLate func(late time.Duration)               // benchmarks: a timer was handled this late
 
 	mu       sync.Mutex
 	system   *actor.ActorSystem
