@@ -115,10 +115,16 @@ func BenchmarkW4BetBurstAndSettle(b *testing.B) {
 		b.ReportMetric(float64(pct(lat, 0.99))/1e6, "p99-ack-ms")
 
 		fake.Set(at(r.BettingEndsAt + 500))
-		testenv.Eventually(b, 30*time.Second, func() bool { x, _ := storage.RoundByID(context.Background(), db, r.ID); return x.State == storage.RoundClosed }, "closed")
+		testenv.Eventually(b, 30*time.Second, func() bool {
+			x, _ := storage.RoundByID(context.Background(), db, r.ID)
+			return x.State == storage.RoundClosed
+		}, "closed")
 		start = time.Now()
 		fake.Set(at(r.DrawingEndsAt))
-		testenv.Eventually(b, 60*time.Second, func() bool { x, _ := storage.RoundByID(context.Background(), db, r.ID); return x.State == storage.RoundSettled }, "settled")
+		testenv.Eventually(b, 60*time.Second, func() bool {
+			x, _ := storage.RoundByID(context.Background(), db, r.ID)
+			return x.State == storage.RoundSettled
+		}, "settled")
 		b.ReportMetric(time.Since(start).Seconds()*1000, "draw+settle-10k-ms")
 		if rep, err := storage.CheckLedger(context.Background(), db); err != nil || !rep.OK() {
 			b.Fatalf("ledger: %v %s", err, rep)
