@@ -13,19 +13,18 @@ import (
 // Activation windows (spec section 7, /activation/...) and the operators'
 // window settings. Error codes 1400-1499, listed in the README.
 const (
-	CodeWindowUnknown       = 1400 // no such (enabled) window
-	CodeIssueUnknown        = 1401 // the window has no round with that issue number
-	CodeBettingNotOpen      = 1402 // the round's betting has not started
-	CodeBettingClosed       = 1403 // the round's betting is over (judged by arrival time)
-	CodeBetContentInvalid   = 1404 // content is not BIG, SMALL, SINGLE or DOUBLE
-	CodeBetAmountInvalid    = 1405 // amount not a positive whole number of cents
-	CodeBetBelowMin         = 1406 // amount under the round's minBet
-	CodeBetAboveMax         = 1407 // amount over the round's maxBet
-	CodeInsufficientBalance = 1408 // the wallet cannot cover the stake
-	CodeBetIDInvalid        = 1409 // betId is not 1-64 of A-Z a-z 0-9 . _ : -
-	CodeBetIDTaken          = 1410 // betId belongs to another player's bet
-	CodeBetIDReused         = 1411 // betId already names a different bet of the caller
-	CodeWindowRulesInvalid  = 1412 // an operator's odds, limits or phase lengths out of range
+	CodeWindowUnknown      = 1400 // no such (enabled) window
+	CodeIssueUnknown       = 1401 // the window has no round with that issue number
+	CodeBettingNotOpen     = 1402 // the round's betting has not started
+	CodeBettingClosed      = 1403 // the round's betting is over (judged by arrival time)
+	CodeBetContentInvalid  = 1404 // content is not BIG, SMALL, SINGLE or DOUBLE
+	CodeBetAmountInvalid   = 1405 // amount not a positive whole number of cents
+	CodeBetBelowMin        = 1406 // amount under the round's minBet
+	CodeBetAboveMax        = 1407 // amount over the round's maxBet
+	CodeBetIDInvalid       = 1409 // betId is not 1-64 of A-Z a-z 0-9 . _ : -
+	CodeBetIDTaken         = 1410 // betId belongs to another player's bet
+	CodeBetIDReused        = 1411 // betId already names a different bet of the caller
+	CodeWindowRulesInvalid = 1412 // an operator's odds, limits or phase lengths out of range
 )
 
 func init() {
@@ -361,7 +360,8 @@ func roundsError(err error, windowID int64, issue string) error {
 	case errors.As(err, &le):
 		return Fail(CodeBetAboveMax, "rounds.amount.max", "max", window.FormatCents(le.Max))
 	case errors.Is(err, window.ErrInsufficientBalance):
-		return Fail(CodeInsufficientBalance, "rounds.balance.insufficient")
+		// The wallet's code: the same refusal wherever points run short.
+		return Fail(CodeInsufficientBalance, "wallet.insufficient")
 	case errors.Is(err, window.ErrBadBetID):
 		return Fail(CodeBetIDInvalid, "rounds.betid.invalid")
 	case errors.Is(err, window.ErrBetIDTaken):
@@ -415,10 +415,6 @@ func init() {
 		"rounds.amount.max": {
 			"en-US": "The maximum bet is {max}", "es-ES": "La apuesta máxima es {max}", "ms-MY": "Pertaruhan maksimum ialah {max}",
 			"vi-VN": "Mức cược tối đa là {max}", "zh-CN": "最高投注额为 {max}", "zh-HANT": "最高投注額為 {max}",
-		},
-		"rounds.balance.insufficient": {
-			"en-US": "Insufficient balance", "es-ES": "Saldo insuficiente", "ms-MY": "Baki tidak mencukupi",
-			"vi-VN": "Số dư không đủ", "zh-CN": "余额不足", "zh-HANT": "餘額不足",
 		},
 		"rounds.betid.invalid": {
 			"en-US": "betId must be 1-64 letters, digits or . _ : -", "es-ES": "betId debe tener de 1 a 64 letras, dígitos o . _ : -",
