@@ -89,7 +89,7 @@ func TestClusterRunsEachWindowOnOneNode(t *testing.T) {
 		return err == nil
 	}, "a bet accepted through node b")
 	testenv.Eventually(t, 10*time.Second, func() bool {
-		recs, _ := b.Rounds.Records(ctx, uid, storage.BetsMatched, 0, 1, 10)
+		recs, _, _ := b.Rounds.Records(ctx, uid, storage.BetsMatched, 0, 10, 0)
 		return len(recs) == 1 && recs[0].NoteNo == bet.NoteNo
 	}, "the bet settled by node a")
 	if len(b.Windows.Running()) != 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"kj/actors/window"
+	"kj/storage"
 )
 
 // Activation windows (spec section 7, /activation/...) and the operators'
@@ -187,45 +188,10 @@ func parseCents(raw json.RawMessage) (int64, error) {
 	return n, nil
 }
 
-type pageReq struct {
-	WindowID int64  `json:"windowId"`
-	Tab      string `json:"tab"`
-	Days     int    `json:"days"`
-	Page     int    `json:"page"`
-	PageSize int    `json:"pageSize"`
-}
-
-// paging checks page (default 1) and pageSize (default 20, at most 100).
-func (r *pageReq) paging() error {
-	if r.Page == 0 {
-		r.Page = 1
-	}
-	if r.PageSize == 0 {
-		r.PageSize = 20
-	}
-	switch {
-	case r.Page < 1 || r.Page > 100000:
-		return Invalid("page")
-	case r.PageSize < 1 || r.PageSize > 100:
-		return Invalid("pageSize")
-	}
-	return nil
-}
-
-// pageOf is one page of a list; hasMore says another page follows.
-type pageOf[T any] struct {
-	List     []T  `json:"list"`
-	Page     int  `json:"page"`
-	PageSize int  `json:"pageSize"`
-	HasMore  bool `json:"hasMore"`
-}
-
-func newPage[T any](list []T, page, size int) pageOf[T] {
-	more := len(list) > size
-	if more {
-		list = list[:size]
-	}
-	return pageOf[T]{List: list, Page: page, PageSize: size, HasMore: more}
+type historyReq struct {
+	WindowID int64 `json:"windowId"`
+	Page     int   `json:"page"`
+	PageSize int   `json:"pageSize"`
 }
 
 func (s *Server) historyPrize(c *Call) (any, error) {
@@ -233,56 +199,56 @@ func (s *Server) historyPrize(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var req pageReq
+	var req historyReq
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
 	if req.WindowID == 0 {
 		return nil, Required("windowId")
 	}
-	if err := req.paging(); err != nil {
+	limit, offset, err := paging(req.Page, req.PageSize)
+	if err != nil {
 		return nil, err
 	}
-	// One row more than the page tells whether another page follows.
-	list, err := rs.History(c.Ctx, req.WindowID, req.Page, req.PageSize+1)
+	list, total, err := rs.History(c.Ctx, req.WindowID, limit, offset)
 	if err != nil {
 		return nil, roundsError(err, req.WindowID, "")
 	}
-	return newPage(list, req.Page, req.PageSize), nil
+	return replyList(list, total, limit, offset), nil
 }
 
+// lotteryBettingRecord is the click-record screen. Its days filter and
+// paging are the wallet's records' (listRequest): days absent = all time,
+// 0 = since local midnight, 7/15/30 = the last so many days.
 func (s *Server) lotteryBettingRecord(c *Call) (any, error) {
 	rs, err := s.rounds()
 	if err != nil {
 		return nil, err
 	}
-	var req pageReq
+	var req listRequest
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
 	var filter int
 	switch req.Tab {
 	case "", "all":
+		filter = storage.BetsAll
 	case "unmatched":
-		filter = 1
+		filter = storage.BetsUnmatched
 	case "matched":
-		filter = 2
+		filter = storage.BetsMatched
 	default:
 		return nil, Invalid("tab")
 	}
-	switch req.Days {
-	case 0, 7, 15, 30:
-	default:
-		return nil, Invalid("days")
-	}
-	if err := req.paging(); err != nil {
-		return nil, err
-	}
-	list, err := rs.Records(c.Ctx, c.User.ID, filter, req.Days, req.Page, req.PageSize+1)
+	since, limit, offset, err := s.window(req)
 	if err != nil {
 		return nil, err
 	}
-	return newPage(list, req.Page, req.PageSize), nil
+	list, total, err := rs.Records(c.Ctx, c.User.ID, filter, since, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	return replyList(list, total, limit, offset), nil
 }
 
 func (s *Server) adminWindows(c *Call) (any, error) {

@@ -61,6 +61,14 @@ func fund(t *testing.T, db storage.DB, userID, cents int64) {
 	}
 }
 
+// listOf is the records screens' page: {list, total, page, pageSize}.
+type listOf[T any] struct {
+	List     []T `json:"list"`
+	Total    int `json:"total"`
+	Page     int `json:"page"`
+	PageSize int `json:"pageSize"`
+}
+
 func decode[T any](t *testing.T, r reply) T {
 	t.Helper()
 	var v T
@@ -119,8 +127,8 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 		if cur = decode[window.Current](t, post("getNewLottery", `{"windowId":1}`)); len(cur.MyBets) != 1 || cur.Round.OrdersCount != 1 || cur.Round.TotalPoints != 2500 {
 			t.Fatalf("my bets: %+v", cur)
 		}
-		recs := decode[pageOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"unmatched","days":0}`))
-		if len(recs.List) != 1 || recs.List[0].BetID != "alice-0001" || recs.HasMore {
+		recs := decode[listOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"unmatched","days":0}`))
+		if len(recs.List) != 1 || recs.List[0].BetID != "alice-0001" || recs.Total != 1 || recs.Page != 1 || recs.PageSize != 20 {
 			t.Fatalf("unmatched records: %+v", recs)
 		}
 
@@ -140,8 +148,8 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 		if cur.Round.Phase != window.PhaseRest || cur.Result == nil || cur.Next == nil || cur.Next.Issue != "20260301000100002" {
 			t.Fatalf("in rest: %+v", cur)
 		}
-		hist := decode[pageOf[window.ResultView]](t, call(t, h, "POST", "/api/activation/historyPrize", `{"windowId":1}`))
-		if len(hist.List) != 1 || hist.List[0].ServerSeed != stored.Seed {
+		hist := decode[listOf[window.ResultView]](t, call(t, h, "POST", "/api/activation/historyPrize", `{"windowId":1}`))
+		if len(hist.List) != 1 || hist.Total != 1 || hist.List[0].ServerSeed != stored.Seed {
 			t.Fatalf("history: %+v", hist)
 		}
 		res := hist.List[0]
@@ -149,7 +157,10 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 			t.Fatal(err)
 		}
 		win := res.Sum >= 14
-		matched := decode[pageOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"matched","days":7}`))
+		matched := decode[listOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"matched","days":7}`))
+		if all := decode[listOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"unmatched"}`)); all.Total != 0 {
+			t.Fatalf("still unmatched after settlement: %+v", all)
+		}
 		if len(matched.List) != 1 || !matched.List[0].Matched || (matched.List[0].Result == "win") != win {
 			t.Fatalf("matched records: %+v (sum %d)", matched, res.Sum)
 		}

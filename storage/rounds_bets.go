@@ -160,8 +160,8 @@ const (
 )
 
 // BetsOfUser pages through one player's bets placed at or after since (ms),
-// newest first.
-func BetsOfUser(ctx context.Context, q Querier, userID int64, filter int, since int64, limit, offset int) ([]RoundBet, error) {
+// newest first, and counts all that match.
+func BetsOfUser(ctx context.Context, q Querier, userID int64, filter int, since int64, limit, offset int) ([]RoundBet, int, error) {
 	cond := ""
 	switch filter {
 	case BetsUnmatched:
@@ -169,8 +169,14 @@ func BetsOfUser(ctx context.Context, q Querier, userID int64, filter int, since 
 	case BetsMatched:
 		cond = ` AND state <> 0`
 	}
+	var total int
+	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM round_bets WHERE user_id = $1 AND placed_at >= $2`+cond,
+		userID, since).Scan(&total); err != nil {
+		return nil, 0, err
+	}
 	rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets
 		WHERE user_id = $1 AND placed_at >= $2`+cond+` ORDER BY placed_at DESC, id DESC LIMIT $3 OFFSET $4`,
 		userID, since, limit, offset)
-	return scanBets(rows, err)
+	bets, err := scanBets(rows, err)
+	return bets, total, err
 }

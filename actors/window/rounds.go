@@ -226,30 +226,30 @@ func (s *Rounds) Bet(ctx context.Context, req BetRequest) (BetView, error) {
 	return ViewBet(b), nil
 }
 
-// History pages through a window's results, newest first.
-func (s *Rounds) History(ctx context.Context, windowID int64, page, size int) ([]ResultView, error) {
-	if _, err := s.window(ctx, windowID); err != nil {
-		return nil, err
-	}
-	rs, err := storage.DrawnRounds(ctx, s.DB, windowID, size, (page-1)*size)
+// History pages through a window's results, newest first, and counts them.
+func (s *Rounds) History(ctx context.Context, windowID int64, limit, offset int) ([]ResultView, int, error) {
+	w, err := s.window(ctx, windowID)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	rs, err := storage.DrawnRounds(ctx, s.DB, windowID, limit, offset)
+	if err != nil {
+		return nil, 0, err
 	}
 	out := make([]ResultView, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, ViewResult(r))
 	}
-	return out, nil
+	// rounds_count is kept in the transaction that draws a round.
+	return out, int(w.RoundsCount), nil
 }
 
-// Records pages through a player's bets placed since the start of the UTC
-// day `days` days ago (0 = today), newest first.
-func (s *Rounds) Records(ctx context.Context, userID int64, filter, days, page, size int) ([]BetView, error) {
-	now := s.Clock.Now().UTC()
-	since := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).AddDate(0, 0, -days)
-	bets, err := storage.BetsOfUser(ctx, s.DB, userID, filter, since.UnixMilli(), size, (page-1)*size)
+// Records pages through a player's bets (the click records) placed at or
+// after since (unix ms), newest first, and counts them.
+func (s *Rounds) Records(ctx context.Context, userID int64, filter int, since int64, limit, offset int) ([]BetView, int, error) {
+	bets, total, err := storage.BetsOfUser(ctx, s.DB, userID, filter, since, limit, offset)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return ViewBets(bets), nil
+	return ViewBets(bets), total, nil
 }
