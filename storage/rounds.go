@@ -159,10 +159,12 @@ func CurrentRound(ctx context.Context, q Querier, windowID, now int64) (Round, e
 }
 
 // CurrentRounds loads every window's current round (its latest started by
-// now) in one query.
+// now) in one query: per window one backward step on (window_id, seq), then
+// the rounds by primary key, so it stays cheap however many rounds exist.
 func CurrentRounds(ctx context.Context, q Querier, now int64) ([]Round, error) {
-	rows, err := q.Query(ctx, `SELECT `+roundColumns+` FROM rounds r
-		WHERE r.seq = (SELECT MAX(seq) FROM rounds x WHERE x.window_id = r.window_id AND x.starts_at <= $1)`, now)
+	rows, err := q.Query(ctx, `SELECT `+roundColumns+` FROM rounds WHERE id IN (
+		SELECT (SELECT x.id FROM rounds x WHERE x.window_id = w.id AND x.starts_at <= $1
+			ORDER BY x.seq DESC LIMIT 1) FROM round_windows w)`, now)
 	return scanRounds(rows, err)
 }
 
