@@ -69,7 +69,13 @@ func pct(d []time.Duration, p float64) time.Duration {
 // BenchmarkW4BetBurstAndSettle: 10,000 players each place one bet at the
 // same moment through one node's desk (durable before each reply), then
 // the round is drawn and its 10,000 bets settled.
-func BenchmarkW4BetBurstAndSettle(b *testing.B) {
+func BenchmarkW4BetBurstAndSettle(b *testing.B) { benchW4(b, 0) }
+
+// BenchmarkW4BetsOverTwoSeconds: W4's shape, 10,000 players placing their
+// bets evenly over the first 2 s of the betting phase.
+func BenchmarkW4BetsOverTwoSeconds(b *testing.B) { benchW4(b, 2*time.Second) }
+
+func benchW4(b *testing.B, spread time.Duration) {
 	for range b.N {
 		db := storagetest.Postgres(b)
 		fake, mb, quiet := clock.NewFake(t0), bus.NewMemory(), slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -99,6 +105,7 @@ func BenchmarkW4BetBurstAndSettle(b *testing.B) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				time.Sleep(time.Until(start.Add(spread * time.Duration(i) / players))) // the offered schedule
 				t := time.Now()
 				_, err := desk.Place(context.Background(), BetRequest{UserID: id, WindowID: 1, Issue: r.Issue,
 					Content: Contents[i%4], Amount: 100 + int64(i%50)*10, BetID: fmt.Sprintf("w4-%d", i), ArrivedAt: fake.Now()})
