@@ -45,24 +45,12 @@ type amountReply struct {
 
 func (s *Server) userAmount(c *Call) (any, error) {
 	u := c.User
-	bal, err := storage.AccountBalance(c.Ctx, s.DB, ledger.Wallet(u.ID))
+	w, err := storage.WalletSummaryOf(c.Ctx, s.DB, u.ID)
 	if err != nil {
 		return nil, err
 	}
-	frozen, err := storage.PendingExchangeTotal(c.Ctx, s.DB, u.ID)
-	if err != nil {
-		return nil, err
-	}
-	cards, err := storage.CountBankCards(c.Ctx, s.DB, u.ID)
-	if err != nil {
-		return nil, err
-	}
-	recharged, err := storage.HasCompletedRecharge(c.Ctx, s.DB, u.ID)
-	if err != nil {
-		return nil, err
-	}
-	return amountReply{UserID: u.IDString(), Amount: bal, FrozenAmount: frozen, HasFundPassword: u.FundPasswordHash != "",
-		BankCardCount: cards, IsRecharge: recharged, ExchangeMin: s.Config.ExchangeMin, ExchangeMax: s.Config.ExchangeMax}, nil
+	return amountReply{UserID: u.IDString(), Amount: w.Balance, FrozenAmount: w.Frozen, HasFundPassword: u.FundPasswordHash != "",
+		BankCardCount: w.Cards, IsRecharge: w.IsRecharge, ExchangeMin: s.Config.ExchangeMin, ExchangeMax: s.Config.ExchangeMax}, nil
 }
 
 // A USDT protocol offered for recharge.

@@ -10,11 +10,18 @@ import (
 // The PostgreSQL fast path of the ledger batch. Both reads go in one
 // pipelined round trip. Writes of a large batch use COPY for the transfers
 // and entries (the cheapest way into PostgreSQL); a small batch sends its
-// three array-bound statements (unnest) as one pipelined round trip, which
-// is what keeps a lone transfer's latency low. Balances are read without
-// row locks: the closing UPDATE ... RETURNING checks, under the row locks it
-// takes, that no wallet moved meanwhile (another node's writer), and the
-// batch is recomputed if one did (errBalanceMoved).
+// array-bound statements (unnest) as one pipelined round trip, which is
+// what keeps a lone transfer's latency low.
+//
+// Balances are read without row locks, so several writers (shards, nodes)
+// insert in parallel and only queue on the hot system rows, at the very end
+// and in one fixed order (id), which the closing UPDATE ... RETURNING holds
+// until commit. Under those locks it checks what the batch assumed: a
+// wallet must be exactly what was read plus the batch's own change (its
+// per-transfer balances and overdraft checks depended on it); a shared
+// holding account (bets in play, withdrawal pending), which other writers
+// move all the time, must only stay ≥ 0. If either fails, the batch is
+// recomputed from fresh balances (errBalanceMoved).
 
 // copyThreshold is the batch size from which COPY beats one round trip.
 const copyThreshold = 64
@@ -74,6 +81,15 @@ func (b *ledgerBatch) writePG(ctx context.Context, tx pgx.Tx, ids, deltas []int6
 			SELECT a, t, m, $4 FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(a, t, m)`,
 			b.eAccount, b.eTransfer, b.eAmount, b.now)
 	}
+	var hot []int64
+	for _, id := range ids {
+		if id <= maxSystemAccount {
+			hot = append(hot, id)
+		}
+	}
+	if len(hot) > 0 {
+		batch.Queue(`SELECT id FROM ledger_accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE`, hot)
+	}
 	batch.Queue(updateBalancesPG, ids, deltas, b.now)
 	br := tx.SendBatch(ctx, &batch)
 	defer br.Close()
@@ -94,7 +110,8 @@ func (b *ledgerBatch) writePG(ctx context.Context, tx pgx.Tx, ids, deltas []int6
 			return pgErr(err)
 		}
 		n++
-		if a := b.accounts[id]; a.kind.NoOverdraft() && bal != a.bal {
+		a := b.accounts[id]
+		if (a.kind == AccountWallet && bal != a.bal) || (a.kind.NoOverdraft() && bal < 0) {
 			rows.Close()
 			return fmt.Errorf("%w: account %d is %d, expected %d", errBalanceMoved, id, bal, a.bal)
 		}

@@ -230,3 +230,66 @@ func TestLedgerCheckFindsProblems(t *testing.T) {
 		}
 	})
 }
+
+// TestLedgerConcurrentWritersRecompute pauses one batch after it read the
+// balances (in its hook) while another writer spends from the same wallet
+// and the same holding account. The paused batch's assumptions are stale:
+// it must notice under the row locks, recompute from fresh balances, and
+// refuse what no longer fits — never write a negative balance.
+// PostgreSQL only: there, writers really overlap (SQLite's are exclusive).
+func TestLedgerConcurrentWritersRecompute(t *testing.T) {
+	db := storagetest.Postgres(t)
+	ctx := context.Background()
+	u := newUser("hal")
+	storage.CreateUser(ctx, db, u)
+	w := storage.Wallet(u.ID)
+	commit(t, db,
+		op(tr(storage.RechargeClearing, w, 100, "fund")),
+		op(tr(storage.RechargeClearing, w, 100, "fund2"), tr(w, storage.BetsInPlay, 100, "stake")))
+	// wallet 100, bets in play 100
+
+	for name, pair := range map[string][2]storage.Transfer{
+		"wallet":       {tr(w, storage.House, 80, "slow-spend"), tr(w, storage.House, 50, "fast-spend")},
+		"bets in play": {tr(storage.BetsInPlay, w, 100, "slow-payout"), tr(storage.BetsInPlay, storage.House, 60, "fast-loss")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			paused, resume := make(chan struct{}), make(chan struct{})
+			var once bool
+			slow := make(chan storage.OpResult, 1)
+			go func() {
+				res, err := storage.CommitLedgerBatch(ctx, db, 2000, []storage.Op{{
+					Transfers: []storage.Transfer{pair[0]},
+					Hook: func(context.Context, storage.Tx) error {
+						if !once { // only the first attempt waits
+							once = true
+							close(paused)
+							<-resume
+						}
+						return nil
+					},
+				}}, 0)
+				if err != nil {
+					t.Error(err)
+					slow <- storage.OpResult{Err: err}
+					return
+				}
+				slow <- res[0]
+			}()
+			<-paused
+			if res := commit(t, db, op(pair[1])); res[0].Err != nil {
+				t.Fatalf("the fast writer: %v", res[0].Err)
+			}
+			close(resume)
+			if r := <-slow; !errors.Is(r.Err, storage.ErrInsufficientBalance) {
+				t.Fatalf("the stale batch: %+v, want ErrInsufficientBalance after recomputing", r)
+			}
+			mustCheck(t, db)
+		})
+	}
+	if got := balance(t, db, w); got != 50 {
+		t.Fatalf("wallet %d, want 50", got)
+	}
+	if got := balance(t, db, storage.BetsInPlay); got != 40 {
+		t.Fatalf("bets in play %d, want 40", got)
+	}
+}

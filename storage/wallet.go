@@ -201,6 +201,29 @@ func PendingExchangeTotal(ctx context.Context, q Querier, userID int64) (int64, 
 	return n, err
 }
 
+// WalletSummary is what the mine page shows of a user's wallet.
+type WalletSummary struct {
+	Balance    int64 // spendable, cents
+	Frozen     int64 // exchanges under review
+	Cards      int   // bank cards bound
+	IsRecharge bool  // a recharge was credited
+}
+
+// WalletSummaryOf reads a user's summary in one statement (one round trip,
+// one snapshot).
+func WalletSummaryOf(ctx context.Context, q Querier, userID int64) (WalletSummary, error) {
+	var w WalletSummary
+	var recharged int
+	err := q.QueryRow(ctx, `SELECT
+		COALESCE((SELECT balance FROM ledger_accounts WHERE id = $1), 0),
+		(SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM exchange_orders WHERE user_id = $1 AND status = $2),
+		(SELECT COUNT(*) FROM bank_cards WHERE user_id = $1),
+		(SELECT COUNT(*) FROM (SELECT 1 FROM recharge_orders WHERE user_id = $1 AND status = $3 LIMIT 1) x)`,
+		userID, OrderUnderReview, OrderCompleted).Scan(&w.Balance, &w.Frozen, &w.Cards, &recharged)
+	w.IsRecharge = recharged > 0
+	return w, err
+}
+
 // PointsRecord is one line of a user's points details: a recharge order
 // (any state) or a movement of the wallet (exchange, refund, bets ...).
 type PointsRecord struct {

@@ -76,6 +76,12 @@ func TestWalletOrdersAndRecords(t *testing.T) {
 		if got, _ := storage.PendingExchangeTotal(ctx, db, u.ID); got != 1200 {
 			t.Fatalf("frozen %d", got)
 		}
+		if sum, err := storage.WalletSummaryOf(ctx, db, u.ID); err != nil || sum != (storage.WalletSummary{Balance: 3800, Frozen: 1200, IsRecharge: true}) {
+			t.Fatalf("summary %+v %v", sum, err)
+		}
+		if sum, err := storage.WalletSummaryOf(ctx, db, other.ID); err != nil || sum != (storage.WalletSummary{}) {
+			t.Fatalf("empty summary %+v %v", sum, err)
+		}
 		if got, err := storage.ExchangeOrderByRequestKey(ctx, db, "exchange:1"); err != nil || got.ID != x.ID {
 			t.Fatalf("by request key: %+v %v", got, err)
 		}

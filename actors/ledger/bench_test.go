@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -21,8 +22,17 @@ import (
 // account), half are credits (recharge clearing → wallet, another hot one).
 // A posting is one ledger entry; a transfer writes two.
 //
+// Two loads: 4096 submitters in flight measures throughput at saturation;
+// 256 in flight shows the commit latency of a busy but unsaturated writer.
+//
 //	go test -run '^$' -bench LedgerWriter -benchtime 400000x ./actors/ledger/
 func BenchmarkLedgerWriter(b *testing.B) {
+	for _, c := range []struct{ shards, inflight int }{{1, 4096}, {2, 4096}, {1, 256}} {
+		b.Run(fmt.Sprintf("shards=%d/inflight=%d", c.shards, c.inflight), func(b *testing.B) { benchLedgerWriter(b, c.shards, c.inflight) })
+	}
+}
+
+func benchLedgerWriter(b *testing.B, shards, inflight int) {
 	db := storagetest.Postgres(b)
 	ctx := context.Background()
 	const users = 10_000
@@ -31,7 +41,7 @@ func BenchmarkLedgerWriter(b *testing.B) {
 	sys := quietSystem()
 	var batchMu sync.Mutex
 	var commits []time.Duration
-	w, err := Start(sys, db, Options{onBatch: func(_ int, d time.Duration) {
+	w, err := Start(sys, db, Options{Shards: shards, onBatch: func(_ int, d time.Duration) {
 		batchMu.Lock()
 		commits = append(commits, d)
 		batchMu.Unlock()
@@ -60,7 +70,7 @@ func BenchmarkLedgerWriter(b *testing.B) {
 	var seq atomic.Int64
 	lat := make([][]time.Duration, 0)
 	var latMu sync.Mutex
-	b.SetParallelism(2048) // 2048 × GOMAXPROCS submitters in flight
+	b.SetParallelism(max(1, inflight/runtime.GOMAXPROCS(0)))
 	b.ResetTimer()
 	start := time.Now()
 	b.RunParallel(func(pb *testing.PB) {

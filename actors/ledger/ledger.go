@@ -51,9 +51,12 @@
 // operation never fails the others of its batch. Each committed change of a
 // wallet is pushed to its owner's sockets as the business notification
 // "balance" {amount, change}. Operations are routed to a shard by the first
-// wallet they touch; shards are correct together (one lock order, and a
-// moved balance makes a batch recompute) but share the hot rows, so one
-// shard per node is the usual setting.
+// wallet they touch, so one user's operations keep their order. Shards (and
+// the writers of other nodes) run concurrently: on PostgreSQL they read
+// without locks, insert in parallel and queue only on the hot rows, at the
+// end, in one lock order; a batch whose wallet moved under it, or whose
+// shared holding account would go negative, is recomputed from fresh
+// balances, never written.
 package ledger
 
 import (

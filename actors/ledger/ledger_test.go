@@ -283,11 +283,22 @@ func TestWriterStopDrainsThenRefuses(t *testing.T) {
 // checks the ledger and every balance against a model built from the
 // acknowledged outcomes.
 func TestWriterRandomised(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	for _, shards := range []int{1, 3} {
+		t.Run(fmt.Sprintf("shards=%d", shards), func(t *testing.T) {
+			storagetest.Each(t, func(t *testing.T, db storage.DB) { randomised(t, db, shards) })
+		})
+	}
+}
+
+// randomised is TestWriterRandomised on one store with a number of shards;
+// with several, writers run concurrently and meet on the hot accounts and,
+// through gifts between users, on wallets.
+func randomised(t *testing.T, db storage.DB, shards int) {
+	{
 		ctx := context.Background()
 		const users, workers, opsPerWorker = 30, 16, 150
 		ids := seedUsers(t, db, users)
-		w := startWriter(t, db, Options{MaxBatch: 256})
+		w := startWriter(t, db, Options{MaxBatch: 256, Shards: shards})
 
 		var mu sync.Mutex
 		model := map[AccountRef]int64{}
@@ -340,7 +351,7 @@ func TestWriterRandomised(t *testing.T) {
 					key := fmt.Sprintf("w%d-%d", wk, n)
 					u := Wallet(ids[r.IntN(users)])
 					amt := 1 + r.Int64N(5_000)
-					switch r.IntN(6) {
+					switch r.IntN(7) {
 					case 0, 1: // recharge confirmed
 						if err := submit(r, Transfer{Debit: RechargeClearing, Credit: u, Amount: amt, Kind: "recharge", IdempotencyKey: key}); err != nil {
 							t.Errorf("recharge: %v", err)
@@ -395,6 +406,16 @@ func TestWriterRandomised(t *testing.T) {
 							t.Errorf("reused key: %v", err)
 						}
 						count("reused")
+					case 6: // a gift to another user (two wallets, maybe two shards)
+						to := Wallet(ids[r.IntN(users)])
+						if to == u {
+							continue
+						}
+						err := submit(r, Transfer{Debit: u, Credit: to, Amount: amt, Kind: "gift", IdempotencyKey: key})
+						if err != nil && !errors.Is(err, ErrInsufficientBalance) {
+							t.Errorf("gift: %v", err)
+						}
+						count("gift")
 					case 5: // an overdraft that must fail
 						if _, err := w.Submit(ctx, Transfer{Debit: u, Credit: House, Amount: storage.MaxAmount, Kind: "bet", IdempotencyKey: key}); !errors.Is(err, ErrInsufficientBalance) {
 							t.Errorf("overdraft: %v", err)
@@ -417,7 +438,7 @@ func TestWriterRandomised(t *testing.T) {
 		if stats["insufficient"]+stats["overdraft"] == 0 || stats["replayed"] == 0 {
 			t.Fatalf("the mix did not exercise failures and replays: %v", stats)
 		}
-	})
+	}
 }
 
 func walletsOf(ids []int64) []AccountRef {
