@@ -4,10 +4,15 @@ SHELL := /bin/bash
 GO ?= go
 BIN := bin/kj
 
-.PHONY: run test services lint bench build webapp deps test-go test-web test-e2e
+.PHONY: run demo test services lint bench build webapp deps test-go test-web test-e2e
 
 ## run: install npm deps, build the web app, serve on the embedded store (:8080)
 run: webapp
+	$(GO) run . serve
+
+## demo: load demo content into the empty ./data store (kj seed --demo), then run
+demo: webapp
+	$(GO) run . seed --demo
 	$(GO) run . serve
 
 ## build: the kj binary with the web app embedded
@@ -45,7 +50,7 @@ services:
 lint: deps
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@2025.1.1 ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 	npm run typecheck
 	npm run lint
 

@@ -34,4 +34,11 @@ export default tseslint.config(
       sourceType: 'module',
     },
   },
+  {
+    // Browser tests: callbacks passed to page.evaluate() run in the page.
+    files: ['webapp/e2e/**/*.mjs'],
+    languageOptions: {
+      globals: { ...globals.node, ...globals.browser },
+    },
+  },
 );

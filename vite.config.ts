@@ -8,6 +8,8 @@ const backend = 'http://127.0.0.1:8080';
 export default defineConfig({
   root: 'webapp',
   publicDir: 'public',
+  // Keep caches in the root node_modules (ignored), not in webapp/node_modules.
+  cacheDir: '../node_modules/.vite',
   base: '/',
   plugins: [react()],
   build: {
@@ -15,6 +17,22 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // Libraries every page needs get stable, separately cached chunks; anything only a
+        // lazy page uses stays with that page.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 2 },
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](i18next|react-i18next|jotai|@tanstack[\\/]react-query|@tanstack[\\/]query-core)[\\/]/,
+              priority: 1,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: {

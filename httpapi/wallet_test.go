@@ -54,25 +54,6 @@ func walletServer(t *testing.T, db storage.DB) (*Server, *clock.Fake) {
 }
 
 // newOperator creates an operator and signs it in.
-func newOperator(t *testing.T, s *Server, account string) auth.Tokens {
-	t.Helper()
-	ctx := context.Background()
-	now := s.Clock.Now().UnixMilli()
-	u := storage.User{ID: storage.NewID(), Account: account, PasswordHash: testPasswordHash(t), InviteCode: "pro_" + account,
-		IsOperator: 1, CreatedAt: now, UpdatedAt: now}
-	if err := storage.CreateUser(ctx, s.DB, u); err != nil {
-		t.Fatal(err)
-	}
-	var tok auth.Tokens
-	if err := s.DB.Tx(ctx, func(tx storage.Tx) error {
-		var err error
-		tok, _, err = s.Sessions.SignIn(ctx, tx, u.ID, 5)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
 
 // post calls path as the holder of token, in English, and returns the reply.
 func post(t *testing.T, s *Server, token, path, body string, headers ...string) reply {
@@ -250,7 +231,7 @@ func TestBankCards(t *testing.T) {
 		s, _ := walletServer(t, db)
 		_, tok := newUser(t, s, "hana")
 		_, mallory := newUser(t, s, "mallory")
-		opTok := newOperator(t, s, "olga")
+		_, opTok := newOperator(t, s, "olga")
 
 		card := func(name, bank, number, confirm, pw string) string {
 			return fmt.Sprintf(`{"name":%q,"bank":%s,"cardNumber":%q,"confirmCardNumber":%q,"fundPassword":%q}`, name, bank, number, confirm, pw)
@@ -418,7 +399,7 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		s, clk := walletServer(t, db)
 		u, tok := newUser(t, s, "jade")
 		_, mallory := newUser(t, s, "mallory")
-		opTok := newOperator(t, s, "otto")
+		_, opTok := newOperator(t, s, "otto")
 
 		var chains struct {
 			List   []chainType
@@ -566,7 +547,7 @@ func TestExchangeAndReview(t *testing.T) {
 		s, clk := walletServer(t, db)
 		u, tok := newUser(t, s, "kira")
 		_, mallory := newUser(t, s, "mallory")
-		opTok := newOperator(t, s, "oona")
+		_, opTok := newOperator(t, s, "oona")
 		ex := func(amount int64, card, pw string) string {
 			return fmt.Sprintf(`{"amount":%d,"bankCardId":%q,"fundPassword":%q}`, amount, card, pw)
 		}
@@ -686,7 +667,7 @@ func TestExchangeAndReview(t *testing.T) {
 		if okCount != 3 || processed != 3 {
 			t.Fatalf("complete vs fail: %d ok, %d refused; want one side only", okCount, processed)
 		}
-		e2now, _ := storage.ExchangeOrderByID(context.Background(), db, mustID(t, e2.ID))
+		e2now, _ := storage.ExchangeOrderByID(context.Background(), db, mustWalletID(t, e2.ID))
 		wantBalance := int64(5000)
 		if e2now.Status == storage.OrderFailed {
 			wantBalance = 7000
@@ -774,7 +755,7 @@ func signIn(t *testing.T, s *Server, userID int64) auth.Tokens {
 	return tok
 }
 
-func mustID(t *testing.T, s string) int64 {
+func mustWalletID(t *testing.T, s string) int64 {
 	t.Helper()
 	id, err := parseID(json.RawMessage(s), "id")
 	if err != nil {

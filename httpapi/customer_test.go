@@ -1,0 +1,419 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"kj/storage"
+	"kj/storage/storagetest"
+)
+
+// customerCall posts to a customer route and returns the reply and the
+// visitor cookie the server set ("" when none).
+func customerCall(t *testing.T, s *Server, path, body string, headers ...string) (reply, string) {
+	t.Helper()
+	req := httptest.NewRequest("POST", "/api"+path, strings.NewReader(body))
+	req.Header.Set("Accept-Language", "en-US")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, req)
+	var r reply
+	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
+		t.Fatalf("%s: not an envelope: %q", path, w.Body.String())
+	}
+	r.Status = w.Code
+	cookie := ""
+	for _, ck := range w.Result().Cookies() {
+		if ck.Name == visitorCookie {
+			cookie = ck.Value
+			if !ck.HttpOnly || ck.Path != "/" {
+				t.Fatalf("visitor cookie attributes: %+v", ck)
+			}
+		}
+	}
+	return r, cookie
+}
+
+func TestCustomerServiceOverHTTP(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		ctx := context.Background()
+		s, _ := testServer(t, db)
+		a1, a1Tok := contentOperator(t, s, "agent1")
+		a2, _ := contentOperator(t, s, "agent2")
+		contentOK[any](t, contentPost(t, s, "/admin/settings/save", `{"serviceWelcome":"Hi! Ask us anything."}`, a1Tok.Token))
+
+		// A visitor without login gets a key (cookie too) and an agent.
+		r, cookie := customerCall(t, s, "/customer/init", ``)
+		va := contentOK[customerInitView](t, r)
+		if !strings.HasPrefix(va.VisitorID, "v_") || cookie != va.VisitorID || va.ServiceID == 0 || va.Welcome != "Hi! Ask us anything." || va.UserID != 0 {
+			t.Fatalf("init: %+v cookie %q", va, cookie)
+		}
+		if va.ServiceName != "agent1" && va.ServiceName != "agent2" {
+			t.Fatalf("service name: %q", va.ServiceName)
+		}
+		// The same key, by cookie or header, is the same visitor.
+		r, _ = customerCall(t, s, "/customer/init", ``, "Cookie", visitorCookie+"="+va.VisitorID)
+		if again := contentOK[customerInitView](t, r); again.VisitorNo != va.VisitorNo || again.VisitorID != va.VisitorID {
+			t.Fatalf("same visitor by cookie: %+v", again)
+		}
+		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, va.VisitorID)
+		if again := contentOK[customerInitView](t, r); again.VisitorNo != va.VisitorNo {
+			t.Fatalf("same visitor by header: %+v", again)
+		}
+		// The next visitor goes to the other agent (least loaded).
+		r, _ = customerCall(t, s, "/customer/init", ``)
+		vb := contentOK[customerInitView](t, r)
+		if vb.VisitorNo == va.VisitorNo || vb.ServiceID == va.ServiceID {
+			t.Fatalf("second visitor: %+v (first %+v)", vb, va)
+		}
+		// An unknown key gets a fresh visitor and key.
+		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, "v_madeup")
+		if vc := contentOK[customerInitView](t, r); vc.VisitorID == "v_madeup" || vc.VisitorNo == va.VisitorNo {
+			t.Fatalf("made-up key: %+v", vc)
+		}
+
+		hv := []string{visitorHeader, va.VisitorID}
+		r, _ = customerCall(t, s, "/customer/send", `{"content":"  Hello, I forgot my password  "}`, hv...)
+		sent := contentOK[customerMessageView](t, r)
+		if sent.Content != "Hello, I forgot my password" || sent.From != "visitor" || sent.Status != storage.CustomerSent || sent.ID == 0 {
+			t.Fatalf("sent: %+v", sent)
+		}
+
+		agentOf := map[contentID]string{contentID(a1.ID): a1Tok.Token}
+		if _, ok := agentOf[va.ServiceID]; !ok {
+			_, a2Tok := newUserToken(t, s, a2)
+			agentOf[va.ServiceID] = a2Tok
+		}
+		agentTok := agentOf[va.ServiceID]
+		visitors := contentOK[contentList[customerVisitorView]](t, contentPost(t, s, "/admin/customer/visitors", ``, agentTok))
+		if visitors.Total < 1 || visitors.List[0].VisitorNo != va.VisitorNo || visitors.List[0].Unread != 1 || visitors.List[0].LastMessage != sent.Content {
+			t.Fatalf("agent's visitors: %+v", visitors)
+		}
+		msgs := contentOK[contentList[customerMessageView]](t, contentPost(t, s, "/admin/customer/messages", fmt.Sprintf(`{"visitorNo":"%d"}`, int64(va.VisitorNo)), agentTok))
+		if msgs.Total != 1 || msgs.List[0].Status != storage.CustomerRead {
+			t.Fatalf("agent reads: %+v", msgs)
+		}
+		reply1 := contentOK[customerMessageView](t, contentPost(t, s, "/admin/customer/reply", fmt.Sprintf(`{"visitorNo":"%d","content":"We can help. What is your account?"}`, int64(va.VisitorNo)), agentTok))
+		if reply1.From != "agent" || reply1.ServiceID != va.ServiceID {
+			t.Fatalf("reply: %+v", reply1)
+		}
+		r, _ = customerCall(t, s, "/customer/init", ``, hv...)
+		if st := contentOK[customerInitView](t, r); st.Unread != 1 {
+			t.Fatalf("visitor unread: %+v", st)
+		}
+		r, _ = customerCall(t, s, "/customer/messages", `{"pageSize":10}`, hv...)
+		page := contentOK[contentList[customerMessageView]](t, r)
+		if page.Total != 2 || page.List[0].ID != reply1.ID || page.List[0].Status != storage.CustomerRead || page.List[1].Status != storage.CustomerRead {
+			t.Fatalf("visitor messages (newest first, all read): %+v", page)
+		}
+
+		// Bad input: clear errors, nothing written.
+		before, _ := storage.CountCustomerMessages(ctx, db, int64(va.VisitorNo))
+		r, _ = customerCall(t, s, "/customer/send", `{"content":"   "}`, hv...)
+		contentFails(t, r, CodeRequired)
+		r, _ = customerCall(t, s, "/customer/send", `{"content":"`+strings.Repeat("x", customerMaxLength+1)+`"}`, hv...)
+		contentFails(t, r, CodeInvalid)
+		r, _ = customerCall(t, s, "/customer/messages", `{"page":5}`, hv...)
+		contentFails(t, r, CodePageOutOfRange)
+		contentFails(t, contentPost(t, s, "/admin/customer/reply", `{"visitorNo":"12345","content":"x"}`, agentTok), CodeNotFound)
+		contentFails(t, contentPost(t, s, "/admin/customer/reply", `{"content":"x"}`, agentTok), CodeRequired)
+		if after, _ := storage.CountCustomerMessages(ctx, db, int64(va.VisitorNo)); after != before {
+			t.Fatalf("refused sends wrote messages: %d -> %d", before, after)
+		}
+		_, userTok := newUser(t, s, "plainuser")
+		for _, path := range []string{"/admin/customer/visitors", "/admin/customer/messages", "/admin/customer/reply"} {
+			contentFails(t, contentPost(t, s, path, `{"visitorNo":"1","content":"x"}`, userTok.Token), CodeOperatorOnly, 403)
+		}
+		if n, _ := storage.CountAudit(ctx, db, storage.AuditFilter{Action: "customer.reply"}); n != 1 {
+			t.Fatalf("reply audit entries: %d", n)
+		}
+
+		// A visitor may send customerSendPerMinute messages a minute.
+		for range customerSendPerMinute - 1 {
+			r, _ = customerCall(t, s, "/customer/send", `{"content":"again"}`, hv...)
+			contentOK[any](t, r)
+		}
+		r, _ = customerCall(t, s, "/customer/send", `{"content":"one too many"}`, hv...)
+		contentFails(t, r, CodeRateLimited)
+	})
+}
+
+// newUserToken signs u in again and returns its access token.
+func newUserToken(t *testing.T, s *Server, u storage.User) (storage.User, string) {
+	t.Helper()
+	return u, contentSignIn(t, s, u.IDString()).Token
+}
+
+func TestCustomerVisitorLinksToSignedInUser(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		ctx := context.Background()
+		s, _ := testServer(t, db)
+		contentOperator(t, s, "agent")
+		amy, amyTok := newUser(t, s, "amy")
+		_, bobTok := newUser(t, s, "bob")
+
+		// Anonymous chat, then amy signs in on that browser: the chat becomes hers.
+		r, _ := customerCall(t, s, "/customer/init", ``)
+		anon := contentOK[customerInitView](t, r)
+		r, _ = customerCall(t, s, "/customer/send", `{"content":"before sign-in"}`, visitorHeader, anon.VisitorID)
+		contentOK[any](t, r)
+		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, anon.VisitorID, "token", amyTok.Token)
+		linked := contentOK[customerInitView](t, r)
+		if linked.VisitorNo != anon.VisitorNo || fmt.Sprint(int64(linked.UserID)) != amy.IDString() {
+			t.Fatalf("link: %+v", linked)
+		}
+		// Another device of amy's, without the key: the same chat, a new key.
+		r, cookie := customerCall(t, s, "/customer/init", ``, "token", amyTok.Token)
+		other := contentOK[customerInitView](t, r)
+		if other.VisitorNo != anon.VisitorNo || other.VisitorID == anon.VisitorID || cookie != other.VisitorID {
+			t.Fatalf("second device: %+v", other)
+		}
+		// The key now belongs to amy: without her token, or as bob, it shows nothing of hers.
+		r, _ = customerCall(t, s, "/customer/messages", ``, visitorHeader, anon.VisitorID)
+		if p := contentOK[contentList[customerMessageView]](t, r); p.Total != 0 {
+			t.Fatalf("signed-out caller saw amy's chat: %+v", p)
+		}
+		r, _ = customerCall(t, s, "/customer/messages", ``, visitorHeader, anon.VisitorID, "token", bobTok.Token)
+		if p := contentOK[contentList[customerMessageView]](t, r); p.Total != 0 {
+			t.Fatalf("bob saw amy's chat: %+v", p)
+		}
+		// An anonymous chat started on yet another browser merges into hers when she signs in there.
+		r, _ = customerCall(t, s, "/customer/init", ``)
+		second := contentOK[customerInitView](t, r)
+		customerCall(t, s, "/customer/send", `{"content":"from the other browser"}`, visitorHeader, second.VisitorID)
+		r, _ = customerCall(t, s, "/customer/messages", ``, visitorHeader, second.VisitorID, "token", amyTok.Token)
+		p := contentOK[contentList[customerMessageView]](t, r)
+		if p.Total != 2 || p.List[0].Content != "from the other browser" || p.List[0].VisitorNo != anon.VisitorNo {
+			t.Fatalf("merged chat: %+v", p)
+		}
+		if _, err := storage.VisitorByID(ctx, db, int64(second.VisitorNo)); err == nil {
+			t.Fatal("merged visitor still exists")
+		}
+		// A bad token is refused (the client renews it) rather than ignored.
+		r, _ = customerCall(t, s, "/customer/init", ``, "token", "expired-token")
+		contentFails(t, r, CodeTokenExpired)
+	})
+}
+
+// customerWS is a test socket client.
+type customerWS struct {
+	t  *testing.T
+	ws *websocket.Conn
+}
+
+func dialCustomer(t *testing.T, srv *httptest.Server, query string, header http.Header) (*customerWS, *http.Response, error) {
+	t.Helper()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws/customer" + query
+	ws, resp, err := websocket.DefaultDialer.Dial(url, header)
+	if err != nil {
+		return nil, resp, err
+	}
+	t.Cleanup(func() { ws.Close() })
+	return &customerWS{t, ws}, resp, nil
+}
+
+// next reads frames until one of type typ arrives (2 s at most).
+func (c *customerWS) next(typ string) map[string]any {
+	c.t.Helper()
+	c.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
+	for {
+		_, data, err := c.ws.ReadMessage()
+		if err != nil {
+			c.t.Fatalf("waiting for %q: %v", typ, err)
+		}
+		var f map[string]any
+		json.Unmarshal(data, &f)
+		if f["type"] == typ {
+			return f
+		}
+	}
+}
+
+// message reads "message" frames until one written by from arrives (a
+// socket also hears its own messages, for the writer's other tabs).
+func (c *customerWS) message(from string) map[string]any {
+	c.t.Helper()
+	for {
+		f := c.next("message")
+		if f["message"].(map[string]any)["from"] == from {
+			return f
+		}
+	}
+}
+
+// read reads "read" frames until one made by by arrives.
+func (c *customerWS) read(by string) map[string]any {
+	c.t.Helper()
+	for {
+		if f := c.next("read"); f["by"] == by {
+			return f
+		}
+	}
+}
+
+func (c *customerWS) send(v any) {
+	c.t.Helper()
+	if err := c.ws.WriteJSON(v); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func TestCustomerServiceOverWebsocket(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		ctx := context.Background()
+		s, _ := testServer(t, db)
+		agent, agentTok := contentOperator(t, s, "agent")
+		_, userTok := newUser(t, s, "plainuser")
+		sock := NewCustomerSocket(s)
+		mux := http.NewServeMux()
+		mux.Handle("/api/", s.Handler())
+		mux.Handle("/ws/customer", sock)
+		srv := httptest.NewServer(mux)
+		t.Cleanup(srv.Close)
+
+		// Refused handshakes answer the envelope.
+		_, resp, err := dialCustomer(t, srv, "?as=agent&token="+userTok.Token, nil)
+		if err == nil || resp.StatusCode != 403 {
+			t.Fatalf("user as agent: %v %v", err, resp)
+		}
+		var env reply
+		json.NewDecoder(resp.Body).Decode(&env)
+		if env.Code != CodeOperatorOnly {
+			t.Fatalf("refusal body: %+v", env)
+		}
+		if _, resp, err = dialCustomer(t, srv, "?as=agent", nil); err == nil || resp.StatusCode != 401 {
+			t.Fatalf("agent without token: %v %v", err, resp)
+		}
+
+		ag, _, err := dialCustomer(t, srv, "?as=agent&token="+agentTok.Token, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := ag.next("init"); f["serviceName"] != "agent" {
+			t.Fatalf("agent init: %v", f)
+		}
+		// A visitor with nothing at all: key in the first frame and in a cookie.
+		vis, resp, err := dialCustomer(t, srv, "?lang=en-US", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		init := vis.next("init")
+		key, _ := init["visitorId"].(string)
+		if !strings.HasPrefix(key, "v_") || init["serviceId"] != agent.IDString() || !strings.Contains(resp.Header.Get("Set-Cookie"), visitorCookie+"="+key) {
+			t.Fatalf("visitor init: %v / %v", init, resp.Header)
+		}
+		visitorNo := init["visitorNo"].(string)
+
+		vis.send(map[string]any{"type": "send", "content": "hello from the socket", "clientMsgId": "c1"})
+		ack := vis.next("ack")
+		if ack["clientMsgId"] != "c1" || ack["message"].(map[string]any)["content"] != "hello from the socket" {
+			t.Fatalf("ack: %v", ack)
+		}
+		ev := ag.message("visitor")
+		if ev["visitorNo"] != visitorNo || ev["message"].(map[string]any)["from"] != "visitor" {
+			t.Fatalf("agent event: %v", ev)
+		}
+
+		ag.send(map[string]any{"type": "send", "visitorNo": visitorNo, "content": "hello, visitor", "clientMsgId": "a1"})
+		if a := ag.next("ack"); a["clientMsgId"] != "a1" {
+			t.Fatalf("agent ack: %v", a)
+		}
+		got := vis.message("agent")
+		if m := got["message"].(map[string]any); m["from"] != "agent" || m["content"] != "hello, visitor" || m["serviceId"] != agent.IDString() {
+			t.Fatalf("visitor event: %v", got)
+		}
+
+		// The HTTP side and the socket side are one chat.
+		r, _ := customerCall(t, s, "/customer/send", `{"content":"sent over HTTP"}`, visitorHeader, key)
+		contentOK[any](t, r)
+		if m := ag.message("visitor")["message"].(map[string]any); m["content"] != "sent over HTTP" {
+			t.Fatalf("HTTP message on the socket: %v", m)
+		}
+		vis.send(map[string]any{"type": "read"})
+		if rd := ag.read("visitor"); rd["visitorNo"] != visitorNo {
+			t.Fatalf("read event: %v", rd)
+		}
+		ag.send(map[string]any{"type": "read", "visitorNo": visitorNo})
+		if rd := vis.read("agent"); rd["visitorNo"] != visitorNo {
+			t.Fatalf("agent read event: %v", rd)
+		}
+		if n, _ := storage.UnreadCustomerMessages(ctx, db, mustID(t, visitorNo), storage.FromVisitor); n != 0 {
+			t.Fatalf("agent read over the socket, store says %d unread", n)
+		}
+
+		// Bad frames get translated errors; nothing is written.
+		before, _ := storage.CountCustomerMessages(ctx, db, mustID(t, visitorNo))
+		vis.send(map[string]any{"type": "send", "content": strings.Repeat("y", customerMaxLength+1), "clientMsgId": "c2"})
+		if e := vis.next("error"); e["code"] != float64(CodeInvalid) || e["clientMsgId"] != "c2" || !strings.Contains(e["message"].(string), "content") {
+			t.Fatalf("error frame: %v", e)
+		}
+		vis.send(map[string]any{"type": "dance"})
+		vis.next("error")
+		ag.send(map[string]any{"type": "send", "visitorNo": "12345", "content": "x"})
+		if e := ag.next("error"); e["code"] != float64(CodeNotFound) {
+			t.Fatalf("unknown visitor: %v", e)
+		}
+		if after, _ := storage.CountCustomerMessages(ctx, db, mustID(t, visitorNo)); after != before {
+			t.Fatalf("bad frames wrote messages: %d -> %d", before, after)
+		}
+
+		// The visitor reconnects with its cookie: the same chat.
+		hdr := http.Header{"Cookie": {visitorCookie + "=" + key}}
+		vis2, _, err := dialCustomer(t, srv, "", hdr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := vis2.next("init"); f["visitorNo"] != visitorNo || f["visitorId"] != key {
+			t.Fatalf("reconnect: %v", f)
+		}
+
+		// The agent signs in elsewhere on the same platform: its old token is
+		// replaced, and its socket stops answering.
+		contentSignIn(t, s, agent.IDString())
+		ag.send(map[string]any{"type": "send", "visitorNo": visitorNo, "content": "still here?", "clientMsgId": "a2"})
+		if e := ag.next("error"); e["code"] != float64(CodeTokenExpired) {
+			t.Fatalf("replaced agent: %v", e)
+		}
+		ag.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
+		if _, _, err := ag.ws.ReadMessage(); !websocket.IsCloseError(err, websocket.ClosePolicyViolation) {
+			t.Fatalf("replaced agent's socket: %v", err)
+		}
+
+		// Drain: every socket hears the server go away.
+		sock.Close(ctx)
+		for _, c := range []*customerWS{vis, vis2} {
+			c.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
+			for {
+				_, _, err := c.ws.ReadMessage()
+				if err != nil {
+					if !websocket.IsCloseError(err, websocket.CloseGoingAway) {
+						t.Fatalf("drain: %v", err)
+					}
+					break
+				}
+			}
+		}
+		if _, resp, err := dialCustomer(t, srv, "", nil); err == nil || resp.StatusCode != 503 {
+			t.Fatalf("dial while draining: %v", err)
+		}
+	})
+}
+
+func mustID(t *testing.T, s string) int64 {
+	t.Helper()
+	var id int64
+	if _, err := fmt.Sscan(s, &id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}

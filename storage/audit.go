@@ -1,0 +1,66 @@
+package storage
+
+// The audit log: every operator action (who, what, when), written in the
+// transaction of the action itself so a change and its record stand or fall
+// together. Any area's operator routes record here.
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// AuditEntry is one operator action. Detail is a JSON document of what
+// changed (never secrets).
+type AuditEntry struct {
+	ID         int64
+	OperatorID int64
+	Action     string // e.g. "banner.create", "notice.publish"
+	Target     string // the id or name acted on
+	Detail     string
+	CreatedAt  int64
+	// Operator is the operator's account, filled by ListAudit.
+	Operator string
+}
+
+// RecordAudit appends an entry; detail is encoded as JSON. Call it with the
+// transaction of the action.
+func RecordAudit(ctx context.Context, q Querier, operatorID int64, action, target string, detail any, at int64) error {
+	d := "{}"
+	if detail != nil {
+		b, err := json.Marshal(detail)
+		if err != nil {
+			return err
+		}
+		d = string(b)
+	}
+	_, err := q.Exec(ctx, `INSERT INTO audit_log (id, operator_id, action, target, detail, created_at) VALUES ($1,$2,$3,$4,$5,$6)`,
+		NewID(), operatorID, action, target, d, at)
+	return err
+}
+
+// AuditFilter narrows ListAudit; zero values match everything.
+type AuditFilter struct {
+	Action     string
+	OperatorID int64
+}
+
+const auditWhere = ` WHERE ($1 = '' OR a.action = $1) AND (CAST($2 AS BIGINT) = 0 OR a.operator_id = $2)`
+
+// CountAudit counts the entries matching f.
+func CountAudit(ctx context.Context, q Querier, f AuditFilter) (int, error) {
+	var n int
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log a`+auditWhere, f.Action, f.OperatorID).Scan(&n)
+	return n, err
+}
+
+// ListAudit lists one page of entries matching f, newest first.
+func ListAudit(ctx context.Context, q Querier, f AuditFilter, limit, offset int) ([]AuditEntry, error) {
+	rows, err := q.Query(ctx, `SELECT a.id, a.operator_id, a.action, a.target, a.detail, a.created_at, COALESCE(u.account, '')
+		FROM audit_log a LEFT JOIN users u ON u.id = a.operator_id`+auditWhere+`
+		ORDER BY a.id DESC LIMIT $3 OFFSET $4`, f.Action, f.OperatorID, limit, offset)
+	return CollectRows(rows, err, func(r Rows) (AuditEntry, error) {
+		var e AuditEntry
+		err := r.Scan(&e.ID, &e.OperatorID, &e.Action, &e.Target, &e.Detail, &e.CreatedAt, &e.Operator)
+		return e, err
+	})
+}

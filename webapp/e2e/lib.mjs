@@ -1,0 +1,240 @@
+// Shared helpers for the browser tests: start the real `kj serve` on a free port with a
+// fresh data directory, launch Debian's Chromium through playwright-core, and give each flow
+// a small test API (test, screenshot, text) that fails on any page or console error.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const e2eDir = dirname(fileURLToPath(import.meta.url));
+export const screenshotsDir = join(e2eDir, 'screenshots');
+const localesDir = join(e2eDir, '..', 'src', 'i18n', 'locales');
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** A TCP port nobody listens on right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('could not pick a free port'));
+      });
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts `<bin> serve` with KJ_ADDR=127.0.0.1:<port> and KJ_DATA_DIR=<fresh temp dir> and
+ * waits until /healthz answers 200 (30 s deadline). `stop()` always kills it.
+ */
+export async function startServer(bin, { deadlineMs = 30_000, env = {} } = {}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'kj-e2e-'));
+  const logPath = join(dataDir, 'server.log');
+  const log = createWriteStream(logPath);
+  const child = spawn(bin, ['serve'], {
+    env: { ...process.env, ...env, KJ_ADDR: `127.0.0.1:${port}`, KJ_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  let exited = null;
+  const exitPromise = new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+    child.on('error', (error) => {
+      exited = { code: null, signal: null, error };
+      resolve();
+    });
+  });
+
+  const baseURL = `http://127.0.0.1:${port}`;
+  const logTail = (lines = 40) => {
+    try {
+      return readFileSync(logPath, 'utf8').split('\n').slice(-lines).join('\n');
+    } catch {
+      return '';
+    }
+  };
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (!exited) {
+      child.kill('SIGTERM');
+      const killed = await Promise.race([exitPromise.then(() => true), sleep(5_000).then(() => false)]);
+      if (!killed && !exited) {
+        child.kill('SIGKILL');
+        await exitPromise;
+      }
+    }
+    log.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    if (exited) {
+      const reason = exited.error ? exited.error.message : `exit code ${exited.code} signal ${exited.signal}`;
+      const tail = logTail();
+      await stop();
+      throw new Error(`kj serve stopped before it was healthy (${reason})\n${tail}`);
+    }
+    try {
+      const response = await fetch(`${baseURL}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      const tail = logTail();
+      await stop();
+      throw new Error(`kj serve was not healthy at ${baseURL}/healthz within ${deadlineMs} ms\n${tail}`);
+    }
+    await sleep(200);
+  }
+  return { baseURL, port, dataDir, stop, logTail, pid: child.pid };
+}
+
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** Reads a translation from the app's own locale files (so flows run in every language). */
+export function loadTexts(language) {
+  const file = join(localesDir, `${language}.json`);
+  const tree = JSON.parse(readFileSync(file, 'utf8'));
+  return (key, values = {}) => {
+    let node = tree;
+    for (const part of key.split('.')) {
+      node = node && typeof node === 'object' ? node[part] : undefined;
+    }
+    if (typeof node !== 'string') throw new Error(`no translation ${key} in ${language}`);
+    return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name) => String(values[name] ?? ''));
+  };
+}
+
+/** i18next keys zh-HANT as zh-Hant; <html lang> carries the i18next code. */
+export function htmlLang(language) {
+  return language === 'zh-HANT' ? 'zh-Hant' : language;
+}
+
+/** Counts passes and failures and prints one line per test. */
+export function createReport() {
+  const report = { passed: 0, failed: 0, failures: [] };
+  report.pass = (name) => {
+    report.passed += 1;
+    console.log(`ok   ${name}`);
+  };
+  report.fail = (name, error) => {
+    report.failed += 1;
+    report.failures.push({ name, error });
+    console.log(`FAIL ${name}`);
+    console.log(indent(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+  };
+  return report;
+}
+
+function indent(text) {
+  return text
+    .split('\n')
+    .map((line) => `     ${line}`)
+    .join('\n');
+}
+
+/**
+ * A fresh mobile browser context (390 x 844, touch) in `language`, with a collector of page
+ * errors and console errors. Every test fails when one shows up while it runs.
+ */
+export async function openSession(browser, { baseURL, language, colorScheme = 'light' }) {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: 390, height: 844 },
+    screen: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: language === 'zh-HANT' ? 'zh-TW' : language,
+    colorScheme,
+    // Screenshots should not catch a page mid-animation; this also exercises the
+    // prefers-reduced-motion path of the route animation.
+    reducedMotion: 'reduce',
+  });
+  // The app reads its language from local storage (spec section 3: user_language).
+  await context.addInitScript((lng) => {
+    if (!window.localStorage.getItem('user_language')) window.localStorage.setItem('user_language', lng);
+  }, language);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors = [];
+  page.on('pageerror', (error) => {
+    errors.push(`page error: ${error.message}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') {
+      const location = message.location();
+      errors.push(`console error: ${message.text()}${location.url ? ` (${location.url}:${location.lineNumber})` : ''}`);
+    }
+  });
+  return { context, page, errors };
+}
+
+/**
+ * The object a flow receives. `t.test(name, fn)` runs one check; `t.page` is the flow's page;
+ * `t.text(key)` a translation in the run's language; `t.screenshot(name)` saves a PNG.
+ */
+export function createFlowContext({ flowName, language, baseURL, session, report }) {
+  const texts = loadTexts(language);
+  mkdirSync(screenshotsDir, { recursive: true });
+  return {
+    language,
+    baseURL,
+    page: session.page,
+    context: session.context,
+    text: texts,
+    htmlLang: htmlLang(language),
+    url: (path) => new URL(path, baseURL).toString(),
+    async screenshot(name) {
+      const file = join(screenshotsDir, `${flowName}-${name}-${language}.png`);
+      await session.page.screenshot({ path: file, fullPage: false });
+      return file;
+    },
+    async test(name, fn) {
+      const fullName = `[${language}] ${flowName}: ${name}`;
+      const errorsBefore = session.errors.length;
+      try {
+        await fn();
+        const fresh = session.errors.slice(errorsBefore);
+        if (fresh.length > 0) throw new Error(fresh.join('\n'));
+        report.pass(fullName);
+      } catch (error) {
+        report.fail(fullName, error);
+      }
+    },
+  };
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// Browser smoke tests against the real Go server.
+//
+//   KJ_BIN=./bin/kj npm run e2e
+//
+// Environment:
+//   KJ_BIN         path to the built kj binary (required)
+//   CHROMIUM       Chromium executable (default /usr/bin/chromium)
+//   E2E_LANGUAGES  comma-separated product languages (default zh-CN,en-US)
+//   E2E_FLOWS      comma-separated flow file names to run (default: all, in name order)
+//
+// Every `flows/*.mjs` exports a default async function (t) => {...} and runs once per
+// language in a fresh browser context. The last line printed is "N passed, M failed".
+import { accessSync, constants, readdirSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createFlowContext, createReport, e2eDir, launchBrowser, openSession, startServer } from './lib.mjs';
+
+/** A problem with how the runner was started: reported without a stack trace. */
+class UsageError extends Error {}
+
+const report = createReport();
+let server = null;
+let browser = null;
+
+async function cleanup() {
+  if (browser) {
+    const b = browser;
+    browser = null;
+    await b.close().catch(() => undefined);
+  }
+  if (server) {
+    const s = server;
+    server = null;
+    await s.stop().catch(() => undefined);
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+function listFlows() {
+  const dir = join(e2eDir, 'flows');
+  const only = (process.env.E2E_FLOWS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.mjs'))
+    .filter((file) => only.length === 0 || only.includes(file) || only.includes(basename(file, '.mjs')))
+    .sort()
+    .map((file) => ({ name: basename(file, '.mjs'), path: join(dir, file) }));
+}
+
+async function main() {
+  const bin = process.env.KJ_BIN;
+  if (!bin) {
+    throw new UsageError('KJ_BIN is not set: point it at the built kj binary, e.g. KJ_BIN=./bin/kj npm run e2e');
+  }
+  const binPath = resolve(bin);
+  try {
+    accessSync(binPath, constants.X_OK);
+  } catch {
+    throw new UsageError(`KJ_BIN=${bin} is not an executable file`);
+  }
+  const languages = (process.env.E2E_LANGUAGES ?? 'zh-CN,en-US')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const flows = listFlows();
+  if (flows.length === 0) throw new UsageError('no flows found under webapp/e2e/flows');
+
+  server = await startServer(binPath);
+  console.log(`kj serve is healthy at ${server.baseURL}`);
+  browser = await launchBrowser();
+  console.log(`chromium ${browser.version()}`);
+
+  for (const language of languages) {
+    for (const flow of flows) {
+      const module = await import(pathToFileURL(flow.path).href);
+      if (typeof module.default !== 'function') {
+        report.fail(`[${language}] ${flow.name}`, new Error('a flow must export a default function'));
+        continue;
+      }
+      const session = await openSession(browser, { baseURL: server.baseURL, language });
+      const t = createFlowContext({ flowName: flow.name, language, baseURL: server.baseURL, session, report });
+      try {
+        await module.default(t);
+      } catch (error) {
+        report.fail(`[${language}] ${flow.name} (outside a test)`, error);
+      } finally {
+        await session.context.close().catch(() => undefined);
+      }
+    }
+  }
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (error) {
+  report.fail('setup', error instanceof UsageError ? error.message : error);
+} finally {
+  if (report.failed > 0 && server) {
+    console.log('--- kj serve log (tail) ---');
+    console.log(server.logTail());
+  }
+  await cleanup();
+}
+if (report.failed > 0 || report.passed === 0) exitCode = 1;
+console.log(`${report.passed} passed, ${report.failed} failed`);
+process.exit(exitCode);

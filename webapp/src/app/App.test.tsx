@@ -1,0 +1,146 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createStore } from 'jotai';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS } from '../api/storage';
+import { createI18n } from '../i18n';
+import { AppProviders } from './AppProviders';
+import { routes } from './routes';
+
+function renderApp(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const store = createStore();
+  render(
+    <AppProviders i18n={createI18n('en-US')} store={store}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { router };
+}
+
+async function tabBar() {
+  return screen.findByRole('navigation', { name: 'Main navigation' });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('tab bar', () => {
+  it('renders the three tabs with chat selected on /', async () => {
+    renderApp('/');
+    const nav = await tabBar();
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((l) => l.getAttribute('aria-label'))).toEqual(['Chat', 'Discover', 'Me']);
+    expect(within(nav).getByRole('link', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Chat' })).toBeInTheDocument();
+    expect(screen.getByText('No conversations yet')).toBeInTheDocument();
+  });
+
+  it('switching tabs changes the route', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/');
+    const nav = await tabBar();
+
+    await user.click(within(nav).getByRole('link', { name: 'Me' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/pages/tabBar/mine');
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Me' })).toBeInTheDocument();
+    expect(within(await tabBar()).getByRole('link', { name: 'Me' })).toHaveAttribute('aria-current', 'page');
+
+    await user.click(within(await tabBar()).getByRole('link', { name: 'Discover' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/pages/tabBar/find');
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Discover' })).toBeInTheDocument();
+  });
+
+  it('treats /pages/tabBar/chat as the chat tab', async () => {
+    renderApp('/pages/tabBar/chat');
+    const nav = await tabBar();
+    expect(within(nav).getByRole('link', { name: 'Chat' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('opens the same-city and love pages without login', async () => {
+    renderApp('/pages/tabBar/city');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Same city' })).toBeInTheDocument();
+  });
+});
+
+describe('routing and guard', () => {
+  it('redirects an unknown path to /', async () => {
+    const { router } = renderApp('/no/such/page');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/');
+    });
+    expect(await tabBar()).toBeInTheDocument();
+  });
+
+  it('sends a guest from a protected page to login with a redirect back', async () => {
+    const { router } = renderApp('/pages/my/language-setting?x=1');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/pages/auth/login');
+    });
+    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/pages/my/language-setting?x=1')}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('lets a signed-in user open a protected page', async () => {
+    window.localStorage.setItem(STORAGE_KEYS.token, 'T');
+    const { router } = renderApp('/pages/my/language-setting');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Language' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/pages/my/language-setting');
+  });
+
+  it('keeps open areas open for guests', async () => {
+    const { router } = renderApp('/pages/auth/login');
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/pages/auth/login');
+  });
+});
+
+describe('login page', () => {
+  it('validates, signs in through the API module and returns to the redirect', async () => {
+    const fetchMock = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>(() =>
+      Promise.resolve(
+        new Response(JSON.stringify({ code: 0, message: '', data: { token: 'T', jwt: 'J', chatToken: 'C', userId: 9 } })),
+      ),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const user = userEvent.setup();
+    const { router } = renderApp(`/pages/auth/login?redirect=${encodeURIComponent('/pages/tabBar/mine')}`);
+
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter your account');
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await user.type(screen.getByLabelText('Account'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'secret12');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/pages/tabBar/mine');
+    });
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/accountLogin');
+    expect(JSON.parse(init?.body as string)).toMatchObject({ account: 'alice', password: 'secret12' });
+    expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBe('T');
+    expect(await screen.findByText('User ID: 9')).toBeInTheDocument();
+  });
+
+  it("shows the server's message when sign-in is refused", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(JSON.stringify({ code: 1001, message: 'Invalid account or password', data: null })))),
+    );
+    const user = userEvent.setup();
+    renderApp('/pages/auth/login');
+    await user.type(await screen.findByLabelText('Account'), 'alice');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Invalid account or password')).toBeInTheDocument();
+    expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
+  });
+});
