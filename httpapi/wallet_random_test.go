@@ -36,8 +36,8 @@ func TestWalletRandomisedOverHTTP(t *testing.T) {
 			setFundPassword(t, s, tok.Token)
 			players[i] = player{u, tok, bindCard(t, s, tok.Token, fmt.Sprintf("40001234123400%02d", i))}
 		}
-		_, op1 := newOperator(t, s, "op1")
-		_, op2 := newOperator(t, s, "op2")
+		_, op1 := newOperator(t, s, "oper1")
+		_, op2 := newOperator(t, s, "oper2")
 		ops := []auth.Tokens{op1, op2}
 
 		expect := func(r reply, what string, codes ...int) bool {
