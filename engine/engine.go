@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 
+	"kj/actors/chat"
 	"kj/auth"
 	"kj/engine/bus"
 	"kj/engine/clock"
@@ -48,6 +49,7 @@ type Node struct {
 	Sessions *auth.Sessions
 	Actors   *actor.ActorSystem
 	API      *httpapi.Server
+	Chat     *chat.Engine
 
 	redis *redis.Client
 	mux   *http.ServeMux
@@ -129,11 +131,20 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 	n.onStop(func(context.Context) { n.Actors.Shutdown() })
 
 	n.Sessions = &auth.Sessions{DB: db, Bus: n.Bus, Clock: n.Clock, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL}
+	n.Chat = chat.New(chat.Deps{
+		DB: db, Bus: n.Bus, Clock: n.Clock, Sessions: n.Sessions, Presence: n.Presence, Actors: n.Actors, Log: log,
+	}, chat.Config{NodeID: cfg.NodeID, Cluster: cfg.NATSURL != "", GroupMaxMembers: cfg.GroupMaxMembers, RevokeWindow: cfg.RevokeWindow})
+	if err := n.Chat.Start(ctx); err != nil {
+		return nil, fmt.Errorf("chat engine: %w", err)
+	}
+	n.onStop(func(context.Context) { n.Chat.Close() })
 	n.API = httpapi.New(httpapi.Deps{
 		DB: db, Bus: n.Bus, Presence: n.Presence, Counters: n.Counters, Clock: n.Clock,
-		Config: cfg, Sessions: n.Sessions, Log: log,
+		Config: cfg, Sessions: n.Sessions, Log: log, Chat: n.Chat,
 	})
 	n.routes()
+	n.Handle("/ws", n.Chat)
+	n.OnDrain(n.Chat.Drain)
 	ok = true
 	return n, nil
 }

@@ -40,6 +40,7 @@ type Deps struct {
 	Config   config.Config
 	Sessions *auth.Sessions
 	Log      *slog.Logger
+	Chat     Chat // the chat engine, for the group routes
 }
 
 // Server serves /api.

@@ -30,6 +30,9 @@ type Config struct {
 
 	TokenTTL time.Duration // KJ_TOKEN_TTL: lifetime of an access token
 	JWTTTL   time.Duration // KJ_JWT_TTL: lifetime of the renewal token (jwt)
+
+	GroupMaxMembers int           // KJ_GROUP_MAX_MEMBERS: largest group or channel
+	RevokeWindow    time.Duration // KJ_REVOKE_WINDOW: how long a sender may revoke a chat message
 }
 
 // Var describes one configuration variable: its environment name, flag name,
@@ -112,6 +115,15 @@ var Vars = []Var{
 	}},
 	{"KJ_TOKEN_TTL", "token-ttl", "2h", "lifetime of an access token (renewed with the jwt)", durationVar(func(c *Config) *time.Duration { return &c.TokenTTL })},
 	{"KJ_JWT_TTL", "jwt-ttl", "720h", "lifetime of the renewal token (jwt)", durationVar(func(c *Config) *time.Duration { return &c.JWTTTL })},
+	{"KJ_GROUP_MAX_MEMBERS", "group-max-members", "2000", "largest number of members of a chat group or channel", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2 || n > 100000 {
+			return errors.New("want a whole number from 2 to 100000")
+		}
+		c.GroupMaxMembers = n
+		return nil
+	}},
+	{"KJ_REVOKE_WINDOW", "revoke-window", "2m", "how long after sending a chat message its sender may revoke it", durationVar(func(c *Config) *time.Duration { return &c.RevokeWindow })},
 }
 
 func durationVar(field func(*Config) *time.Duration) func(*Config, string) error {
