@@ -186,3 +186,22 @@ func ChatBlocked(ctx context.Context, q Querier, ownerID, blockedID int64) (bool
 	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM chat_blacklist WHERE owner_id = $1 AND blocked_id = $2`, ownerID, blockedID).Scan(&n)
 	return n > 0, err
 }
+
+// ChatBlocksBetween reports who blocked whom between a and b: the result
+// holds the owner ids of the blacklist entries (a when a blocked b).
+func ChatBlocksBetween(ctx context.Context, q Querier, a, b int64) (map[int64]bool, error) {
+	rows, err := q.Query(ctx, `SELECT owner_id FROM chat_blacklist
+		WHERE (owner_id = $1 AND blocked_id = $2) OR (owner_id = $2 AND blocked_id = $1)`, a, b)
+	owners, err := CollectRows(rows, err, func(r Rows) (int64, error) {
+		var id int64
+		return id, r.Scan(&id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]bool, len(owners))
+	for _, o := range owners {
+		out[o] = true
+	}
+	return out, nil
+}
