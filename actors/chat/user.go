@@ -226,7 +226,7 @@ func (a *userActor) load() bool {
 		a.convs[r.ConversationID] = &convState{row: r}
 	}
 	a.total = a.sumUnread()
-	a.pushed = a.total
+	a.pushed = -1 // what the client last heard is unknown: tell it on the next change
 	return true
 }
 
@@ -271,13 +271,19 @@ func (a *userActor) onMessages(ev *userEvent) {
 		return
 	}
 	st, known := a.convs[ev.Conv]
-	wasVisible := known && st.row.Visible()
 	if !known {
-		// A conversation new to this user: its row was written with the
-		// messages, so the store already counts them.
+		// A conversation new to this user: its row was written with (or
+		// before) the messages, so the store already counts them.
 		if st = a.reload(ev.Conv); st == nil {
 			return
 		}
+	}
+	wasVisible := st.row.Visible()
+	if first := ev.Msgs[0]; st.row.MaxSeq >= first.Seq {
+		// The row was read after these messages were committed: judge
+		// what the client knew before them. A row created with the first
+		// message, or hidden until it, is a new conversation to the client.
+		wasVisible = st.row.CreatedAt < first.SendTime && (st.row.HideSeq < 0 || st.row.HideSeq < first.Seq-1)
 	}
 	me := storage.FormatID(a.u.id)
 	for _, m := range ev.Msgs {
