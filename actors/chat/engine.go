@@ -202,6 +202,16 @@ func (e *Engine) Close() {
 		_ = s.Unsubscribe()
 	}
 	e.wg.Wait()
+	// Stop the actors (and with them their timers) so a node that closed
+	// announces nothing more.
+	var futures []*actor.Future
+	stop := func(pid *actor.PID) { futures = append(futures, e.root.StopFuture(pid)) }
+	e.groups.each(func(_ int64, pid *actor.PID) { stop(pid) })
+	e.convs.each(func(_ string, pid *actor.PID) { stop(pid) })
+	e.users.each(func(_ int64, u *userEntry) { stop(u.pid) })
+	for _, f := range futures {
+		_ = f.Wait()
+	}
 }
 
 // Drain refuses new sockets and closes the open ones with a reason so the

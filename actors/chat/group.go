@@ -141,14 +141,7 @@ func (a *groupActor) applyOp(ctx actor.Context, m *opDone) {
 			cancel()
 		}
 	}
-	members := a.memberList()
-	if len(m.wrote) > 0 {
-		e.deliver(union(m.out.extra, members), &userEvent{Kind: evMsgs, Conv: a.convID, Msgs: m.wrote, Skip: make([]int64, len(m.wrote))})
-	}
-	e.applyOutcome(m, a.convID, members)
-	if m.out.revoked != nil {
-		e.deliver(members, &userEvent{Kind: evRevoke, Conv: a.convID, Revoked: m.out.revoked})
-	}
+	// Timers first: once the caller has its answer, the unmute is armed.
 	for _, mt := range m.out.mutes {
 		a.setTimer(ctx, mt.user, mt.deadline)
 	}
@@ -156,6 +149,14 @@ func (a *groupActor) applyOp(ctx actor.Context, m *opDone) {
 		for u := range a.timers {
 			a.setTimer(ctx, u, 0)
 		}
+	}
+	members := a.memberList()
+	if len(m.wrote) > 0 {
+		e.deliver(union(m.out.extra, members), &userEvent{Kind: evMsgs, Conv: a.convID, Msgs: m.wrote, Skip: make([]int64, len(m.wrote))})
+	}
+	e.applyOutcome(m, a.convID, members)
+	if m.out.revoked != nil {
+		e.deliver(members, &userEvent{Kind: evRevoke, Conv: a.convID, Revoked: m.out.revoked})
 	}
 }
 
@@ -200,11 +201,18 @@ func (a *groupActor) setTimer(ctx actor.Context, user, deadline int64) {
 		return
 	}
 	self := ctx.Self()
+	due := &unmuteDue{user: user, deadline: deadline}
 	d := time.Duration(deadline-a.e.now()) * time.Millisecond
-	if d < 0 {
-		d = 0
+	if d <= 0 {
+		ctx.Send(self, due) // ran out while no actor was watching
+		return
 	}
-	t := a.e.clock.AfterFunc(d, func() { a.e.root.Send(self, &unmuteDue{user: user, deadline: deadline}) })
+	e := a.e
+	t := e.clock.AfterFunc(d, func() {
+		if !e.closed.Load() {
+			e.root.Send(self, due)
+		}
+	})
 	a.timers[user] = &muteTimer{deadline: deadline, timer: t}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -56,7 +57,9 @@ func newHarness(t *testing.T, db storage.DB, opts ...harnessOpt) *harness {
 // the harness's store, bus and clock.
 func (h *harness) start(opts ...harnessOpt) *harness {
 	t := h.t
-	h.system = actor.NewActorSystem()
+	h.system = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(slog.DiscardHandler)
+	}))
 	h.sessions = &auth.Sessions{DB: h.db, Bus: h.bus, Clock: h.clock, TokenTTL: 2 * time.Hour, JWTTTL: 720 * time.Hour}
 	cfg := Config{NodeID: "test", ActorIdle: time.Minute}
 	for _, o := range opts {
