@@ -510,3 +510,28 @@ func union(a, b []int64) []int64 {
 	}
 	return out
 }
+
+// failCurrent answers the message an actor was handling when it crashed:
+// the clients hear "busy" instead of waiting forever, and their resend is
+// safe (a committed message is found by its clientMsgID).
+func (e *Engine) failCurrent(current any) {
+	err := errBusy()
+	switch m := current.(type) {
+	case *sendRequest:
+		m.item.reply.send(e, nil, err)
+		for _, w := range m.item.waiters {
+			w.send(e, nil, err)
+		}
+	case *opRequest:
+		m.item.reply.send(e, nil, err)
+	case *sendsDone:
+		for _, it := range m.items {
+			it.reply.send(e, nil, err)
+			for _, w := range it.waiters {
+				w.send(e, nil, err)
+			}
+		}
+	case *opDone:
+		m.item.reply.send(e, nil, err)
+	}
+}

@@ -30,6 +30,7 @@ type conversationActor struct {
 	pipe      pipeline
 	rowsReady bool
 	retiring  bool
+	current   any // the message being handled, answered if it crashes
 }
 
 func (a *conversationActor) spec() convSpec {
@@ -37,14 +38,28 @@ func (a *conversationActor) spec() convSpec {
 }
 
 func (a *conversationActor) Receive(ctx actor.Context) {
-	if testHook != nil {
-		testHook("conversation", ctx.Message())
+	// current is cleared only on a normal return: after a panic the
+	// Restarting handler finds it and answers it.
+	switch ctx.Message().(type) {
+	case *sendRequest, *opRequest, *sendsDone, *opDone:
+		a.current = ctx.Message()
+		a.receive(ctx)
+		a.current = nil
+	default:
+		a.receive(ctx)
+	}
+}
+
+func (a *conversationActor) receive(ctx actor.Context) {
+	if h := testHook.Load(); h != nil {
+		(*h)("conversation", ctx.Message())
 	}
 	e := a.e
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
 		ctx.SetReceiveTimeout(e.cfg.ActorIdle)
 	case *actor.Restarting:
+		e.failCurrent(a.current)
 		a.pipe.failQueued(e, errBusy())
 	case *sendRequest:
 		if a.retiring {

@@ -59,6 +59,7 @@ type groupActor struct {
 	timers   map[int64]*muteTimer
 	retiring bool
 	sub      bus.Subscription
+	current  any // the message being handled, answered if it crashes
 }
 
 func (a *groupActor) spec() convSpec {
@@ -66,8 +67,21 @@ func (a *groupActor) spec() convSpec {
 }
 
 func (a *groupActor) Receive(ctx actor.Context) {
-	if testHook != nil {
-		testHook("group", ctx.Message())
+	// current is cleared only on a normal return: after a panic the
+	// Restarting handler finds it and answers it.
+	switch ctx.Message().(type) {
+	case *sendRequest, *opRequest, *sendsDone, *opDone:
+		a.current = ctx.Message()
+		a.receive(ctx)
+		a.current = nil
+	default:
+		a.receive(ctx)
+	}
+}
+
+func (a *groupActor) receive(ctx actor.Context) {
+	if h := testHook.Load(); h != nil {
+		(*h)("group", ctx.Message())
 	}
 	e := a.e
 	switch m := ctx.Message().(type) {
@@ -77,6 +91,7 @@ func (a *groupActor) Receive(ctx actor.Context) {
 		a.subscribe(ctx)
 		a.armMutes(ctx)
 	case *actor.Restarting:
+		e.failCurrent(a.current)
 		a.pipe.failQueued(e, errBusy())
 		a.stop()
 	case *actor.Stopping:

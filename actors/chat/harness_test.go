@@ -159,8 +159,9 @@ func (h *harness) wsURL(u *testUser, token string) string {
 	return "ws" + strings.TrimPrefix(h.srv.URL, "http") + "/ws?" + q.Encode()
 }
 
-// dial opens a socket without logging in.
-func (h *harness) dial(u *testUser, token string) *client {
+// dial opens a socket without logging in; setup runs before reading
+// starts (to set ping handlers).
+func (h *harness) dial(u *testUser, token string, setup ...func(*websocket.Conn)) *client {
 	h.t.Helper()
 	hdr := http.Header{"Accept-Language": {"en-US"}}
 	conn, _, err := websocket.DefaultDialer.Dial(h.wsURL(u, token), hdr)
@@ -169,15 +170,18 @@ func (h *harness) dial(u *testUser, token string) *client {
 	}
 	c := &client{t: h.t, h: h, u: u, conn: conn}
 	c.cond = sync.NewCond(&c.mu)
+	for _, f := range setup {
+		f(conn)
+	}
 	go c.read()
 	h.t.Cleanup(func() { conn.Close() })
 	return c
 }
 
 // connect dials and logs in like the SDK.
-func (h *harness) connect(u *testUser) *client {
+func (h *harness) connect(u *testUser, setup ...func(*websocket.Conn)) *client {
 	h.t.Helper()
-	c := h.dial(u, u.tok.ChatToken)
+	c := h.dial(u, u.tok.ChatToken, setup...)
 	if r := c.call("Login", u.id, u.tok.ChatToken); r.ErrCode != 0 {
 		h.t.Fatalf("login: %+v", r)
 	}

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -19,7 +20,7 @@ var supervision = actor.NewOneForOneStrategy(10, time.Minute, func(reason any) a
 // testHook, when set by a test, sees every message an actor receives
 // (kind: session, user, conversation, group) and may panic to exercise
 // supervision.
-var testHook func(kind string, msg any)
+var testHook atomic.Pointer[func(kind string, msg any)]
 
 var (
 	connections = promauto.NewGauge(prometheus.GaugeOpts{

@@ -399,16 +399,25 @@ func (s *session) replyErr(name, opID string, err error) {
 
 // sessionActor handles a socket's requests in order. Its state lives in
 // the session, so a restart after a panic carries on with the same socket.
-type sessionActor struct{ s *session }
+type sessionActor struct {
+	s       *session
+	current *inbound // the request being handled, answered if it crashes
+}
 
 func (a *sessionActor) Receive(ctx actor.Context) {
-	if testHook != nil {
-		testHook("session", ctx.Message())
-	}
 	s := a.s
 	switch m := ctx.Message().(type) {
 	case *inbound:
+		a.current = m
+		if h := testHook.Load(); h != nil {
+			(*h)("session", m)
+		}
 		s.handle(ctx, m)
+		a.current = nil
+	case *actor.Restarting:
+		if a.current != nil { // crashed while handling it: answer it
+			s.replyErr(a.current.req.ReqFuncName, a.current.req.OperationID, errBusy())
+		}
 	case *asyncReply:
 		s.reply(m.name, m.opID, m.data, m.err)
 	case *closed:

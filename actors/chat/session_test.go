@@ -249,7 +249,7 @@ func TestRequestRateLimit(t *testing.T) {
 }
 
 func TestSlowConsumerIsDisconnected(t *testing.T) {
-	h := newHarness(t, storagetest.SQLite(t), func(c *Config) { c.OutboundQueue, c.WriteTimeout = 16, 300 * time.Millisecond })
+	h := newHarness(t, storagetest.SQLite(t), func(c *Config) { c.OutboundQueue, c.WriteTimeout = 16, 300*time.Millisecond })
 	alice, bob := h.user("alice"), h.user("bob")
 	b := h.connect(bob)
 	// Alice logs in and then stops reading.
@@ -298,15 +298,18 @@ func TestServerPingsAndClosesSilentPeers(t *testing.T) {
 	h := newHarness(t, storagetest.SQLite(t), func(c *Config) { c.PingPeriod, c.IdleTimeout = 50*time.Millisecond, 300*time.Millisecond })
 	alice, bob := h.user("alice"), h.user("bob")
 	// A live client answers pings (gorilla answers with a pong) and stays.
-	a := h.connect(alice)
 	pings := make(chan struct{}, 100)
-	a.conn.SetPingHandler(func(data string) error {
-		pings <- struct{}{}
-		return a.conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+	a := h.connect(alice, func(conn *websocket.Conn) {
+		conn.SetPingHandler(func(data string) error {
+			select {
+			case pings <- struct{}{}:
+			default:
+			}
+			return conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+		})
 	})
 	// A silent client never answers.
-	b := h.connect(bob)
-	b.conn.SetPingHandler(func(string) error { return nil })
+	b := h.connect(bob, func(conn *websocket.Conn) { conn.SetPingHandler(func(string) error { return nil }) })
 	for i := 0; i < 3; i++ {
 		select {
 		case <-pings:

@@ -149,8 +149,8 @@ type userActor struct {
 }
 
 func (a *userActor) Receive(ctx actor.Context) {
-	if testHook != nil {
-		testHook("user", ctx.Message())
+	if h := testHook.Load(); h != nil {
+		(*h)("user", ctx.Message())
 	}
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
