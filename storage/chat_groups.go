@@ -144,10 +144,11 @@ func UserChatGroups(ctx context.Context, q Querier, userID int64, groupType int)
 	return CollectRows(rows, err, scanChatGroups)
 }
 
-// SearchChatGroupsByName finds live groups whose name contains name.
+// SearchChatGroupsByName finds live groups whose name contains name
+// (case-insensitive).
 func SearchChatGroupsByName(ctx context.Context, q Querier, name string, limit int) ([]ChatGroup, error) {
 	rows, err := q.Query(ctx, `SELECT `+chatGroupColumns+` FROM chat_groups
-		WHERE status <> 2 AND name LIKE $1 ESCAPE '\' ORDER BY member_count DESC, id LIMIT $2`,
+		WHERE status <> 2 AND LOWER(name) LIKE LOWER($1) ESCAPE '\' ORDER BY member_count DESC, id LIMIT $2`,
 		"%"+EscapeLike(name)+"%", limit)
 	return CollectRows(rows, err, scanChatGroups)
 }
@@ -333,9 +334,10 @@ func prefixed(alias, cols string) string {
 	return string(out)
 }
 
-// SearchUsersByNickname finds users whose nickname contains nick.
+// SearchUsersByNickname finds users whose nickname contains nick
+// (case-insensitive), an exact match first.
 func SearchUsersByNickname(ctx context.Context, q Querier, nick string, limit int) ([]User, error) {
-	rows, err := q.Query(ctx, `SELECT `+userColumns+` FROM users WHERE nickname LIKE $1 ESCAPE '\'
+	rows, err := q.Query(ctx, `SELECT `+userColumns+` FROM users WHERE LOWER(nickname) LIKE LOWER($1) ESCAPE '\'
 		ORDER BY CASE WHEN nickname = $2 THEN 0 ELSE 1 END, id LIMIT $3`, "%"+EscapeLike(nick)+"%", nick, limit)
 	return CollectRows(rows, err, func(r Rows) (User, error) { return scanUser(r) })
 }

@@ -21,8 +21,9 @@ type unmuteDue struct {
 	deadline int64
 }
 
-// membersChanged tells a group actor its fan-out list is stale (another
-// node changed the membership).
+// membersChanged tells a group actor that another node changed the
+// membership or a mute: reload the fan-out list and re-arm unmute timers
+// (every node's actor holds them; the store decides who announces).
 type membersChanged struct{}
 
 func groupSubject(groupID int64) string {
@@ -119,6 +120,7 @@ func (a *groupActor) receive(ctx actor.Context) {
 		e.startFlush(ctx, a, &a.pipe, a.spec())
 	case *membersChanged:
 		a.loaded = false
+		a.armMutes(ctx)
 	case *sendsDone:
 		if m.owner == a {
 			a.pipe.inflight = false
@@ -150,6 +152,9 @@ func (a *groupActor) applyOp(ctx actor.Context, m *opDone) {
 	}
 	if m.out.members {
 		a.loaded = false
+	}
+	if m.out.members || len(m.out.mutes) > 0 {
+		// Other nodes' actors of this group reload members and mutes.
 		if e.cfg.Cluster {
 			pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			_ = e.bus.Publish(pctx, groupSubject(a.id), []byte("{}"))
