@@ -388,8 +388,9 @@ test('reconnect after a node restart, and catch-up by seq after being offline', 
   await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === live.clientMsgID);
   last = live.seq;
 
-  // Bob goes offline; Alice writes; Bob comes back and asks for what
-  // follows his last seq: everything, in order, once.
+  // Bob reads, goes offline; Alice writes; Bob comes back and asks for
+  // what follows his last seq: everything, in order, once.
+  await bob.call('markConversationMessageAsRead', conv);
   await bob.call('logout');
   const sent = [];
   for (const t of ['one', 'two', 'three']) sent.push(await alice.text(t, bob.id));
