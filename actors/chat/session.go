@@ -163,11 +163,13 @@ type session struct {
 
 func (s *session) isLoggedIn() bool { return s.loggedIn.Load() }
 
-// inbound is a decoded request for the session actor.
+// inbound is a frame read from the socket; the session actor decodes it.
 type inbound struct {
-	req  Request
-	args Args
-	err  error
+	frame   []byte
+	limited bool // over the socket's request rate
+	req     Request
+	args    Args
+	err     error
 }
 
 // asyncReply is the answer to a request another actor handled; it goes to
@@ -178,6 +180,9 @@ type asyncReply struct {
 	err        error
 }
 
+// readLoop only reads: decoding and everything else happen in the actor,
+// so this goroutine's stack stays at its minimum while it waits (most
+// sockets are idle most of the time).
 func (s *session) readLoop() {
 	defer s.teardown()
 	for {
@@ -187,16 +192,7 @@ func (s *session) readLoop() {
 		}
 		_ = s.conn.SetReadDeadline(time.Now().Add(s.e.cfg.IdleTimeout))
 		framesIn.Inc()
-		req, args, err := DecodeRequest(data)
-		if errors.Is(err, errFrame) {
-			s.push(encodeReply("", "", nil, httpapi.CodeChatBadFrame, s.translate(httpapi.ChatError(httpapi.CodeChatBadFrame))))
-			continue
-		}
-		if !s.allow() {
-			s.replyErr(req.ReqFuncName, req.OperationID, httpapi.ChatError(httpapi.CodeChatRateLimited))
-			continue
-		}
-		s.e.root.Send(s.pid, &inbound{req: req, args: args, err: err})
+		s.e.root.Send(s.pid, &inbound{frame: data, limited: !s.allow()})
 	}
 }
 
@@ -408,6 +404,8 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 	s := a.s
 	switch m := ctx.Message().(type) {
 	case *inbound:
+		m.req, m.args, m.err = DecodeRequest(m.frame)
+		m.frame = nil
 		a.current = m
 		if h := testHook.Load(); h != nil {
 			(*h)("session", m)
@@ -445,7 +443,15 @@ func (s *session) leave() {
 // handle runs one request. A panic in a handler is answered with "system
 // busy" and logged; the socket stays usable.
 func (s *session) handle(ctx actor.Context, in *inbound) {
+	if errors.Is(in.err, errFrame) {
+		s.push(encodeReply("", "", nil, httpapi.CodeChatBadFrame, s.translate(httpapi.ChatError(httpapi.CodeChatBadFrame))))
+		return
+	}
 	name, opID := in.req.ReqFuncName, in.req.OperationID
+	if in.limited {
+		s.replyErr(name, opID, httpapi.ChatError(httpapi.CodeChatRateLimited))
+		return
+	}
 	if in.err != nil {
 		s.replyErr(name, opID, in.err)
 		return
