@@ -74,14 +74,6 @@ func parseConversationID(id string) (convRef, bool) {
 	return convRef{}, false
 }
 
-// other is the peer of me in a 1:1 chat.
-func (c convRef) other(me int64) int64 {
-	if c.A == me {
-		return c.B
-	}
-	return c.A
-}
-
 func (c convRef) has(me int64) bool { return c.A == me || c.B == me }
 
 // parseUserID parses a protocol id (a positive decimal int64).

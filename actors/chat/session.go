@@ -410,7 +410,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		if h := testHook.Load(); h != nil {
 			(*h)("session", m)
 		}
-		s.handle(ctx, m)
+		s.handle(m)
 		a.current = nil
 	case *actor.Restarting:
 		if a.current != nil { // crashed while handling it: answer it
@@ -442,7 +442,7 @@ func (s *session) leave() {
 
 // handle runs one request. A panic in a handler is answered with "system
 // busy" and logged; the socket stays usable.
-func (s *session) handle(ctx actor.Context, in *inbound) {
+func (s *session) handle(in *inbound) {
 	if errors.Is(in.err, errFrame) {
 		s.push(encodeReply("", "", nil, httpapi.CodeChatBadFrame, s.translate(httpapi.ChatError(httpapi.CodeChatBadFrame))))
 		return
@@ -468,7 +468,7 @@ func (s *session) handle(ctx actor.Context, in *inbound) {
 	requests.WithLabelValues(name).Inc()
 	cctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	c := &call{s: s, actx: ctx, ctx: cctx, name: name, opID: opID, args: in.args}
+	c := &call{s: s, ctx: cctx, name: name, opID: opID, args: in.args}
 	data, err := c.run(h)
 	if errors.Is(err, errLater) {
 		return
@@ -479,7 +479,6 @@ func (s *session) handle(ctx actor.Context, in *inbound) {
 // call is one request in progress.
 type call struct {
 	s    *session
-	actx actor.Context
 	ctx  context.Context
 	name string
 	opID string
@@ -500,12 +499,6 @@ func (c *call) run(h handlerFunc) (data any, err error) {
 		}
 	}()
 	return h(c)
-}
-
-// later sends msg to an actor that will answer this call.
-func (c *call) later(pid *actor.PID, msg any) (any, error) {
-	c.actx.Send(pid, msg)
-	return nil, errLater
 }
 
 // replyTo is where another actor sends this call's answer.
