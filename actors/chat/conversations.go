@@ -88,7 +88,10 @@ func conversationItem(r storage.ChatUserConversation, meta convMeta, latest *Mes
 		it.GroupID = storage.FormatID(r.GroupID)
 	}
 	if latest != nil {
-		b, _ := json.Marshal(latest)
+		b := latest.encoded
+		if b == nil {
+			b, _ = json.Marshal(latest)
+		}
 		it.LatestMsg = string(b)
 		it.LatestMsgSendTime = latest.SendTime
 	}

@@ -91,6 +91,10 @@ type Message struct {
 	QuoteElem        *QuoteElem        `json:"quoteElem,omitempty"`
 	NotificationElem *NotificationElem `json:"notificationElem,omitempty"`
 	TypingElem       *TypingElem       `json:"typingElem,omitempty"`
+
+	// encoded is the message's JSON, made once when it is fanned out and
+	// shared by every recipient's push and conversation item.
+	encoded []byte
 }
 
 type OfflinePush struct {

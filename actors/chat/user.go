@@ -46,7 +46,10 @@ func (ev *userEvent) prepare() {
 	case evMsgs:
 		ev.frames = make([][]byte, len(ev.Msgs))
 		for i, m := range ev.Msgs {
-			ev.frames[i] = encodeReply("OnRecvNewMessage", "", m, 0, "")
+			if m.encoded == nil {
+				m.encoded, _ = json.Marshal(m)
+			}
+			ev.frames[i] = encodeReply("OnRecvNewMessage", "", rawJSON(m.encoded), 0, "")
 		}
 		if len(ev.Skip) != len(ev.Msgs) {
 			ev.Skip = make([]int64, len(ev.Msgs))
