@@ -125,9 +125,9 @@ func EndChatGroupConversation(ctx context.Context, q Querier, userIDs []int64, c
 	if len(userIDs) == 0 {
 		return nil
 	}
-	args := int64Args([]any{endSeq, convID}, userIDs)
+	args := chatInt64Args([]any{endSeq, convID}, userIDs)
 	_, err := q.Exec(ctx, `UPDATE chat_user_conversations SET end_seq = $1
-		WHERE conversation_id = $2 AND user_id IN (`+placeholders(3, len(userIDs))+`)`, args...)
+		WHERE conversation_id = $2 AND user_id IN (`+chatPlaceholders(3, len(userIDs))+`)`, args...)
 	return err
 }
 

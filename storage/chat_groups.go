@@ -111,7 +111,7 @@ func ChatGroupsByIDs(ctx context.Context, q Querier, ids []int64) ([]ChatGroup, 
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	rows, err := q.Query(ctx, `SELECT `+chatGroupColumns+` FROM chat_groups WHERE id IN (`+placeholders(1, len(ids))+`)`, int64Args(nil, ids)...)
+	rows, err := q.Query(ctx, `SELECT `+chatGroupColumns+` FROM chat_groups WHERE id IN (`+chatPlaceholders(1, len(ids))+`)`, chatInt64Args(nil, ids)...)
 	return CollectRows(rows, err, scanChatGroups)
 }
 
@@ -133,7 +133,7 @@ func UpdateChatGroup(ctx context.Context, q Querier, g ChatGroup) error {
 // UserChatGroups lists the groups userID belongs to (dismissed ones
 // excluded), of groupType when it is not 0, newest first.
 func UserChatGroups(ctx context.Context, q Querier, userID int64, groupType int) ([]ChatGroup, error) {
-	sql := `SELECT ` + prefixed("g.", chatGroupColumns) + ` FROM chat_groups g
+	sql := `SELECT ` + chatPrefixed("g.", chatGroupColumns) + ` FROM chat_groups g
 		JOIN chat_group_members m ON m.group_id = g.id WHERE m.user_id = $1 AND g.status <> 2`
 	args := []any{userID}
 	if groupType != 0 {
@@ -181,8 +181,8 @@ func RemoveChatGroupMembers(ctx context.Context, q Querier, groupID int64, userI
 	if len(userIDs) == 0 {
 		return 0, nil
 	}
-	return q.Exec(ctx, `DELETE FROM chat_group_members WHERE group_id = $1 AND user_id IN (`+placeholders(2, len(userIDs))+`)`,
-		int64Args([]any{groupID}, userIDs)...)
+	return q.Exec(ctx, `DELETE FROM chat_group_members WHERE group_id = $1 AND user_id IN (`+chatPlaceholders(2, len(userIDs))+`)`,
+		chatInt64Args([]any{groupID}, userIDs)...)
 }
 
 // ChatGroupMembers lists members of a group, owner and admins first.
@@ -207,7 +207,7 @@ func ChatGroupMembersByIDs(ctx context.Context, q Querier, groupID int64, userID
 		return nil, nil
 	}
 	rows, err := q.Query(ctx, `SELECT `+chatMemberColumns+` FROM chat_group_members WHERE group_id = $1 AND user_id IN (`+
-		placeholders(2, len(userIDs))+`)`, int64Args([]any{groupID}, userIDs)...)
+		chatPlaceholders(2, len(userIDs))+`)`, chatInt64Args([]any{groupID}, userIDs)...)
 	return CollectRows(rows, err, scanChatMember)
 }
 
@@ -304,7 +304,7 @@ func HandleChatGroupRequest(ctx context.Context, q Querier, groupID, userID int6
 // ChatGroupRequestsForAdmin lists applications to the groups where userID
 // is owner or admin, newest first.
 func ChatGroupRequestsForAdmin(ctx context.Context, q Querier, userID int64) ([]ChatGroupRequest, error) {
-	rows, err := q.Query(ctx, `SELECT `+prefixed("r.", chatGroupReqColumns)+` FROM chat_group_requests r
+	rows, err := q.Query(ctx, `SELECT `+chatPrefixed("r.", chatGroupReqColumns)+` FROM chat_group_requests r
 		JOIN chat_group_members m ON m.group_id = r.group_id AND m.user_id = $1 AND m.role_level >= 60
 		ORDER BY r.created_at DESC`, userID)
 	return CollectRows(rows, err, scanChatGroupReq)
@@ -316,8 +316,8 @@ func ChatGroupRequestsByUser(ctx context.Context, q Querier, userID int64) ([]Ch
 	return CollectRows(rows, err, scanChatGroupReq)
 }
 
-// prefixed qualifies a column list with a table alias.
-func prefixed(alias, cols string) string {
+// chatPrefixed qualifies a column list with a table alias.
+func chatPrefixed(alias, cols string) string {
 	out := make([]byte, 0, len(cols)*2)
 	start := true
 	for i := 0; i < len(cols); i++ {

@@ -104,7 +104,7 @@ func ChatMessagesByClientIDs(ctx context.Context, q Querier, convID string, clie
 		args = append(args, id)
 	}
 	rows, err := q.Query(ctx, `SELECT `+chatMessageColumns+` FROM chat_messages
-		WHERE conversation_id = $1 AND client_msg_id IN (`+placeholders(2, len(clientIDs))+`)`, args...)
+		WHERE conversation_id = $1 AND client_msg_id IN (`+chatPlaceholders(2, len(clientIDs))+`)`, args...)
 	return CollectRows(rows, err, scanChatMessages)
 }
 
@@ -134,7 +134,7 @@ func InsertChatMessages(ctx context.Context, tx Tx, msgs []ChatMessage) error {
 			b.WriteByte(',')
 		}
 		b.WriteByte('(')
-		b.WriteString(placeholders(len(args)+1, chatMessageColumnCount))
+		b.WriteString(chatPlaceholders(len(args)+1, chatMessageColumnCount))
 		b.WriteByte(')')
 		args = append(args, m.ConversationID, m.Seq, m.ServerMsgID, m.ClientMsgID, m.SendID, m.RecvID,
 			m.GroupID, m.SessionType, m.MsgFrom, m.ContentType, m.Content, m.SenderNickname,
@@ -250,8 +250,8 @@ func EscapeLike(s string) string {
 	return r.Replace(s)
 }
 
-// placeholders returns "$from,$from+1,..." for n parameters.
-func placeholders(from, n int) string {
+// chatPlaceholders returns "$from,$from+1,..." for n parameters.
+func chatPlaceholders(from, n int) string {
 	b := make([]byte, 0, n*4)
 	for i := 0; i < n; i++ {
 		if i > 0 {
@@ -263,8 +263,8 @@ func placeholders(from, n int) string {
 	return string(b)
 }
 
-// int64Args turns ids into query arguments after the first `skip` ones.
-func int64Args(prefix []any, ids []int64) []any {
+// chatInt64Args turns ids into query arguments after the first `skip` ones.
+func chatInt64Args(prefix []any, ids []int64) []any {
 	args := make([]any, 0, len(prefix)+len(ids))
 	args = append(args, prefix...)
 	for _, id := range ids {
