@@ -263,7 +263,7 @@ func chatPlaceholders(from, n int) string {
 	return string(b)
 }
 
-// chatInt64Args turns ids into query arguments after the first `skip` ones.
+// chatInt64Args appends ids to prefix as query arguments.
 func chatInt64Args(prefix []any, ids []int64) []any {
 	args := make([]any, 0, len(prefix)+len(ids))
 	args = append(args, prefix...)
