@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import { useLatest } from './useLatest';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import './components.css';
@@ -21,16 +22,20 @@ export function ActionSheet({ title, actions, onClose }: ActionSheetProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const first = useRef<HTMLButtonElement>(null);
+  const close = useLatest(onClose);
+  // Focus moves into the sheet once, and back to where it was when the sheet closes.
   useEffect(() => {
+    const before = document.activeElement;
     first.current?.focus();
     const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') close.current();
     };
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('keydown', onKey);
+      if (before instanceof HTMLElement) before.focus();
     };
-  }, [onClose]);
+  }, [close]);
   return createPortal(
     <div className="chat-sheet__backdrop" onClick={onClose} role="presentation">
       <div

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import { useLatest } from './useLatest';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import './components.css';
@@ -18,16 +19,19 @@ export function ConfirmDialog({ title, text, confirmLabel, danger = false, busy 
   const { t } = useTranslation();
   const titleId = useId();
   const cancel = useRef<HTMLButtonElement>(null);
+  const onEscape = useLatest(onCancel);
   useEffect(() => {
+    const before = document.activeElement;
     cancel.current?.focus();
     const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') onCancel();
+      if (event.key === 'Escape') onEscape.current();
     };
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('keydown', onKey);
+      if (before instanceof HTMLElement) before.focus();
     };
-  }, [onCancel]);
+  }, [onEscape]);
   return createPortal(
     <div className="chat-sheet__backdrop chat-sheet__backdrop--centre" role="presentation" onClick={onCancel}>
       <div

@@ -1,15 +1,17 @@
-import { useRef, type MouseEvent, type PointerEvent } from 'react';
+import { useRef, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
 
 const HOLD_MS = 500;
 const MOVE_TOLERANCE = 10;
 
 /**
- * Long press on touch (500 ms without moving) and the context menu on a mouse both call
- * `onLongPress`; a press that turned into a long press does not also click.
+ * Long press on touch (500 ms without moving), the context menu (right click, or the long
+ * press Android reports as one) and the keyboard's menu key or Shift+F10 all call
+ * `onLongPress` once; a press that turned into a long press does not also click.
  */
 export function useLongPress(onLongPress: () => void) {
   const timer = useRef<number | null>(null);
   const start = useRef<{ x: number; y: number } | null>(null);
+  const touching = useRef(false);
   const fired = useRef(false);
 
   const clear = (): void => {
@@ -19,7 +21,8 @@ export function useLongPress(onLongPress: () => void) {
 
   return {
     onPointerDown(event: PointerEvent) {
-      if (event.pointerType === 'mouse') return;
+      touching.current = event.pointerType !== 'mouse';
+      if (!touching.current) return;
       fired.current = false;
       start.current = { x: event.clientX, y: event.clientY };
       clear();
@@ -36,8 +39,17 @@ export function useLongPress(onLongPress: () => void) {
     onPointerCancel: clear,
     onContextMenu(event: MouseEvent) {
       event.preventDefault();
-      if (!fired.current) onLongPress();
-      fired.current = false;
+      if (fired.current) return; // the touch timer already opened the menu
+      clear();
+      // After a touch the finger's release must not click; a mouse's right click is over.
+      fired.current = touching.current;
+      onLongPress();
+    },
+    onKeyDown(event: KeyboardEvent) {
+      if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+        event.preventDefault();
+        onLongPress();
+      }
     },
     onClickCapture(event: MouseEvent) {
       if (fired.current) {

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { chat } from '../../api/chat';
@@ -21,13 +21,12 @@ import { showToast } from '../../state/toast';
 import { ActionSheet, type SheetAction } from '../components/ActionSheet';
 import { MoreIcon } from '../components/Icons';
 import { Loading, LoadError } from '../components/LoadState';
-import { useNow } from '../components/useNow';
 import { chatErrorText } from '../data/errors';
 import { useBlacklist, useConversations, useGroup, useGroupMembers, useMe, useMessages, useSelf } from '../data/hooks';
 import { groupConversationID, singleConversationID, targetOf, type ConversationTarget } from '../data/ids';
 import { chatKeys } from '../data/keys';
 import { applyRevoke, loadOlder, removeMessage, type ChatMessage } from '../data/messages';
-import { formatDuration, messageText } from '../data/preview';
+import { messageText } from '../data/preview';
 import { canRetry, placeholder, retry, sendMessage, type Sender } from '../data/send';
 import { firstText } from '../data/text';
 import { useTyping } from '../data/typing';
@@ -38,6 +37,7 @@ import { Composer } from './Composer';
 import { FACES } from './content/faces';
 import { buildFile, buildImage, buildVideo, buildVoice, imageSize, videoInfo } from './media';
 import { MessageList, type MessageListHandle } from './MessageList';
+import { MuteNotice } from './MuteNotice';
 import './ConversationPage.css';
 
 /** Which conversation the URL names: ?conversationID=, or ?userID= / ?groupID=. */
@@ -92,7 +92,6 @@ function Conversation({ target, me }: { target: ConversationTarget; me: string }
   const setForward = useSetAtom(forwardDraftAtom);
   const { conversationID } = target;
   const isGroup = Boolean(target.groupID);
-  const now = useNow(1_000);
   const { item, ready } = useConversationItem(target);
   const { data: self } = useSelf();
   const { data: group } = useGroup(target.groupID);
@@ -114,23 +113,15 @@ function Conversation({ target, me }: { target: ConversationTarget; me: string }
   };
   const mine = members?.find((m) => m.userID === me);
   const myRole = mine?.roleLevel ?? 0;
-  const mutedFor = mine && mine.muteEndTime > now ? Math.ceil((mine.muteEndTime - now) / 1000) : 0;
   const dismissed = group?.status === GroupStatus.dismissed;
   const notInGroup = Boolean(item?.isNotInGroup) && !dismissed;
   const iBlocked = !isGroup && (blacklist ?? []).some((b) => b.userID === target.recvID);
   const readOnlyChannel = group?.groupType === GroupType.channel && myRole < GroupRole.admin && Boolean(mine);
   const allMuted = group?.status === GroupStatus.muted && myRole < GroupRole.admin && Boolean(mine);
 
-  // Mark read while the conversation is on screen (optimistic, re-read on failure).
+  // Mark read while the conversation is on screen (optimistic, re-read on failure): on
+  // opening, and whenever a message from the other side makes it unread again.
   const unread = item?.unreadCount ?? 0;
-  const newestFromOthers = useMemo(() => {
-    const all = messages.data?.messages ?? [];
-    for (let i = all.length - 1; i >= 0; i -= 1) {
-      const m = all[i];
-      if (m && m.sendID !== me && m.seq > 0) return m.seq;
-    }
-    return 0;
-  }, [messages.data, me]);
   const markRead = useCallback(() => {
     if (document.visibilityState !== 'visible') return;
     const before = client.getQueryData<ConversationItem[]>(chatKeys.conversations);
@@ -145,8 +136,8 @@ function Conversation({ target, me }: { target: ConversationTarget; me: string }
     });
   }, [client, conversationID]);
   useEffect(() => {
-    if (unread > 0 || newestFromOthers > 0) markRead();
-  }, [unread, newestFromOthers, markRead]);
+    if (unread > 0) markRead();
+  }, [unread, markRead]);
   useEffect(() => {
     const onVisible = (): void => {
       if (document.visibilityState === 'visible') markRead();
@@ -157,9 +148,16 @@ function Conversation({ target, me }: { target: ConversationTarget; me: string }
     };
   }, [markRead]);
 
-  const send = (element: Parameters<typeof placeholder>[2], build: () => ReturnType<typeof chat.createTextMessage>): void => {
+  /** Shows the message at once, sends it; a local preview (blob URL) is freed once it went out. */
+  const send = (
+    element: Parameters<typeof placeholder>[2],
+    build: () => ReturnType<typeof chat.createTextMessage>,
+    localURL = '',
+  ): void => {
     const stand = placeholder(sender, target, element);
-    void sendMessage(client, target, stand, build, t);
+    void sendMessage(client, target, stand, build, t).then((sent) => {
+      if (sent && localURL) URL.revokeObjectURL(localURL);
+    });
     requestAnimationFrame(() => list.current?.scrollToEnd());
   };
 
@@ -185,19 +183,21 @@ function Conversation({ target, me }: { target: ConversationTarget; me: string }
       send(
         { contentType: ContentType.picture, pictureElem: { sourcePath: '', sourcePicture: picture, bigPicture: null, snapshotPicture: null } },
         () => buildImage(file, size),
+        url,
       );
     });
   };
 
   const sendVideo = (file: File): void => {
     void videoInfo(file).then((info) => {
+      const url = URL.createObjectURL(file);
       send(
         {
           contentType: ContentType.video,
           videoElem: {
             videoPath: '',
             videoUUID: '',
-            videoUrl: URL.createObjectURL(file),
+            videoUrl: url,
             videoType: file.type,
             videoSize: file.size,
             duration: info.duration,
@@ -210,6 +210,7 @@ function Conversation({ target, me }: { target: ConversationTarget; me: string }
           },
         },
         () => buildVideo(file, info),
+        url,
       );
     });
   };
@@ -226,12 +227,14 @@ function Conversation({ target, me }: { target: ConversationTarget; me: string }
 
   const sendVoice = (blob: Blob, seconds: number): void => {
     const duration = Math.max(1, Math.round(seconds));
+    const url = URL.createObjectURL(blob);
     send(
       {
         contentType: ContentType.voice,
-        soundElem: { uuid: '', soundPath: '', sourceUrl: URL.createObjectURL(blob), dataSize: blob.size, duration },
+        soundElem: { uuid: '', soundPath: '', sourceUrl: url, dataSize: blob.size, duration },
       },
       () => buildVoice(blob, duration),
+      url,
     );
   };
 
@@ -369,8 +372,6 @@ function Conversation({ target, me }: { target: ConversationTarget; me: string }
   } else if (readOnlyChannel) {
     notice = t('chat.errors.channelReadOnly');
     composerHidden = true;
-  } else if (mutedFor > 0) {
-    notice = t('chat.conversation.mutedFor', { time: formatDuration(mutedFor, t) });
   } else if (allMuted) {
     notice = t('chat.errors.groupMuted');
   } else if (iBlocked) {
@@ -428,6 +429,7 @@ function Conversation({ target, me }: { target: ConversationTarget; me: string }
         </p>
       ) : null}
       {body}
+      {!composerHidden && mine && mine.muteEndTime > 0 ? <MuteNotice until={mine.muteEndTime} /> : null}
       {notice ? (
         <p className="conversation__notice" role="status" data-testid="conversation-notice">
           {notice}

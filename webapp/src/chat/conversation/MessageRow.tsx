@@ -66,7 +66,8 @@ export const MessageRow = memo(function MessageRow({
   const failed = m.status === MessageStatus.failed;
   const sending = m.status === MessageStatus.sending;
   const bubble = (
-    <div className={mine ? 'msg-bubble msg-bubble--mine' : 'msg-bubble'} {...press}>
+    // Focusable, so the keyboard's menu key opens the message menu as a long press does.
+    <div className={mine ? 'msg-bubble msg-bubble--mine' : 'msg-bubble'} tabIndex={0} {...press}>
       <MessageContent message={m} me={me} />
     </div>
   );

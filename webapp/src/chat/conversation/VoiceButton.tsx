@@ -1,4 +1,4 @@
-import { useRef, useState, type PointerEvent } from 'react';
+import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { showToast } from '../../state/toast';
 
@@ -31,6 +31,17 @@ export function VoiceButton({ onRecorded, disabled = false }: VoiceButtonProps) 
   const held = useRef(false);
   /** Read after an await: the pointer may have been released meanwhile. */
   const isHeld = (): boolean => held.current;
+
+  // Leaving the page mid-recording discards it and frees the microphone.
+  useEffect(
+    () => () => {
+      held.current = false;
+      cancelled.current = true;
+      const rec = recorder.current;
+      if (rec && rec.state !== 'inactive') rec.stop();
+    },
+    [],
+  );
 
   const start = async (event: PointerEvent<HTMLButtonElement>): Promise<void> => {
     if (disabled || phase !== 'idle') return;

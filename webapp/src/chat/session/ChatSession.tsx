@@ -3,13 +3,15 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { chatConnectionAtom, endSessionLocally, startChatSession } from '../../api/chat';
+import { chatConnectionAtom, chatSocket, endSessionLocally, startChatSession } from '../../api/chat';
 import { LOGIN_PATH } from '../../app/paths';
 import { showToast } from '../../state/toast';
 import { useMe } from '../data/hooks';
 import { chatKeys } from '../data/keys';
 import { bindChatPushes } from '../data/sync';
 import { ConnectionBanner } from './ConnectionBanner';
+
+const FIRST_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Mounted once in the app shell: keeps the chat socket signed in with the stored session,
@@ -36,6 +38,18 @@ export function ChatSession() {
       client.removeQueries({ queryKey: chatKeys.all });
     }
   }, [me, client]);
+
+  // Spec section 4: a first connection that does not come up says 'server connection failed'
+  // (the socket keeps trying every 500 ms and the banner stays).
+  useEffect(() => {
+    if (state !== 'connecting' || chatSocket.connectedBefore) return undefined;
+    const timer = window.setTimeout(() => {
+      showToast(t('chat.connection.failed'));
+    }, FIRST_CONNECT_TIMEOUT_MS);
+    return () => {
+      window.clearTimeout(timer);
+    };
+  }, [state, t]);
 
   useEffect(() => {
     if (state !== 'kicked' && state !== 'expired') return;

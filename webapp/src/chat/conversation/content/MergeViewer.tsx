@@ -1,4 +1,5 @@
 import { useEffect, useId } from 'react';
+import { useLatest } from '../../components/useLatest';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { MergeElem } from '../../../api/socket/types';
@@ -10,15 +11,16 @@ import { MessageContent } from './MessageContent';
 export function MergeViewer({ elem, me, onClose }: { elem: MergeElem; me: string; onClose: () => void }) {
   const { t } = useTranslation();
   const titleId = useId();
+  const close = useLatest(onClose);
   useEffect(() => {
     const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') close.current();
     };
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('keydown', onKey);
     };
-  }, [onClose]);
+  }, [close]);
   return createPortal(
     <div className="chat-sheet__backdrop" role="presentation" onClick={onClose}>
       <div
