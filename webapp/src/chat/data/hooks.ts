@@ -5,6 +5,7 @@ import { GroupRole, HandleResult, type FullUserItem, type GroupMemberItem } from
 import { useSession } from '../../state/session';
 import { chatKeys } from './keys';
 import { loadLatest } from './messages';
+import { chatQueries, LIVE } from './queries';
 
 /** The signed-in user id, or '' for a guest. */
 export function useMe(): string {
@@ -12,63 +13,40 @@ export function useMe(): string {
   return token && userId ? userId : '';
 }
 
-/** Pushes keep these fresh; a reconnect invalidates them (data/sync.ts). */
-const LIVE = { staleTime: Infinity, gcTime: 10 * 60_000 } as const;
-
 export function useSelf() {
   const me = useMe();
-  return useQuery({ queryKey: chatKeys.self, queryFn: chat.getSelfUserInfo, enabled: Boolean(me), ...LIVE });
+  return useQuery({ ...chatQueries.self, enabled: Boolean(me) });
 }
 
 export function useConversations() {
   const me = useMe();
-  return useQuery({
-    queryKey: chatKeys.conversations,
-    queryFn: chat.getAllConversationList,
-    enabled: Boolean(me),
-    ...LIVE,
-  });
+  return useQuery({ ...chatQueries.conversations, enabled: Boolean(me) });
 }
 
 export function useUnreadTotal(): number {
   const me = useMe();
-  const { data } = useQuery({
-    queryKey: chatKeys.unread,
-    queryFn: chat.getTotalUnreadMsgCount,
-    enabled: Boolean(me),
-    ...LIVE,
-  });
+  const { data } = useQuery({ ...chatQueries.unread, enabled: Boolean(me) });
   return me ? Math.max(0, data ?? 0) : 0;
 }
 
 export function useFriends() {
   const me = useMe();
-  return useQuery({ queryKey: chatKeys.friends, queryFn: chat.getFriendList, enabled: Boolean(me), ...LIVE });
+  return useQuery({ ...chatQueries.friends, enabled: Boolean(me) });
 }
 
 export function useBlacklist() {
   const me = useMe();
-  return useQuery({ queryKey: chatKeys.blacklist, queryFn: chat.getBlackList, enabled: Boolean(me), ...LIVE });
+  return useQuery({ ...chatQueries.blacklist, enabled: Boolean(me) });
 }
 
 export function useFriendRequestsToMe() {
   const me = useMe();
-  return useQuery({
-    queryKey: chatKeys.friendRequestsToMe,
-    queryFn: chat.getFriendApplicationListAsRecipient,
-    enabled: Boolean(me),
-    ...LIVE,
-  });
+  return useQuery({ ...chatQueries.friendRequestsToMe, enabled: Boolean(me) });
 }
 
 export function useFriendRequestsByMe() {
   const me = useMe();
-  return useQuery({
-    queryKey: chatKeys.friendRequestsByMe,
-    queryFn: chat.getFriendApplicationListAsApplicant,
-    enabled: Boolean(me),
-    ...LIVE,
-  });
+  return useQuery({ ...chatQueries.friendRequestsByMe, enabled: Boolean(me) });
 }
 
 /** Friend applications waiting for my answer (the badge of 'new friends'). */
@@ -79,12 +57,7 @@ export function usePendingFriendRequests(): number {
 
 export function useGroupRequests() {
   const me = useMe();
-  return useQuery({
-    queryKey: chatKeys.groupRequests,
-    queryFn: chat.getGroupApplicationListAsRecipient,
-    enabled: Boolean(me),
-    ...LIVE,
-  });
+  return useQuery({ ...chatQueries.groupRequests, enabled: Boolean(me) });
 }
 
 export function usePendingGroupRequests(): number {

@@ -11,6 +11,7 @@ import { ContentType, type ConversationItem, type GroupItem, type MessageItem } 
 import { conversationOfMessage, mergeConversations } from './ids';
 import { chatKeys } from './keys';
 import { addMessages, applyRevoke, catchUp, type MessageWindow } from './messages';
+import { prefetchChat } from './queries';
 import { clearTyping, markTyping } from './typing';
 
 function isGroupNotice(contentType: number): boolean {
@@ -143,6 +144,7 @@ export function bindChatPushes(client: QueryClient, socket: ChatSocket = chatSoc
     socket.on('OnGroupApplicationRejected', invalidate(chatKeys.groupRequests)),
     socket.onConnected((reconnect) => {
       if (reconnect) void resync(client);
+      else void prefetchChat(client);
     }),
   ];
   return () => {
