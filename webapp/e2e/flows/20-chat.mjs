@@ -241,6 +241,37 @@ export default async function chatFlow(t) {
     await pageA.locator('.msg-line:not(.msg-line--mine) .msg-text', { hasText: `three ${suffix}` }).waitFor();
   });
 
+  await t.test('a dropped socket shows the reconnecting banner, reconnects and catches up by seq', async () => {
+    const pageB = sessionB.page;
+    // The chat socket goes through a route the test can cut, and keep cut for a while.
+    let current = null;
+    let blocked = false;
+    await pageB.routeWebSocket(/\/ws\?/, (ws) => {
+      if (blocked) {
+        ws.close({ code: 1006 });
+        return;
+      }
+      current = ws;
+      ws.connectToServer();
+    });
+    await openConversationWith(pageB, a.nickname);
+    assert.ok(current, 'the socket went through the route');
+
+    blocked = true;
+    await current.close({ code: 1006 });
+    const banner = pageB.getByTestId('chat-connecting');
+    await banner.filter({ hasText: t.text('chat.connection.reconnecting') }).waitFor();
+    await t.screenshot('reconnecting', pageB);
+
+    // Sent while B is away: no push reaches B; the catch-up after the reconnect brings it.
+    await sendText(pageA, `while away ${suffix}`);
+    blocked = false;
+    await banner.waitFor({ state: 'detached' });
+    await pageB.locator('.msg-text', { hasText: `while away ${suffix}` }).waitFor();
+    const texts = await pageB.locator('.msg-text').allTextContents();
+    assert.equal(texts.filter((x) => x === `while away ${suffix}`).length, 1, 'caught up once, no duplicate');
+  });
+
   await t.test('signing in elsewhere kicks the old session offline: toast, then sign-in', async () => {
     const pageC = sessionC.page;
     const kicked = toast(pageC, t.text('chat.connection.kicked'));
