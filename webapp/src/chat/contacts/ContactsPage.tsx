@@ -11,17 +11,13 @@ import { ListRow } from '../components/ListRow';
 import { Loading, LoadError } from '../components/LoadState';
 import { VirtualList } from '../components/VirtualList';
 import { useFriends, usePendingFriendRequests, usePendingGroupRequests } from '../data/hooks';
-import { firstText } from '../data/text';
+import { friendName } from '../data/names';
 import { CHAT_PATHS, groupListPath, userInfoPath } from '../paths';
 
 type Row =
   | { kind: 'entry'; key: string; title: string; to: string; badge: number; icon: ReactNode }
   | { kind: 'header'; key: string; title: string }
   | { kind: 'friend'; key: string; friend: FullUserItem; name: string };
-
-export function friendName(f: FullUserItem): string {
-  return firstText(f.friendInfo?.remark, f.friendInfo?.nickname, f.publicInfo?.nickname);
-}
 
 /** /pages/chat/contacts: new friends, new groups, my groups, my channels, then the friends. */
 export function ContactsPage() {

@@ -1,6 +1,7 @@
-import { useRef, type ChangeEvent, type ReactNode } from 'react';
+import { useRef, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardIcon, FileIcon, ImageIcon, LocationIcon, VideoIcon } from '../components/Icons';
+import { MoreTile as Tile } from './MoreTile';
 
 interface MorePanelProps {
   onImage: (file: File) => void;
@@ -8,15 +9,6 @@ interface MorePanelProps {
   onFile: (file: File) => void;
   onLocation: () => void;
   onCard: () => void;
-}
-
-function Tile({ label, icon, onClick }: { label: string; icon: ReactNode; onClick: () => void }) {
-  return (
-    <button type="button" className="composer-tile" onClick={onClick}>
-      <span className="composer-tile__icon">{icon}</span>
-      <span className="composer-tile__label">{label}</span>
-    </button>
-  );
 }
 
 /** Album, video, file, location and business card. */

@@ -4,7 +4,7 @@ import type { FullUserItem } from '../../api/socket/types';
 import { currentLanguage } from '../../i18n';
 import { Avatar } from '../components/Avatar';
 import { VirtualList } from '../components/VirtualList';
-import { friendName } from '../contacts/ContactsPage';
+import { friendName } from '../data/names';
 
 interface FriendPickerProps {
   friends: readonly FullUserItem[];

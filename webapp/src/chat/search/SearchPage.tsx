@@ -5,7 +5,7 @@ import { PageHeader } from '../../components/page-header/PageHeader';
 import { Avatar } from '../components/Avatar';
 import { ListRow } from '../components/ListRow';
 import { VirtualList } from '../components/VirtualList';
-import { friendName } from '../contacts/ContactsPage';
+import { friendName } from '../data/names';
 import { useConversations, useFriends, useJoinedGroups, useMe } from '../data/hooks';
 import { groupConversationID, parseLatestMessage } from '../data/ids';
 import { previewText } from '../data/preview';
