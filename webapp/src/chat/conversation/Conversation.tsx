@@ -27,6 +27,7 @@ import { chatKeys } from '../data/keys';
 import { applyRevoke, loadOlder, removeMessage, type ChatMessage } from '../data/messages';
 import { messageText } from '../data/preview';
 import { canRetry, placeholder, retry, sendMessage, type Sender } from '../data/send';
+import { retryAfterDrop } from '../data/queries';
 import { firstText } from '../data/text';
 import { useTyping } from '../data/typing';
 import { forwardDraftAtom } from '../forward/state';
@@ -50,7 +51,7 @@ function useConversationItem(target: ConversationTarget) {
         ? chat.getOneConversation(SessionType.group, target.groupID)
         : chat.getOneConversation(SessionType.single, target.recvID),
     staleTime: Infinity,
-    retry: false,
+    retry: retryAfterDrop,
   });
   const item = fromList ?? opened.data;
   return { item, ready: item !== undefined || opened.error !== null };
@@ -358,7 +359,7 @@ export function Conversation({ target, me }: { target: ConversationTarget; me: s
       <MessageList
         ref={list}
         messages={all}
-        isEnd={messages.data.isEnd}
+        isEnd={messages.data?.isEnd ?? true}
         me={me}
         isGroup={isGroup}
         loadOlder={() => loadOlder(client, conversationID)}

@@ -5,7 +5,7 @@ import { GroupRole, HandleResult, type FullUserItem, type GroupMemberItem } from
 import { useSession } from '../../state/session';
 import { chatKeys } from './keys';
 import { loadLatest } from './messages';
-import { chatQueries, LIVE } from './queries';
+import { chatQueries, LIVE, retryAfterDrop } from './queries';
 
 /** The signed-in user id, or '' for a guest. */
 export function useMe(): string {
@@ -98,7 +98,6 @@ export function useGroupMembers(groupID: string, enabled = true) {
         (a, b) => ROLE_ORDER(a) - ROLE_ORDER(b) || a.joinTime - b.joinTime,
       ),
     enabled: Boolean(me && groupID && enabled),
-    retry: false,
     ...LIVE,
   });
 }
@@ -114,6 +113,7 @@ export function useUserInfo(userID: string) {
     queryFn: async (): Promise<FullUserItem | null> => (await chat.getUsersInfo([userID]))[0] ?? null,
     enabled: Boolean(me && userID),
     staleTime: 30_000,
+    retry: retryAfterDrop,
   });
 }
 
@@ -123,7 +123,6 @@ export function useMessages(conversationID: string) {
     queryKey: chatKeys.messages(conversationID),
     queryFn: () => loadLatest(conversationID),
     enabled: Boolean(me && conversationID),
-    retry: false,
     ...LIVE,
   });
 }

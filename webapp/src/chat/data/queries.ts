@@ -5,10 +5,19 @@
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { chat } from '../../api/chat';
+import { ChatRequestError, SocketErrorCode } from '../../api/socket/protocol';
 import { chatKeys } from './keys';
 
+/**
+ * A read cut off by a dropped socket (111) is asked again: the socket queues it until it is
+ * back, so a screen that was loading when the connection fell does not end in an error.
+ */
+export function retryAfterDrop(failureCount: number, error: unknown): boolean {
+  return error instanceof ChatRequestError && error.code === SocketErrorCode.closed && failureCount < 3;
+}
+
 /** Pushes keep these fresh; a reconnect invalidates them (data/sync.ts). */
-export const LIVE = { staleTime: Infinity, gcTime: 10 * 60_000 } as const;
+export const LIVE = { staleTime: Infinity, gcTime: 10 * 60_000, retry: retryAfterDrop } as const;
 
 export const chatQueries = {
   self: queryOptions({ queryKey: chatKeys.self, queryFn: chat.getSelfUserInfo, ...LIVE }),

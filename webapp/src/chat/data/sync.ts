@@ -40,6 +40,8 @@ export async function resync(client: QueryClient): Promise<void> {
     client.invalidateQueries({ queryKey: ['chat', 'members'] }),
     client.invalidateQueries({ queryKey: chatKeys.groupRequests }),
     client.invalidateQueries({ queryKey: chatKeys.self }),
+    // A conversation whose first page failed with the drop loads again.
+    client.invalidateQueries({ queryKey: chatKeys.messagesPrefix, predicate: (q) => q.state.data === undefined }),
     ...cachedConversationIDs(client).map((id) =>
       catchUp(client, id).catch(() => {
         // The next reconnect tries again; the window keeps what it has.
