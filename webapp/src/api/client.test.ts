@@ -26,6 +26,7 @@ const baseConfig: ApiConfig = {
   platformId: 10000,
   platform: 5,
   timeoutMs: 15_000,
+  uploadTimeoutMs: 60_000,
   maxAttempts: 60,
   switchHostAfterFailures: 2,
   retryDelayMs: 1_000,
