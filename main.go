@@ -5,6 +5,7 @@
 //	kj migrate    apply schema migrations and exit
 //	kj admin      operator chores (create-operator)
 //	kj seed --demo  fill an empty store with demo content
+//	kj ledger check  verify the ledger's invariants (exit 1 listing offenders)
 //	kj version    print the version
 //
 // Every command reads KJ_ environment variables and matching flags; see the
@@ -25,6 +26,8 @@ commands:
   migrate    apply schema migrations and exit
   admin      operator chores: kj admin create-operator --account NAME --password PW
   seed       seed --demo: fill an EMPTY store with demo content and a customer-service operator
+  ledger check  verify the ledger: balances sum to zero, equal their entries,
+             no wallet negative; exits 1 listing the offending accounts
   version    print the version
 `
 
@@ -44,6 +47,8 @@ func main() {
 		err = engine.Admin(args, os.Stdin, os.Stdout)
 	case "seed":
 		err = engine.Seed(args, os.Stdout)
+	case "ledger":
+		err = engine.Ledger(args)
 	case "version":
 		fmt.Println("kj", engine.Version)
 	case "help", "-h", "--help":
