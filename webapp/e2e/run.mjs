@@ -14,7 +14,7 @@
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createFlowContext, createReport, e2eDir, launchBrowser, openSession, startServer } from './lib.mjs';
+import { createFlowContext, createReport, e2eDir, launchBrowser, openSession, SERVER_ENV, startServer } from './lib.mjs';
 
 /** A problem with how the runner was started: reported without a stack trace. */
 class UsageError extends Error {}
@@ -73,7 +73,7 @@ async function main() {
   const flows = listFlows();
   if (flows.length === 0) throw new UsageError('no flows found under webapp/e2e/flows');
 
-  server = await startServer(binPath);
+  server = await startServer(binPath, { env: SERVER_ENV });
   console.log(`kj serve is healthy at ${server.baseURL}`);
   browser = await launchBrowser();
   console.log(`chromium ${browser.version()}`);
@@ -86,7 +86,15 @@ async function main() {
         continue;
       }
       const session = await openSession(browser, { baseURL: server.baseURL, language });
-      const t = createFlowContext({ flowName: flow.name, language, baseURL: server.baseURL, session, report });
+      const t = createFlowContext({
+        flowName: flow.name,
+        language,
+        baseURL: server.baseURL,
+        session,
+        report,
+        kjBin: binPath,
+        dataDir: server.dataDir,
+      });
       try {
         await module.default(t);
       } catch (error) {

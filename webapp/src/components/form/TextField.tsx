@@ -43,7 +43,10 @@ export function TextField({ label, value, onChange, invalid = false, hint, trail
           <button
             type="button"
             className="field__icon-button"
+            // Not "show password": a label containing the field's own name would make the
+            // field ambiguous to anyone finding it by its label.
             aria-label={revealed ? t('kit.hidePassword') : t('kit.showPassword')}
+            aria-controls={id}
             aria-pressed={revealed}
             onClick={() => {
               setRevealed((r) => !r);

@@ -21,7 +21,7 @@ interface RowContent {
   badgeLabel?: string;
 }
 
-function Row({ label, icon, value, badge, badgeLabel }: RowContent) {
+function Row({ label, icon, value, badge, badgeLabel, nav = false }: RowContent & { nav?: boolean }) {
   return (
     <>
       {icon ? <span className="menu__icon">{icon}</span> : null}
@@ -32,6 +32,12 @@ function Row({ label, icon, value, badge, badgeLabel }: RowContent) {
         </span>
       ) : null}
       {value !== undefined && value !== null && value !== '' ? <span className="menu__value">{value}</span> : null}
+      {/* A real element, not CSS content: generated content would join the accessible name. */}
+      {nav ? (
+        <span className="menu__chevron" aria-hidden="true">
+          ›
+        </span>
+      ) : null}
     </>
   );
 }
@@ -40,8 +46,19 @@ export function MenuLink({ to, ...row }: RowContent & { to: string }) {
   return (
     <li>
       <Link className="menu__row menu__row--nav" to={to}>
-        <Row {...row} />
+        <Row {...row} nav />
       </Link>
+    </li>
+  );
+}
+
+/** A row opening an address outside the app (a download) in a new tab. */
+export function MenuExternalLink({ href, ...row }: RowContent & { href: string }) {
+  return (
+    <li>
+      <a className="menu__row menu__row--nav" href={href} target="_blank" rel="noopener noreferrer">
+        <Row {...row} nav />
+      </a>
     </li>
   );
 }
@@ -50,7 +67,7 @@ export function MenuButton({ onClick, disabled, ...row }: RowContent & { onClick
   return (
     <li>
       <button type="button" className="menu__row menu__row--nav" onClick={onClick} disabled={disabled}>
-        <Row {...row} />
+        <Row {...row} nav />
       </button>
     </li>
   );

@@ -27,7 +27,7 @@ type Field = 'account' | 'phone' | 'sms' | 'password' | 'confirm';
 /** Forgot password: a code sent to the account's bound phone sets a new password. */
 export function ForgetForm({ initialAccount, onDone, onCancel }: ForgetFormProps) {
   const { t } = useTranslation();
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [account, setAccount] = useState(initialAccount);
   const [phone, setPhone] = useState('');
   const [smsCode, setSmsCode] = useState('');
@@ -88,7 +88,7 @@ export function ForgetForm({ initialAccount, onDone, onCancel }: ForgetFormProps
     }
     setProblem(null);
     // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
+    if (!throttle.gate()) return;
     reset.mutate({ account: account.trim(), phone, smsCode, password, confirmPassword: confirm });
   };
 
@@ -158,7 +158,7 @@ export function ForgetForm({ initialAccount, onDone, onCancel }: ForgetFormProps
         onChange={setConfirm}
       />
       <FormMessage message={message} />
-      <button type="submit" className="button button--block" disabled={reset.isPending}>
+      <button type="submit" className="button button--block" disabled={reset.isPending || throttle.blocked}>
         {reset.isPending ? t('kit.submitting') : t('auth.resetPassword')}
       </button>
       <button type="button" className="button button--text button--block" onClick={onCancel}>

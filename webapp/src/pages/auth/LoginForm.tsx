@@ -21,7 +21,7 @@ type Field = 'account' | 'password';
 export function LoginForm({ initialAccount, switching, onSignedIn, onForget }: LoginFormProps) {
   const { t } = useTranslation();
   const { signIn } = useAccountActions();
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [account, setAccount] = useState(initialAccount);
   const [password, setPassword] = useState('');
   const [problem, setProblem] = useState<{ field: Field; key: MessageKey } | null>(null);
@@ -45,7 +45,7 @@ export function LoginForm({ initialAccount, switching, onSignedIn, onForget }: L
     }
     setProblem(null);
     // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
+    if (!throttle.gate()) return;
     login.mutate({ account: trimmed, password });
   };
 
@@ -84,7 +84,7 @@ export function LoginForm({ initialAccount, switching, onSignedIn, onForget }: L
         {t('auth.forgetLink')}
       </button>
       <FormMessage message={message} />
-      <button type="submit" className="button button--block" disabled={login.isPending}>
+      <button type="submit" className="button button--block" disabled={login.isPending || throttle.blocked}>
         {login.isPending ? t('pages.login.submitting') : t('pages.login.submit')}
       </button>
     </form>

@@ -48,6 +48,7 @@ export function LoginPage() {
   let title = t('pages.login.title');
   if (mode === 'forget') title = t('auth.forgetTitle');
   else if (switching) title = t('auth.addAccountTitle');
+  else if (mode === 'register') title = t('auth.registerTab');
 
   return (
     <main className="page login-page">

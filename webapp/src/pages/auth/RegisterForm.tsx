@@ -35,7 +35,7 @@ type Field = 'account' | 'password' | 'confirm' | 'invite' | 'captcha';
 export function RegisterForm({ switching, launchInviteCode, onSignedIn }: RegisterFormProps) {
   const { t } = useTranslation();
   const { register } = useAccountActions();
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -94,7 +94,7 @@ export function RegisterForm({ switching, launchInviteCode, onSignedIn }: Regist
       input.captchaCode = captchaCode.trim();
     }
     // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
+    if (!throttle.gate()) return;
     submit.mutate(input);
   };
 
@@ -172,7 +172,7 @@ export function RegisterForm({ switching, launchInviteCode, onSignedIn }: Regist
         />
       ) : null}
       <FormMessage message={message} />
-      <button type="submit" className="button button--block" disabled={submit.isPending}>
+      <button type="submit" className="button button--block" disabled={submit.isPending || throttle.blocked}>
         {submit.isPending ? t('auth.registering') : t('auth.register')}
       </button>
     </form>

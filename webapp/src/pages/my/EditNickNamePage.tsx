@@ -30,7 +30,7 @@ function NicknameForm({ current }: { current: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const done = useReturn(MY_PATHS.editInformation);
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [value, setValue] = useState(current);
   const [problem, setProblem] = useState<MessageKey | null>(null);
   const save = useMutation({
@@ -50,7 +50,7 @@ function NicknameForm({ current }: { current: string }) {
     setProblem(key);
     if (key) return;
     // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
+    if (!throttle.gate()) return;
     save.mutate(value.trim());
   };
 
@@ -67,7 +67,7 @@ function NicknameForm({ current }: { current: string }) {
         onChange={setValue}
       />
       <FormMessage message={problem ? t(problem) : (save.error?.message ?? null)} />
-      <button type="submit" className="button button--block" disabled={save.isPending}>
+      <button type="submit" className="button button--block" disabled={save.isPending || throttle.blocked}>
         {save.isPending ? t('kit.saving') : t('kit.save')}
       </button>
     </form>

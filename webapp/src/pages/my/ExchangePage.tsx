@@ -76,7 +76,7 @@ function ExchangeForm({ wallet, cards }: { wallet: WalletSummary; cards: BankCar
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [amount, setAmount] = useState('');
   const [cardId, setCardId] = useState(cards.length === 1 ? (cards[0]?.id ?? '') : '');
   const [fund, setFund] = useState('');
@@ -130,7 +130,7 @@ function ExchangeForm({ wallet, cards }: { wallet: WalletSummary; cards: BankCar
     }
     setProblem(null);
     // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
+    if (!throttle.gate()) return;
     submit.mutate({ amount: cents, bankCardId: cardId, fundPassword: fund });
   };
 
@@ -197,7 +197,7 @@ function ExchangeForm({ wallet, cards }: { wallet: WalletSummary; cards: BankCar
         onChange={setFund}
       />
       <FormMessage message={problem ? t(problem.key, { limit: problem.limit ?? '' }) : (submit.error?.message ?? null)} />
-      <button type="submit" className="button button--block" disabled={submit.isPending}>
+      <button type="submit" className="button button--block" disabled={submit.isPending || throttle.blocked}>
         {submit.isPending ? t('kit.submitting') : t('exchange.submit')}
       </button>
     </form>

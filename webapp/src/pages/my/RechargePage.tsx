@@ -62,7 +62,7 @@ export function RechargePage() {
 function RechargeForm({ chains, currency }: { chains: ChainType[]; currency: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [protocol, setProtocol] = useState<UsdtProtocol>(chains[0]?.protocol ?? 'TRC20');
   const [amount, setAmount] = useState('');
   const [hash, setHash] = useState('');
@@ -119,7 +119,7 @@ function RechargeForm({ chains, currency }: { chains: ChainType[]; currency: str
     }
     setProblem(null);
     // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
+    if (!throttle.gate()) return;
     submit.mutate({ cents, protocol: chain.protocol, hash: trimmed });
   };
 
@@ -186,7 +186,7 @@ function RechargeForm({ chains, currency }: { chains: ChainType[]; currency: str
         onChange={setHash}
       />
       <FormMessage message={problem ? t(problem.key, { min: problem.min ?? '' }) : (submit.error?.message ?? null)} />
-      <button type="submit" className="button button--block" disabled={submit.isPending}>
+      <button type="submit" className="button button--block" disabled={submit.isPending || throttle.blocked}>
         {submit.isPending ? t('kit.submitting') : t('recharge.submit')}
       </button>
     </form>

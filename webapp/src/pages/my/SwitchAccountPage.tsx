@@ -89,7 +89,7 @@ export function SwitchAccountPage() {
 function SwitchDialog({ account, onClose, onSwitched }: { account: CachedAccount; onClose: () => void; onSwitched: () => void }) {
   const { t } = useTranslation();
   const { signIn } = useAccountActions();
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [password, setPassword] = useState('');
   const [empty, setEmpty] = useState(false);
   const switchTo = useMutation({
@@ -100,7 +100,7 @@ function SwitchDialog({ account, onClose, onSwitched }: { account: CachedAccount
     event.preventDefault();
     if (switchTo.isPending) return;
     setEmpty(!password);
-    if (password && gate()) switchTo.mutate();
+    if (password && throttle.gate()) switchTo.mutate();
   };
   const formId = `switch-${account.id}`;
   return (
@@ -113,7 +113,7 @@ function SwitchDialog({ account, onClose, onSwitched }: { account: CachedAccount
           <button type="button" className="button button--secondary" onClick={onClose} disabled={switchTo.isPending}>
             {t('kit.cancel')}
           </button>
-          <button type="submit" form={formId} className="button" disabled={switchTo.isPending}>
+          <button type="submit" form={formId} className="button" disabled={switchTo.isPending || throttle.blocked}>
             {switchTo.isPending ? t('pages.login.submitting') : t('switchAccount.confirm')}
           </button>
         </>

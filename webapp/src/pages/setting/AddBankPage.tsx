@@ -69,7 +69,7 @@ function AddBankForm({ banks }: { banks: { id: string; name: string }[] }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const done = useReturn(SETTING_PATHS.bankManagement);
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [name, setName] = useState('');
   const [bank, setBank] = useState('');
   const [card, setCard] = useState('');
@@ -110,8 +110,6 @@ function AddBankForm({ banks }: { banks: { id: string; name: string }[] }) {
       return;
     }
     setProblem(null);
-    // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
     setConfirming(true);
   };
 
@@ -185,7 +183,7 @@ function AddBankForm({ banks }: { banks: { id: string; name: string }[] }) {
         onChange={setFund}
       />
       <FormMessage message={problem ? t(problem.key) : (add.error?.message ?? null)} />
-      <button type="submit" className="button button--block" disabled={add.isPending}>
+      <button type="submit" className="button button--block" disabled={add.isPending || throttle.blocked}>
         {t('bank.submit')}
       </button>
       <ConfirmDialog
@@ -196,6 +194,7 @@ function AddBankForm({ banks }: { banks: { id: string; name: string }[] }) {
           setConfirming(false);
         }}
         onConfirm={() => {
+          if (!throttle.gate()) return;
           add.mutate({ name: name.trim(), bank, cardNumber: card, confirmCardNumber: confirmCard, fundPassword: fund });
         }}
       >

@@ -4,7 +4,8 @@ import './BankManagementPage.css';
 
 /** A bound card: bank, holder, the masked number grouped by four. */
 export function BankCardView({ card, children }: { card: BankCard; children?: ReactNode }) {
-  const grouped = card.cardNumber.replace(/(.{4})(?=.)/g, '$1 ');
+  // The server masks all but the last four digits; show them the way cards print them.
+  const grouped = `**** **** **** ${card.cardNumber.slice(-4)}`;
   return (
     <div className="bank-card">
       <div className="bank-card__head">

@@ -19,7 +19,7 @@ export function FundPasswordForm({ change }: { change: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const done = useReturn(MY_PATHS.safetySetting);
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [oldPassword, setOld] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -52,7 +52,7 @@ export function FundPasswordForm({ change }: { change: boolean }) {
     }
     setProblem(null);
     // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
+    if (!throttle.gate()) return;
     save.mutate();
   };
 
@@ -86,7 +86,7 @@ export function FundPasswordForm({ change }: { change: boolean }) {
         onChange={setConfirm}
       />
       <FormMessage message={problem ? t(problem.key) : (save.error?.message ?? null)} />
-      <button type="submit" className="button button--block" disabled={save.isPending}>
+      <button type="submit" className="button button--block" disabled={save.isPending || throttle.blocked}>
         {save.isPending ? t('kit.saving') : t('kit.confirm')}
       </button>
     </form>

@@ -17,7 +17,7 @@ type Field = 'old' | 'password' | 'confirm';
 export function ModifyPasswordPage() {
   const { t } = useTranslation();
   const done = useReturn(MY_PATHS.safetySetting);
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [oldPassword, setOld] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -45,7 +45,7 @@ export function ModifyPasswordPage() {
     }
     setProblem(null);
     // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
+    if (!throttle.gate()) return;
     save.mutate({ oldPassword, password, confirmPassword: confirm });
   };
 
@@ -85,7 +85,7 @@ export function ModifyPasswordPage() {
           onChange={setConfirm}
         />
         <FormMessage message={problem ? t(problem.key) : (save.error?.message ?? null)} />
-        <button type="submit" className="button button--block" disabled={save.isPending}>
+        <button type="submit" className="button button--block" disabled={save.isPending || throttle.blocked}>
           {save.isPending ? t('kit.saving') : t('kit.confirm')}
         </button>
       </form>

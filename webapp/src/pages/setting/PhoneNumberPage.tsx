@@ -23,7 +23,7 @@ export function PhoneNumberPage() {
   const verify = useQuery(verifyTypesQuery);
   const needSms = verify.data?.setPhone === 'sms';
   const done = useReturn(MY_PATHS.safetySetting);
-  const gate = useSubmitThrottle();
+  const throttle = useSubmitThrottle();
   const [phone, setPhone] = useState('');
   const [smsCode, setSmsCode] = useState('');
   const [problem, setProblem] = useState<{ field: Field; key: MessageKey } | null>(null);
@@ -72,7 +72,7 @@ export function PhoneNumberPage() {
     }
     setProblem(null);
     // Validation failures are not submissions; only a request is throttled.
-    if (!gate()) return;
+    if (!throttle.gate()) return;
     save.mutate();
   };
 
@@ -115,7 +115,7 @@ export function PhoneNumberPage() {
           />
         ) : null}
         <FormMessage message={problem ? t(problem.key) : (smsError ?? save.error?.message ?? null)} />
-        <button type="submit" className="button button--block" disabled={save.isPending || verify.isPending}>
+        <button type="submit" className="button button--block" disabled={save.isPending || verify.isPending || throttle.blocked}>
           {save.isPending ? t('kit.saving') : t('kit.save')}
         </button>
       </form>

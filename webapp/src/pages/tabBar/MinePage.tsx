@@ -24,7 +24,7 @@ import {
   UserIcon,
   AlbumIcon,
 } from '../../components/icons/Icons';
-import { MenuButton, MenuLink, MenuList } from '../../components/menu/Menu';
+import { MenuButton, MenuExternalLink, MenuLink, MenuList } from '../../components/menu/Menu';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { ErrorState } from '../../components/status/ErrorState';
 import { formatMoney } from '../../format';
@@ -142,14 +142,7 @@ function SignedIn() {
       </MenuList>
       <MenuList label={t('mine.appGroup')}>
         {download ? (
-          <li>
-            <a className="menu__row menu__row--nav" href={assetUrl(download)} target="_blank" rel="noopener noreferrer">
-              <span className="menu__icon">
-                <DownloadIcon />
-              </span>
-              <span className="menu__label">{t('mine.downloadApp')}</span>
-            </a>
-          </li>
+          <MenuExternalLink href={assetUrl(download)} icon={<DownloadIcon />} label={t('mine.downloadApp')} />
         ) : (
           <MenuButton
             icon={<DownloadIcon />}
