@@ -140,10 +140,19 @@ export function launchBrowser() {
 export function loadTexts(language) {
   const file = join(localesDir, `${language}.json`);
   const tree = JSON.parse(readFileSync(file, 'utf8'));
-  return (key, values = {}) => {
+  const lookup = (key) => {
     let node = tree;
     for (const part of key.split('.')) {
       node = node && typeof node === 'object' ? node[part] : undefined;
+    }
+    return node;
+  };
+  const plural = new Intl.PluralRules(language === 'zh-HANT' ? 'zh-Hant' : language);
+  return (key, values = {}) => {
+    let node = lookup(key);
+    // Plural keys (key_one, key_other ...) are chosen by `count`, as i18next does.
+    if (node === undefined && typeof values.count === 'number') {
+      node = lookup(`${key}_${plural.select(values.count)}`) ?? lookup(`${key}_other`);
     }
     if (typeof node !== 'string') throw new Error(`no translation ${key} in ${language}`);
     return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name) => String(values[name] ?? ''));
