@@ -231,14 +231,12 @@ func (s *session) push(frame []byte) {
 	s.queue = append(s.queue, frame)
 	if !s.writing {
 		s.writing = true
-		s.e.wg.Add(1)
 		go s.writeLoop()
 	}
 	s.mu.Unlock()
 }
 
 func (s *session) writeLoop() {
-	defer s.e.wg.Done()
 	for {
 		s.mu.Lock()
 		batch := s.queue
@@ -285,7 +283,6 @@ func (s *session) closeWith(code int, reasonCode int) {
 	s.closing, s.closeCode, s.closeReason = true, code, reason
 	if !s.writing {
 		s.writing = true
-		s.e.wg.Add(1)
 		go s.writeLoop()
 	}
 	s.mu.Unlock()
@@ -301,7 +298,6 @@ func (s *session) closeNormally() {
 	s.closing, s.closeCode, s.closeReason = true, websocket.CloseNormalClosure, ""
 	if !s.writing {
 		s.writing = true
-		s.e.wg.Add(1)
 		go s.writeLoop()
 	}
 	s.mu.Unlock()
