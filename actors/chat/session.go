@@ -125,10 +125,10 @@ func closeReason(msg string) string {
 	return string(b)
 }
 
-// session is one socket. The read goroutine decodes frames and hands them
-// to the session actor; everything written goes through a bounded queue
-// drained by a writer goroutine that runs only while there is something to
-// write.
+// session is one socket. The read goroutine hands raw frames to the
+// session actor, which decodes and answers them; everything written goes
+// through a bounded queue drained by a writer goroutine that runs only
+// while there is something to write.
 type session struct {
 	e         *Engine
 	id        int64
