@@ -286,4 +286,54 @@ export default async function accountScreens(t) {
     await page.getByRole('button', { name: new RegExp(t.text('mine.checkVersion')) }).tap();
     await toast('appUpdate.latest').waitFor();
   });
+
+  await t.test('dark mode on the account screens, and every control is a 44 px touch target', async () => {
+    await darkAndTargets(t);
+  });
+}
+
+/** Controls smaller than 44 x 44 px on the current page (a radio's label is its target). */
+async function smallTargets(page) {
+  return page.evaluate(() => {
+    const small = [];
+    for (const el of document.querySelectorAll('a[href], button, input, select, textarea, [role="tab"], [role="radio"]')) {
+      if (el.closest('.visually-hidden') || el.classList.contains('visually-hidden')) continue;
+      if (el instanceof HTMLInputElement && ['radio', 'checkbox', 'file'].includes(el.type)) continue;
+      // A field's box is its target; its input fills it.
+      const target = el.closest('.field__control') ?? el;
+      const box = target.getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue;
+      if (box.height < 43.5 || box.width < 43.5) small.push(`${el.tagName.toLowerCase()} "${el.textContent?.trim() || el.getAttribute('aria-label') || ''}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+    return small;
+  });
+}
+
+async function darkAndTargets(t) {
+  const { page } = t;
+  const pages = [
+    ['/pages/tabBar/mine', 'mine'],
+    ['/pages/my/edit-information', 'edit-information'],
+    ['/pages/my/safety-setting', 'safety-setting'],
+    ['/pages/setting/bank-management', 'bank-management'],
+    ['/pages/setting/add-bank', 'add-bank'],
+    ['/pages/my/exchange', 'exchange'],
+    ['/pages/my/recharge', 'recharge'],
+    ['/pages/my/points-details', 'points-details'],
+    ['/pages/my/notice', 'notices'],
+    ['/pages/my/switch-account', 'switch-account'],
+  ];
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    for (const [path, name] of pages) {
+      await page.goto(t.url(path));
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(15, 17, 21)');
+      assert.deepEqual(await smallTargets(page), [], `${path}: every control is at least 44 x 44 px`);
+      if (name === 'mine' || name === 'add-bank' || name === 'points-details') await t.screenshot(`${name}-dark`);
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
 }
