@@ -33,10 +33,13 @@ export const userInfoQuery = queryOptions({
   },
 });
 
-/** The signed-in user's info (nothing for a guest). */
-export function useUserInfo() {
+/**
+ * The signed-in user's info (nothing for a guest). `fresh`: refetch on mount, for screens that
+ * show counts that change elsewhere (the mine page's unread notices).
+ */
+export function useUserInfo({ fresh = false } = {}) {
   const { token } = useSession();
-  return useQuery({ ...userInfoQuery, enabled: Boolean(token) });
+  return useQuery({ ...userInfoQuery, enabled: Boolean(token), refetchOnMount: fresh ? 'always' : true });
 }
 
 export const walletSummaryQuery = queryOptions({

@@ -8,6 +8,7 @@ import { useCachedAccounts } from '../../account/useCachedAccounts';
 import { LOGIN_PATH, TAB_PATHS } from '../../app/paths';
 import { Avatar } from '../../components/avatar/Avatar';
 import { Dialog } from '../../components/dialog/Dialog';
+import { EmptyState } from '../../components/empty-state/EmptyState';
 import { FormMessage } from '../../components/form/FormMessage';
 import { TextField } from '../../components/form/TextField';
 import { useSubmitThrottle } from '../../components/form/useSubmitThrottle';
@@ -33,7 +34,8 @@ export function SwitchAccountPage() {
   return (
     <main className="page">
       <PageHeader title={t('mine.switchAccount')} back fallback={TAB_PATHS.mine} />
-      <ul className="accounts" aria-label={t('switchAccount.listLabel')}>
+      {accounts.length === 0 ? <EmptyState title={t('switchAccount.emptyTitle')} text={t('switchAccount.emptyText')} /> : null}
+      <ul className="accounts" aria-label={t('switchAccount.listLabel')} hidden={accounts.length === 0}>
         {accounts.map((account) => {
           const current = account.id === userId;
           const name = account.nickName || account.username;

@@ -55,7 +55,7 @@ export function MinePage() {
 function SignedIn() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const user = useUserInfo();
+  const user = useUserInfo({ fresh: true });
   const wallet = useQuery({ ...walletSummaryQuery, refetchOnMount: 'always' });
   const manifest = useQuery({ queryKey: queryKeys.manifest, queryFn: fetchManifest });
   const checkUpdate = useUpdateCheck();
