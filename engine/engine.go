@@ -281,8 +281,17 @@ func (n *Node) ServeListener(ctx context.Context, ln net.Listener) error {
 	nodeUp.Set(0)
 	sctx, cancel := context.WithTimeout(context.Background(), n.Config.ShutdownTimeout)
 	defer cancel()
-	srv.RegisterOnShutdown(func() { n.runHooks(sctx, &n.draining) })
+	// Sockets are hijacked connections that Shutdown does not wait for: the
+	// drain hooks close them with a reason while Shutdown stops accepting
+	// and lets requests finish; only when both are done do the stop hooks
+	// tear down what they used.
+	drained := make(chan struct{})
+	go func() {
+		n.runHooks(sctx, &n.draining)
+		close(drained)
+	}()
 	err := srv.Shutdown(sctx)
+	<-drained
 	n.Close(sctx)
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil

@@ -177,10 +177,13 @@ func (e *Engine) startFlush(actx actor.Context, owner any, p *pipeline, spec con
 	if p.inflight || len(p.queue) == 0 {
 		return
 	}
+	if !e.begin() {
+		p.failQueued(e, errBusy()) // the node is closing; clients resend elsewhere
+		return
+	}
 	batch := p.take(e.cfg.MaxBatch)
 	p.inflight = true
 	self := actx.Self()
-	e.wg.Add(1)
 	go func() {
 		defer e.wg.Done()
 		var res any

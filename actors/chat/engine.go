@@ -131,7 +131,8 @@ type Engine struct {
 	subs     []bus.Subscription
 	draining atomic.Bool
 	closed   atomic.Bool
-	wg       sync.WaitGroup // flush goroutines in flight
+	closeMu  sync.RWMutex   // orders begin (RLock) before Close (Lock)
+	wg       sync.WaitGroup // commit goroutines in flight
 }
 
 // New builds the engine; Start subscribes it to the bus.
@@ -195,7 +196,10 @@ func (e *Engine) Start(ctx context.Context) error {
 
 // Close stops the engine's subscriptions; Drain closes the sockets first.
 func (e *Engine) Close() {
-	if e.closed.Swap(true) {
+	e.closeMu.Lock()
+	already := e.closed.Swap(true)
+	e.closeMu.Unlock()
+	if already {
 		return
 	}
 	for _, s := range e.subs {
@@ -231,6 +235,18 @@ func (e *Engine) Drain(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// begin counts a commit goroutine Close must wait for; it refuses once the
+// engine is closing.
+func (e *Engine) begin() bool {
+	e.closeMu.RLock()
+	defer e.closeMu.RUnlock()
+	if e.closed.Load() {
+		return false
+	}
+	e.wg.Add(1)
+	return true
 }
 
 // Connections is the number of open sockets on this node.

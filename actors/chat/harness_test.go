@@ -27,7 +27,7 @@ import (
 	"kj/storage"
 )
 
-const waitFor = 5 * time.Second
+const waitFor = 15 * time.Second
 
 // harness is a chat engine on a real store, an in-process bus and a fake
 // clock, served by an httptest server with the gateway at /ws and the API

@@ -125,10 +125,10 @@ func closeReason(msg string) string {
 	return string(b)
 }
 
-// session is one socket. The read goroutine decodes frames and hands them
-// to the session actor; everything written goes through a bounded queue
-// drained by a writer goroutine that runs only while there is something to
-// write.
+// session is one socket. The read goroutine hands raw frames to the
+// session actor, which decodes and answers them; everything written goes
+// through a bounded queue drained by a writer goroutine that runs only
+// while there is something to write.
 type session struct {
 	e         *Engine
 	id        int64
@@ -231,14 +231,12 @@ func (s *session) push(frame []byte) {
 	s.queue = append(s.queue, frame)
 	if !s.writing {
 		s.writing = true
-		s.e.wg.Add(1)
 		go s.writeLoop()
 	}
 	s.mu.Unlock()
 }
 
 func (s *session) writeLoop() {
-	defer s.e.wg.Done()
 	for {
 		s.mu.Lock()
 		batch := s.queue
@@ -285,7 +283,6 @@ func (s *session) closeWith(code int, reasonCode int) {
 	s.closing, s.closeCode, s.closeReason = true, code, reason
 	if !s.writing {
 		s.writing = true
-		s.e.wg.Add(1)
 		go s.writeLoop()
 	}
 	s.mu.Unlock()
@@ -301,7 +298,6 @@ func (s *session) closeNormally() {
 	s.closing, s.closeCode, s.closeReason = true, websocket.CloseNormalClosure, ""
 	if !s.writing {
 		s.writing = true
-		s.e.wg.Add(1)
 		go s.writeLoop()
 	}
 	s.mu.Unlock()

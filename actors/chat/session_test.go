@@ -295,7 +295,7 @@ func TestLogoutAnswersThenCloses(t *testing.T) {
 }
 
 func TestServerPingsAndClosesSilentPeers(t *testing.T) {
-	h := newHarness(t, storagetest.SQLite(t), func(c *Config) { c.PingPeriod, c.IdleTimeout = 50*time.Millisecond, 300*time.Millisecond })
+	h := newHarness(t, storagetest.SQLite(t), func(c *Config) { c.PingPeriod, c.IdleTimeout = 100*time.Millisecond, time.Second })
 	alice, bob := h.user("alice"), h.user("bob")
 	// A live client answers pings (gorilla answers with a pong) and stays.
 	pings := make(chan struct{}, 100)
@@ -320,8 +320,8 @@ func TestServerPingsAndClosesSilentPeers(t *testing.T) {
 	if err := b.waitClosed(); err == nil {
 		t.Fatal("silent peer not closed")
 	}
-	// Ten more pings span longer than the idle timeout: the live one stays.
-	for i := 0; i < 10; i++ {
+	// Fifteen more pings span longer than the idle timeout: the live one stays.
+	for i := 0; i < 15; i++ {
 		select {
 		case <-pings:
 		case <-time.After(waitFor):

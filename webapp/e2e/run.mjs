@@ -14,7 +14,7 @@
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createFlowContext, createReport, e2eDir, launchBrowser, openSession, startServer } from './lib.mjs';
+import { createFlowContext, createReport, e2eDir, launchBrowser, openSession, SERVER_ENV, startServer } from './lib.mjs';
 
 /** A problem with how the runner was started: reported without a stack trace. */
 class UsageError extends Error {}
@@ -73,9 +73,7 @@ async function main() {
   const flows = listFlows();
   if (flows.length === 0) throw new UsageError('no flows found under webapp/e2e/flows');
 
-  // Flows register users from one address; trusting X-Forwarded-For lets each registration
-  // name its own address, so a run stays under the per-address registration limit.
-  server = await startServer(binPath, { env: { KJ_TRUST_PROXY: 'true' } });
+  server = await startServer(binPath, { env: SERVER_ENV });
   console.log(`kj serve is healthy at ${server.baseURL}`);
   browser = await launchBrowser();
   console.log(`chromium ${browser.version()}`);
@@ -88,7 +86,16 @@ async function main() {
         continue;
       }
       const session = await openSession(browser, { baseURL: server.baseURL, language });
-      const t = createFlowContext({ flowName: flow.name, language, baseURL: server.baseURL, session, report, browser });
+      const t = createFlowContext({
+        flowName: flow.name,
+        language,
+        baseURL: server.baseURL,
+        session,
+        report,
+        kjBin: binPath,
+        dataDir: server.dataDir,
+        browser,
+      });
       try {
         await module.default(t);
       } catch (error) {

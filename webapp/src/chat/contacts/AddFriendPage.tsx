@@ -5,11 +5,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { getUserByNick, type FoundUser } from '../../api/chat';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { PageHeader } from '../../components/page-header/PageHeader';
+import { QrCode } from '../../components/qr-code/QrCode';
 import { showToast } from '../../state/toast';
 import { Avatar } from '../components/Avatar';
 import { ChevronIcon, ScanIcon } from '../components/Icons';
 import { ListRow } from '../components/ListRow';
-import { QrCode } from '../components/QrCode';
 import { chatErrorText } from '../data/errors';
 import { useMe, useSelf } from '../data/hooks';
 import { friendLinkOf, userInfoPath } from '../paths';
@@ -125,7 +125,7 @@ export function AddFriendPage() {
           <section className="add-friend__card" aria-label={t('chat.addFriend.myCode')}>
             <h2 className="chat-section-title">{t('chat.addFriend.myCode')}</h2>
             <div className="add-friend__qr">
-              <QrCode text={link} label={t('chat.addFriend.qrLabel', { name: self?.nickname ?? '' })} />
+              <QrCode value={link} label={t('chat.addFriend.qrLabel', { name: self?.nickname ?? '' })} />
               <p className="chat-muted-text">{t('chat.addFriend.qrHint')}</p>
               <p className="add-friend__link" data-testid="friend-link">
                 {link}

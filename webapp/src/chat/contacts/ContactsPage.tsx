@@ -50,7 +50,7 @@ export function ContactsPage() {
       <PageHeader
         title={t('chat.contacts.title')}
         back
-        right={
+        action={
           <Link to={CHAT_PATHS.addFriend} className="chat-icon-button" aria-label={t('chat.addFriend.title')}>
             <PlusIcon />
           </Link>

@@ -1,23 +1,25 @@
-import { encode } from 'uqr';
+import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { appPathOf, decodePixels } from './qr';
 
 /** Draws a QR code of `text` as RGBA pixels, `scale` pixels per module. */
 function pixels(text: string, scale = 4) {
-  const { data, size } = encode(text, { border: 2 });
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const border = 2;
+  const size = modules.size + border * 2;
   const width = size * scale;
   const rgba = new Uint8ClampedArray(width * width * 4).fill(255);
-  data.forEach((row, y) => {
-    row.forEach((dark, x) => {
-      if (!dark) return;
+  for (let y = 0; y < modules.size; y += 1) {
+    for (let x = 0; x < modules.size; x += 1) {
+      if (!modules.get(x, y)) continue;
       for (let dy = 0; dy < scale; dy += 1) {
         for (let dx = 0; dx < scale; dx += 1) {
-          const i = ((y * scale + dy) * width + x * scale + dx) * 4;
+          const i = (((y + border) * scale + dy) * width + (x + border) * scale + dx) * 4;
           rgba[i] = rgba[i + 1] = rgba[i + 2] = 0;
         }
       }
-    });
-  });
+    }
+  }
   return { rgba, width };
 }
 

@@ -377,7 +377,7 @@ export function Conversation({ target, me }: { target: ConversationTarget; me: s
       <PageHeader
         title={headerTitle}
         back
-        right={
+        action={
           selecting ? (
             <button
               type="button"

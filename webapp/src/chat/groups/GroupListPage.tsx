@@ -33,7 +33,7 @@ export function GroupListPage() {
       <PageHeader
         title={title}
         back
-        right={
+        action={
           <Link
             to={createGroupPath(type)}
             className="chat-icon-button"

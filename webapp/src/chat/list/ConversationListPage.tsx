@@ -28,7 +28,7 @@ export function ConversationListPage() {
     <main className="conversation-page">
       <PageHeader
         title={t('pages.chat.title')}
-        right={
+        action={
           me ? (
             <button
               type="button"

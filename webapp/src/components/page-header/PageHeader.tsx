@@ -8,11 +8,11 @@ interface PageHeaderProps {
   /** Shows a back button; goes back in history, or to `fallback` when there is none. */
   back?: boolean;
   fallback?: string;
-  /** A right-hand header button (spec section 2: several list pages have one). */
-  right?: ReactNode;
+  /** A button on the right (several list pages have one, spec section 2). */
+  action?: ReactNode;
 }
 
-export function PageHeader({ title, back = false, fallback = '/', right }: PageHeaderProps) {
+export function PageHeader({ title, back = false, fallback = '/', action }: PageHeaderProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const goBack = (): void => {
@@ -22,7 +22,7 @@ export function PageHeader({ title, back = false, fallback = '/', right }: PageH
     else void navigate(fallback, { replace: true });
   };
   return (
-    <header className="page-header">
+    <header className={action ? 'page-header page-header--with-action' : 'page-header'}>
       {back ? (
         <button type="button" className="page-header__back" onClick={goBack} aria-label={t('common.back')}>
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
@@ -31,7 +31,7 @@ export function PageHeader({ title, back = false, fallback = '/', right }: PageH
         </button>
       ) : null}
       <h1 className="page-header__title">{title}</h1>
-      {right ? <div className="page-header__right">{right}</div> : null}
+      {action ? <div className="page-header__action">{action}</div> : null}
     </header>
   );
 }
