@@ -1,7 +1,7 @@
 import { createStore } from 'jotai';
 import { describe, expect, it, vi } from 'vitest';
 import { scriptedSocket } from '../test/fakeSocket';
-import { chatConnectionAtom, chatReconnectingAtom, onBusinessPush, syncChatSession } from './chat';
+import { chatConnectionAtom, chatReconnectingAtom, onAnyBusinessPush, onBusinessPush, syncChatSession } from './chat';
 import { createBrowserStore, STORAGE_KEYS } from './storage';
 
 describe('onBusinessPush', () => {
@@ -23,6 +23,23 @@ describe('onBusinessPush', () => {
     expect(got).toEqual([
       [{ cents: 1250 }, '{"cents":1250}'],
       ['not json', 'not json'],
+    ]);
+  });
+
+  it('hands every key to a dispatcher that wants them all', async () => {
+    const harness = scriptedSocket();
+    harness.socket.start({ userID: '1', token: 't' });
+    await vi.waitFor(() => {
+      expect(harness.socket.state).toBe('connected');
+    });
+    const got: unknown[] = [];
+    const off = onAnyBusinessPush((key, data) => got.push([key, data]), harness.socket);
+    harness.ws.push('OnRecvCustomBusinessMessage', { key: 'round.phase', data: '{"phase":2}' });
+    harness.ws.push('OnRecvCustomBusinessMessage', { key: 'noticeUnread', data: '{"unread":3}' });
+    off();
+    expect(got).toEqual([
+      ['round.phase', { phase: 2 }],
+      ['noticeUnread', { unread: 3 }],
     ]);
   });
 });

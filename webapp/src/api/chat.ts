@@ -235,6 +235,14 @@ export const chat = {
 
 export type ChatApi = typeof chat;
 
+function decodeBusinessData(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw; // not JSON: handed over as the text it is
+  }
+}
+
 /** Listens to one business push key (`OnRecvCustomBusinessMessage` with data {"key","data"}). */
 export function onBusinessPush(
   key: string,
@@ -243,13 +251,17 @@ export function onBusinessPush(
 ): () => void {
   return socket.on('OnRecvCustomBusinessMessage', (notification) => {
     if (notification.key !== key) return;
-    let data: unknown = notification.data;
-    try {
-      data = JSON.parse(notification.data);
-    } catch {
-      // Not JSON: hand over the text as it is.
-    }
-    handler(data, notification.data);
+    handler(decodeBusinessData(notification.data), notification.data);
+  });
+}
+
+/** Listens to every business push, whatever its key (for areas that dispatch by key). */
+export function onAnyBusinessPush(
+  handler: (key: string, data: unknown, raw: string) => void,
+  socket: ChatSocket = chatSocket,
+): () => void {
+  return socket.on('OnRecvCustomBusinessMessage', (notification) => {
+    handler(notification.key, decodeBusinessData(notification.data), notification.data);
   });
 }
 

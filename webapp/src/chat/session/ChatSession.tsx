@@ -3,7 +3,8 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { chatConnectionAtom, chatSocket, endSessionLocally, startChatSession } from '../../api/chat';
+import { applyBusinessPush } from '../../account/businessPush';
+import { chatConnectionAtom, chatSocket, endSessionLocally, onAnyBusinessPush, startChatSession } from '../../api/chat';
 import { LOGIN_PATH } from '../../app/paths';
 import { showToast } from '../../state/toast';
 import { useMe } from '../data/hooks';
@@ -15,7 +16,7 @@ const FIRST_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Mounted once in the app shell: keeps the chat socket signed in with the stored session,
- * feeds its pushes into the query cache, shows the reconnecting banner, and ends the whole
+ * feeds its pushes (chat and the account area's business keys) into the query cache, shows the reconnecting banner, and ends the whole
  * session with a toast when the socket was kicked offline or its token expired.
  */
 export function ChatSession() {
@@ -30,6 +31,14 @@ export function ChatSession() {
     startChatSession();
   }, []);
   useEffect(() => bindChatPushes(client), [client]);
+  // Business pushes of the account screens (balance, notices, activation) update their caches.
+  useEffect(
+    () =>
+      onAnyBusinessPush((key, data) => {
+        applyBusinessPush(client, key, data);
+      }),
+    [client],
+  );
 
   // Another account's chat data must never show: drop it when the user changes or signs out.
   useEffect(() => {
