@@ -67,6 +67,8 @@ export interface RequestOptions {
   /** Do not toast failures; the caller shows `ApiError.message` itself. */
   quiet?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. the customer-service visitor key). */
+  headers?: Record<string, string>;
 }
 
 interface TransportOptions extends RequestOptions {
@@ -188,6 +190,7 @@ export function createApiClient(config: ApiConfig, env: ApiEnvironment): ApiClie
       const usedIndex = hostIndex;
       const url = `${hosts[usedIndex] ?? hosts[0] ?? ''}${path}${method === 'GET' ? queryString(body) : ''}`;
       const headers: Record<string, string> = {
+        ...options.headers,
         Accept: 'application/json',
         'Accept-Language': env.language(),
       };

@@ -1,5 +1,6 @@
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { Toast } from '../components/toast/Toast';
+import { LaunchChecks } from '../launch/LaunchChecks';
 import { useSession } from '../state/session';
 import { isOpenPath, isTabPath, loginPath } from './paths';
 import { NOT_FOUND_ROUTE_ID } from './routeIds';
@@ -25,6 +26,7 @@ export function AppShell() {
         <Outlet />
       </div>
       <Toast />
+      <LaunchChecks />
     </>
   );
 }

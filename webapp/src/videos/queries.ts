@@ -1,0 +1,62 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { contentApi } from '../api/content';
+import { discoverKeys } from '../discover/keys';
+
+export const videoKeys = {
+  find: ['content', 'videos', 'find'] as const,
+  highlights: ['content', 'videos', 'highlights'] as const,
+  allowance: discoverKeys.allowance,
+  registerConfig: ['accounts', 'registerConfig'] as const,
+  userIndex: ['accounts', 'userIndex'] as const,
+};
+
+const PAGE_SIZE = 10;
+
+export function useFindVideos() {
+  return useInfiniteQuery({
+    queryKey: videoKeys.find,
+    queryFn: ({ pageParam }) => contentApi.findVideos({ page: pageParam, pageSize: PAGE_SIZE }, { quiet: true }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page < last.pages ? last.page + 1 : undefined),
+  });
+}
+
+export function useHighlightVideos() {
+  return useInfiniteQuery({
+    queryKey: videoKeys.highlights,
+    queryFn: ({ pageParam }) => contentApi.highlightVideos({ page: pageParam, pageSize: PAGE_SIZE }, { quiet: true }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page < last.pages ? last.page + 1 : undefined),
+  });
+}
+
+export function useVideoAllowance(enabled = true) {
+  return useQuery({
+    queryKey: videoKeys.allowance,
+    queryFn: () => contentApi.checkVideoCount(undefined, { quiet: true }),
+    enabled,
+    staleTime: 0,
+  });
+}
+
+/**
+ * Whether the video area must ask for an invitation code first: registration requires one
+ * (`/register/config`) and this account has no superior bound yet (`/user/index`).
+ */
+export function useInviteRequired(enabled = true) {
+  const config = useQuery({
+    queryKey: videoKeys.registerConfig,
+    queryFn: () => contentApi.registerConfig({ quiet: true }),
+    enabled,
+    staleTime: 300_000,
+  });
+  const user = useQuery({
+    queryKey: videoKeys.userIndex,
+    queryFn: () => contentApi.userIndex({ quiet: true }),
+    enabled: enabled && config.data?.inviteCodeRequired === true,
+    staleTime: 0,
+  });
+  const required = config.data?.inviteCodeRequired === true && user.data !== undefined && !user.data.superiorBound;
+  const pending = config.isPending || (config.data?.inviteCodeRequired === true && user.isPending);
+  return { required, pending };
+}
