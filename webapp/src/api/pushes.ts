@@ -13,6 +13,7 @@ export interface BusinessPush {
   data: unknown;
 }
 
+/** `receivedAt` is monotonic (performance.now()), as the server clock estimate wants it. */
 type PushListener = (data: unknown, receivedAt: number) => void;
 
 export interface PushHub {
@@ -33,7 +34,7 @@ function parseData(data: unknown): unknown {
   }
 }
 
-export function createPushHub(now: () => number = () => Date.now()): PushHub {
+export function createPushHub(now: () => number = () => performance.now()): PushHub {
   const listeners = new Map<string, Set<PushListener>>();
   const resyncListeners = new Set<() => void>();
   return {

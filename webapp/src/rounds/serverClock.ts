@@ -1,19 +1,25 @@
 /**
  * The server's clock as seen from the phone. Countdowns run to deadlines the server set, so
- * they must not trust the phone's clock, which may be minutes or hours off. Every answer that
- * carries `serverTime` gives one sample: offset = serverTime − the local time the server
- * most likely read its clock (the midpoint of the request). The sample with the shortest
- * round trip wins (its error is at most half the trip); samples expire so a phone whose
- * clock is changed while the page is open catches up within a minute.
+ * they must not trust the phone's clock, which may be minutes or hours off — or be changed
+ * while the page is open. Local time is therefore the monotonic `performance.now()`, never
+ * `Date.now()`. Every answer that carries `serverTime` gives one sample: offset = serverTime −
+ * the local time the server most likely read its clock (the midpoint of the request). The
+ * sample with the shortest round trip wins (its error is at most half the trip); samples
+ * expire after a minute so a drifting device keeps up.
  */
+/** Local time for the clock: monotonic milliseconds, unaffected by changes of the device's clock. */
+export function monotonicNow(): number {
+  return performance.now();
+}
+
 export interface ServerClock {
   /** Milliseconds since the epoch on the server's clock, now. */
   now(): number;
-  /** The current estimate of server time − local time. */
+  /** The current estimate of server time − local (monotonic) time. */
   offset(): number;
-  /** A reply that carries serverTime: `sentAt` and `receivedAt` are local Date.now() values. */
+  /** A reply that carries serverTime: `sentAt` and `receivedAt` are local (monotonic) times. */
   sample(serverTime: number, sentAt: number, receivedAt: number): void;
-  /** A push: the server's time when it sent, received at `receivedAt` (no trip to halve). */
+  /** A push: the server's time when it sent, received at local (monotonic) `receivedAt`. */
   samplePush(serverTime: number, receivedAt: number): void;
   subscribe(listener: () => void): () => void;
 }
@@ -22,14 +28,18 @@ const SAMPLE_LIFETIME_MS = 60_000;
 /** Pushes travel one way; count them as a trip of this length so a quick reply wins over them. */
 const PUSH_UNCERTAINTY_MS = 250;
 
-export function createServerClock(localNow: () => number = () => Date.now()): ServerClock {
+export function createServerClock(
+  localNow: () => number = monotonicNow,
+  /** Before the first sample the device's clock is all there is. */
+  wallNow: () => number = () => Date.now(),
+): ServerClock {
   let best: { offset: number; uncertainty: number; at: number } | null = null;
   const listeners = new Set<() => void>();
 
   function consider(offset: number, uncertainty: number, at: number): void {
     if (!Number.isFinite(offset)) return;
     const expired = best !== null && at - best.at > SAMPLE_LIFETIME_MS;
-    // A jump of more than the combined error means the local clock was changed: take it.
+    // A jump of more than the combined error means the server's clock moved: take it.
     const jumped = best !== null && Math.abs(offset - best.offset) > best.uncertainty + uncertainty + 1_000;
     if (best === null || expired || jumped || uncertainty <= best.uncertainty) {
       const changed = best?.offset !== offset;
@@ -39,8 +49,8 @@ export function createServerClock(localNow: () => number = () => Date.now()): Se
   }
 
   return {
-    now: () => localNow() + (best?.offset ?? 0),
-    offset: () => best?.offset ?? 0,
+    now: () => (best ? localNow() + best.offset : wallNow()),
+    offset: () => (best ? best.offset : wallNow() - localNow()),
     sample(serverTime, sentAt, receivedAt) {
       if (!Number.isFinite(serverTime) || serverTime <= 0) return;
       const trip = Math.max(0, receivedAt - sentAt);
@@ -66,7 +76,7 @@ export const serverClock: ServerClock = createServerClock();
 export async function timed<T extends { serverTime: number }>(
   call: () => Promise<T>,
   clock: ServerClock = serverClock,
-  localNow: () => number = () => Date.now(),
+  localNow: () => number = monotonicNow,
 ): Promise<T> {
   const sentAt = localNow();
   const data = await call();
