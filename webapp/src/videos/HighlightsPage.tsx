@@ -6,6 +6,7 @@ import { conversationPath, FIND_PATHS, TAB_PATHS } from '../app/paths';
 import { EmptyState } from '../components/empty-state/EmptyState';
 import { showToast } from '../state/toast';
 import { useHighlightVideos } from './queries';
+import { ChatBubbleIcon, ForwardIcon, SaveIcon, SoundIcon } from './VideoIcons';
 import { shareImagePath } from './share';
 import './videos.css';
 
@@ -107,7 +108,7 @@ export function HighlightsPage() {
           aria-pressed={!muted}
           aria-label={muted ? t('videos.soundOn') : t('videos.soundOff')}
         >
-          {muted ? '🔇' : '🔊'}
+          <SoundIcon muted={muted} />
         </button>
       </div>
       {videos.isPending ? (
@@ -141,7 +142,7 @@ export function HighlightsPage() {
                 <div className="highlights__actions">
                   {canChat ? (
                     <Link className="highlights__action" to={conversationPath(video.chatUserId)}>
-                      <span aria-hidden="true">💬</span>
+                      <ChatBubbleIcon />
                       <span>{t('videos.chat')}</span>
                     </Link>
                   ) : null}
@@ -152,7 +153,7 @@ export function HighlightsPage() {
                       void forward(video);
                     }}
                   >
-                    <span aria-hidden="true">↗</span>
+                    <ForwardIcon />
                     <span>{t('videos.forward')}</span>
                   </button>
                   {video.url ? (
@@ -164,7 +165,7 @@ export function HighlightsPage() {
                         showToast(t('videos.saving'));
                       }}
                     >
-                      <span aria-hidden="true">⬇</span>
+                      <SaveIcon />
                       <span>{t('videos.save')}</span>
                     </a>
                   ) : null}
