@@ -3,7 +3,9 @@
 //
 //	kj serve      run a node (the default when no command is given)
 //	kj migrate    apply schema migrations and exit
+//	kj admin      operator chores (create-operator)
 //	kj seed --demo  fill an empty store with demo content
+//	kj ledger check  verify the ledger's invariants (exit 1 listing offenders)
 //	kj version    print the version
 //
 // Every command reads KJ_ environment variables and matching flags; see the
@@ -22,7 +24,10 @@ const usage = `usage: kj <command> [flags]
 commands:
   serve      run a node: HTTP API, chat gateway, web app (default)
   migrate    apply schema migrations and exit
+  admin      operator chores: kj admin create-operator --account NAME --password PW
   seed       seed --demo: fill an EMPTY store with demo content and a customer-service operator
+  ledger check  verify the ledger: balances sum to zero, equal their entries,
+             no wallet negative; exits 1 listing the offending accounts
   version    print the version
 `
 
@@ -38,8 +43,12 @@ func main() {
 		err = engine.Serve(args)
 	case "migrate":
 		err = engine.Migrate(args)
+	case "admin":
+		err = engine.Admin(args, os.Stdin, os.Stdout)
 	case "seed":
 		err = engine.Seed(args, os.Stdout)
+	case "ledger":
+		err = engine.Ledger(args)
 	case "version":
 		fmt.Println("kj", engine.Version)
 	case "help", "-h", "--help":

@@ -22,6 +22,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 
+	"kj/actors/ledger"
+	"kj/actors/window"
 	"kj/auth"
 	"kj/engine/bus"
 	"kj/engine/clock"
@@ -47,7 +49,10 @@ type Node struct {
 	Counters counter.Counters
 	Sessions *auth.Sessions
 	Actors   *actor.ActorSystem
+	Ledger   *ledger.Writer // the only way money moves
 	API      *httpapi.Server
+	Rounds   *window.Rounds // activation windows: bets and reads (any node)
+	Windows  *window.Runner // the windows this node holds leases on
 
 	redis *redis.Client
 	mux   *http.ServeMux
@@ -128,10 +133,26 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 	}))
 	n.onStop(func(context.Context) { n.Actors.Shutdown() })
 
+	n.Ledger, err = ledger.Start(n.Actors, db, ledger.Options{Shards: cfg.LedgerShards, MaxBatch: cfg.LedgerBatch,
+		Bus: n.Bus, Clock: n.Clock, Log: log.With("area", "ledger")})
+	if err != nil {
+		return nil, err
+	}
+	// Registered after the actor system, so it runs before it stops: the
+	// queued transfers commit first.
+	n.onStop(func(ctx context.Context) {
+		if err := n.Ledger.Stop(ctx); err != nil {
+			log.Error("ledger writer did not drain", "err", err)
+		}
+	})
+
 	n.Sessions = &auth.Sessions{DB: db, Bus: n.Bus, Clock: n.Clock, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL}
+	if err := n.startWindows(ctx); err != nil {
+		return nil, err
+	}
 	n.API = httpapi.New(httpapi.Deps{
 		DB: db, Bus: n.Bus, Presence: n.Presence, Counters: n.Counters, Clock: n.Clock,
-		Config: cfg, Sessions: n.Sessions, Log: log,
+		Config: cfg, Sessions: n.Sessions, Log: log, Ledger: n.Ledger, Rounds: n.Rounds,
 	})
 	n.routes()
 	customer := httpapi.NewCustomerSocket(n.API)
@@ -139,6 +160,28 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 	n.OnDrain(customer.Close)
 	ok = true
 	return n, nil
+}
+
+// startWindows creates the configured activation windows that do not
+// exist yet, opens this node's bet desk and starts running the windows it
+// can lease. At shutdown the windows stop first and release their leases
+// (another node takes them over at once); the desk closes after them.
+func (n *Node) startWindows(ctx context.Context) error {
+	cfg := n.Config
+	defaults := storage.RoundWindow{OddsBP: cfg.WindowOddsBP, MinBet: cfg.WindowMinBet, MaxBet: cfg.WindowMaxBet,
+		BettingMs: cfg.WindowBetting.Milliseconds(), DrawingMs: cfg.WindowDrawing.Milliseconds(), RestMs: cfg.WindowRest.Milliseconds()}
+	if err := storage.EnsureRoundWindows(ctx, n.DB, int64(cfg.WindowCount), defaults, n.Clock.Now().UnixMilli()); err != nil {
+		return fmt.Errorf("activation windows: %w", err)
+	}
+	desk := window.NewDesk(n.DB, window.StoreLedger{}, n.Clock, n.Bus, n.Log.With("area", "rounds"), 1000)
+	n.onStop(func(context.Context) { desk.Close() })
+	n.Rounds = &window.Rounds{DB: n.DB, Ledger: window.StoreLedger{}, Clock: n.Clock, Desk: desk}
+	n.Windows = &window.Runner{DB: n.DB, Desk: desk, Bus: n.Bus, Clock: n.Clock, Log: n.Log.With("area", "rounds"), Node: cfg.NodeID}
+	if err := n.Windows.Start(n.Actors); err != nil {
+		return fmt.Errorf("activation windows: %w", err)
+	}
+	n.OnDrain(n.Windows.Stop)
+	return nil
 }
 
 func (n *Node) onStop(f func(ctx context.Context)) {

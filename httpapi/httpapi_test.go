@@ -26,7 +26,7 @@ import (
 )
 
 // testServer is a Server on db with a fake clock and in-process services.
-func testServer(t *testing.T, db storage.DB) (*Server, *clock.Fake) {
+func testServer(t testing.TB, db storage.DB) (*Server, *clock.Fake) {
 	t.Helper()
 	c := clock.NewFake(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 	cfg, err := config.Load(nil, func(string) string { return "" })

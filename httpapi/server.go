@@ -18,6 +18,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"kj/actors/ledger"
+	"kj/actors/window"
 	"kj/auth"
 	"kj/engine/bus"
 	"kj/engine/clock"
@@ -40,6 +42,9 @@ type Deps struct {
 	Config   config.Config
 	Sessions *auth.Sessions
 	Log      *slog.Logger
+	SMS      SMSSender      // delivers SMS codes; nil picks the KJ_SMS_WEBHOOK_URL webhook or the log (sms.go)
+	Ledger   *ledger.Writer // moves money; nil in tests of areas that do not
+	Rounds   *window.Rounds // activation windows: bets, rounds, results (rounds.go)
 }
 
 // Server serves /api.

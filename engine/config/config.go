@@ -32,11 +32,43 @@ type Config struct {
 	TokenTTL time.Duration // KJ_TOKEN_TTL: lifetime of an access token
 	JWTTTL   time.Duration // KJ_JWT_TTL: lifetime of the renewal token (jwt)
 
+	// Accounts (httpapi/accounts.go).
+	RegisterCaptcha        bool          // KJ_REGISTER_CAPTCHA: /register needs an image captcha
+	RegisterInviteRequired bool          // KJ_REGISTER_INVITE_REQUIRED: /register needs an invite code
+	PhoneMinDigits         int           // KJ_PHONE_MIN_DIGITS: shortest phone number
+	PhoneMaxDigits         int           // KJ_PHONE_MAX_DIGITS: longest phone number
+	PhoneSMSRequired       bool          // KJ_PHONE_SMS_REQUIRED: /user/setPhone needs an SMS code
+	SMSWebhookURL          string        // KJ_SMS_WEBHOOK_URL: where SMS codes are posted; empty logs them
+	SMSResendInterval      time.Duration // KJ_SMS_RESEND_INTERVAL: cool-down between two codes to one phone
+	SMSCodeTTL             time.Duration // KJ_SMS_CODE_TTL: how long an SMS code stays valid
+	PublicURL              string        // KJ_PUBLIC_URL: base of invite links; empty uses the request's host
+	TrustProxy             bool          // KJ_TRUST_PROXY: take the client address from X-Forwarded-For
+
 	AppName         string         // KJ_APP_NAME: app name when no domain or operator setting names one
 	PlatformID      int64          // KJ_PLATFORM_ID: platformId for domains with no entry
 	PackageID       int64          // KJ_PACKAGE_ID: packageId for domains with no entry
 	VideoDailyLimit int            // KJ_VIDEO_DAILY_LIMIT: free videos per day for non-activated accounts
 	DayZone         *time.Location // KJ_DAY_TIMEZONE: where a day starts (daily limits, daily statistics)
+
+	// Wallet. Amounts are cents of points; one point is one USDT.
+	RechargeMinDeposit int64  // KJ_RECHARGE_MIN_DEPOSIT: minDep of a recharge order
+	USDTTRC20Address   string // KJ_USDT_TRC20_ADDRESS: deposit address; empty = TRC20 not offered
+	USDTERC20Address   string // KJ_USDT_ERC20_ADDRESS: deposit address; empty = ERC20 not offered
+	ExchangeMin        int64  // KJ_EXCHANGE_MIN: smallest exchange (withdrawal)
+	ExchangeMax        int64  // KJ_EXCHANGE_MAX: largest exchange
+	LedgerShards       int    // KJ_LEDGER_SHARDS: ledger writer actors
+	LedgerBatch        int    // KJ_LEDGER_BATCH: transfers per ledger transaction at most
+
+	// Activation windows. The count decides which windows run (1..n); the
+	// rest are the rules given to windows that do not exist yet (an
+	// operator edits existing ones).
+	WindowCount   int           // KJ_WINDOW_COUNT
+	WindowBetting time.Duration // KJ_WINDOW_BETTING
+	WindowDrawing time.Duration // KJ_WINDOW_DRAWING
+	WindowRest    time.Duration // KJ_WINDOW_REST
+	WindowOddsBP  int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
+	WindowMinBet  int64         // KJ_WINDOW_MIN_BET, cents
+	WindowMaxBet  int64         // KJ_WINDOW_MAX_BET, cents
 }
 
 // Var describes one configuration variable: its environment name, flag name,
@@ -119,6 +151,50 @@ var Vars = []Var{
 	}},
 	{"KJ_TOKEN_TTL", "token-ttl", "2h", "lifetime of an access token (renewed with the jwt)", durationVar(func(c *Config) *time.Duration { return &c.TokenTTL })},
 	{"KJ_JWT_TTL", "jwt-ttl", "720h", "lifetime of the renewal token (jwt)", durationVar(func(c *Config) *time.Duration { return &c.JWTTTL })},
+
+	{"KJ_REGISTER_CAPTCHA", "register-captcha", "false", "registration requires an image captcha (/getCaptcha)", boolVar(func(c *Config) *bool { return &c.RegisterCaptcha })},
+	{"KJ_REGISTER_INVITE_REQUIRED", "register-invite-required", "false", "registration requires an existing user's invite code (pro_...)", boolVar(func(c *Config) *bool { return &c.RegisterInviteRequired })},
+	{"KJ_PHONE_MIN_DIGITS", "phone-min-digits", "6", "shortest phone number accepted (digits)", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 20 {
+			return errors.New("want a number of digits from 1 to 20")
+		}
+		c.PhoneMinDigits = n
+		return nil
+	}},
+	{"KJ_PHONE_MAX_DIGITS", "phone-max-digits", "11", "longest phone number accepted (digits)", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 20 {
+			return errors.New("want a number of digits from 1 to 20")
+		}
+		if n < c.PhoneMinDigits {
+			return fmt.Errorf("must not be below KJ_PHONE_MIN_DIGITS (%d)", c.PhoneMinDigits)
+		}
+		c.PhoneMaxDigits = n
+		return nil
+	}},
+	{"KJ_PHONE_SMS_REQUIRED", "phone-sms-required", "false", "setting a phone number requires an SMS code sent to it", boolVar(func(c *Config) *bool { return &c.PhoneSMSRequired })},
+	{"KJ_SMS_WEBHOOK_URL", "sms-webhook-url", "", "http(s) URL that receives SMS codes as JSON {phone, code, purpose} to forward to an SMS gateway; empty writes them to the server log", func(c *Config, v string) error {
+		if v != "" {
+			if err := checkURL(v, "https", "http"); err != nil {
+				return err
+			}
+		}
+		c.SMSWebhookURL = v
+		return nil
+	}},
+	{"KJ_SMS_RESEND_INTERVAL", "sms-resend-interval", "60s", "cool-down before another SMS code may be sent to the same phone", durationVar(func(c *Config) *time.Duration { return &c.SMSResendInterval })},
+	{"KJ_SMS_CODE_TTL", "sms-code-ttl", "5m", "how long an SMS code stays valid", durationVar(func(c *Config) *time.Duration { return &c.SMSCodeTTL })},
+	{"KJ_PUBLIC_URL", "public-url", "", "public base URL of the web app for invite links (https://...); empty uses the request's host", func(c *Config, v string) error {
+		if v != "" {
+			if err := checkURL(v, "https", "http"); err != nil {
+				return err
+			}
+		}
+		c.PublicURL = strings.TrimRight(v, "/")
+		return nil
+	}},
+	{"KJ_TRUST_PROXY", "trust-proxy", "false", "take the client address from X-Forwarded-For (only behind a proxy that sets it)", boolVar(func(c *Config) *bool { return &c.TrustProxy })},
 	{"KJ_APP_NAME", "app-name", "kj", "app name shown when neither the domain entry nor the operator's settings name one", func(c *Config, v string) error {
 		if v = strings.TrimSpace(v); v == "" || len([]rune(v)) > 40 {
 			return errors.New("want 1-40 characters")
@@ -144,6 +220,79 @@ var Vars = []Var{
 		c.DayZone = loc
 		return nil
 	}},
+	{"KJ_RECHARGE_MIN_DEPOSIT", "recharge-min-deposit", "1000", "smallest recharge order, in cents of points (1 point = 1 USDT)", centsVar(1, func(c *Config) *int64 { return &c.RechargeMinDeposit })},
+	{"KJ_USDT_TRC20_ADDRESS", "usdt-trc20-address", "", "USDT deposit address on TRON (TRC20, T + 33 base58 characters); empty: TRC20 is not offered", func(c *Config, v string) error {
+		if v != "" && !isTronAddress(v) {
+			return errors.New("want a TRON address: T followed by 33 base58 characters")
+		}
+		c.USDTTRC20Address = v
+		return nil
+	}},
+	{"KJ_USDT_ERC20_ADDRESS", "usdt-erc20-address", "", "USDT deposit address on Ethereum (ERC20, 0x + 40 hex digits); empty: ERC20 is not offered", func(c *Config, v string) error {
+		if v != "" && !isEthAddress(v) {
+			return errors.New("want an Ethereum address: 0x followed by 40 hex digits")
+		}
+		c.USDTERC20Address = v
+		return nil
+	}},
+	{"KJ_EXCHANGE_MIN", "exchange-min", "1000", "smallest exchange (withdrawal to a bank card), in cents", centsVar(1, func(c *Config) *int64 { return &c.ExchangeMin })},
+	{"KJ_EXCHANGE_MAX", "exchange-max", "10000000", "largest exchange, in cents (at least KJ_EXCHANGE_MIN)", func(c *Config, v string) error {
+		if err := centsVar(1, func(c *Config) *int64 { return &c.ExchangeMax })(c, v); err != nil {
+			return err
+		}
+		if c.ExchangeMax < c.ExchangeMin {
+			return fmt.Errorf("below KJ_EXCHANGE_MIN (%d)", c.ExchangeMin)
+		}
+		return nil
+	}},
+	{"KJ_LEDGER_SHARDS", "ledger-shards", "1", "ledger writer actors (1-64); one per node is usual", intVar(1, 64, func(c *Config) *int { return &c.LedgerShards })},
+	{"KJ_LEDGER_BATCH", "ledger-batch", "4096", "most transfers written in one ledger transaction (1-65536)", intVar(1, 65536, func(c *Config) *int { return &c.LedgerBatch })},
+	{"KJ_WINDOW_COUNT", "window-count", "3", "activation windows to run (1..n); 0 runs none", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 9999 {
+			return errors.New("want a whole number from 0 to 9999")
+		}
+		c.WindowCount = n
+		return nil
+	}},
+	{"KJ_WINDOW_BETTING", "window-betting", "60s", "betting phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowBetting })},
+	{"KJ_WINDOW_DRAWING", "window-drawing", "10s", "drawing phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowDrawing })},
+	{"KJ_WINDOW_REST", "window-rest", "20s", "rest phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowRest })},
+	{"KJ_WINDOW_ODDS", "window-odds", "1.98", "payout multiple of a winning bet in a new window (stake included), up to 4 decimals", func(c *Config, v string) error {
+		bp, ok := parseOdds(v)
+		if !ok || bp < 10000 || bp > 1000000 {
+			return errors.New("want a decimal from 1.00 to 100.00 with at most 4 places, e.g. 1.98")
+		}
+		c.WindowOddsBP = bp
+		return nil
+	}},
+	{"KJ_WINDOW_MIN_BET", "window-min-bet", "100", "smallest bet in a new window, in cents", func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || n > maxBetCents {
+			return fmt.Errorf("want whole cents from 1 to %d", int64(maxBetCents))
+		}
+		c.WindowMinBet = n
+		return nil
+	}},
+	{"KJ_WINDOW_MAX_BET", "window-max-bet", "1000000", "largest bet in a new window, in cents (at least the minimum)", func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < c.WindowMinBet || n > maxBetCents {
+			return fmt.Errorf("want whole cents from KJ_WINDOW_MIN_BET (%d) to %d", c.WindowMinBet, int64(maxBetCents))
+		}
+		c.WindowMaxBet = n
+		return nil
+	}},
+}
+
+func boolVar(field func(*Config) *bool) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("want true or false")
+		}
+		*field(c) = b
+		return nil
+	}
 }
 
 func int64Var(field func(*Config) *int64) func(*Config, string) error {
@@ -238,4 +387,88 @@ func checkURL(v string, schemes ...string) error {
 		}
 	}
 	return fmt.Errorf("want a %s:// URL with a host", schemes[0])
+}
+
+// maxBetCents bounds bet limits (10,000,000,000.00 points), far inside
+// int64 even multiplied by the largest odds.
+const maxBetCents = 1_000_000_000_000
+
+// phaseVar reads a round phase: whole milliseconds from 1s to 24h.
+func phaseVar(field func(*Config) *time.Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 24*time.Hour || d%time.Millisecond != 0 {
+			return errors.New("want a Go duration from 1s to 24h in whole milliseconds, e.g. 60s")
+		}
+		*field(c) = d
+		return nil
+	}
+}
+
+// parseOdds reads a decimal with at most four places as 1/10000 units,
+// exactly (no floating point): "1.98" → 19800.
+func parseOdds(s string) (int64, bool) {
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" || len(whole) > 6 || len(frac) > 4 {
+		return 0, false
+	}
+	for _, r := range whole + frac {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+	}
+	w, _ := strconv.ParseInt(whole, 10, 64)
+	f, _ := strconv.ParseInt((frac + "0000")[:4], 10, 64)
+	return w*10000 + f, true
+}
+
+// centsVar parses a whole number of cents of at least lo (and at most 10^15).
+func centsVar(lo int64, field func(*Config) *int64) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < lo || n > 1_000_000_000_000_000 {
+			return fmt.Errorf("want a whole number of cents from %d to 10^15", lo)
+		}
+		*field(c) = n
+		return nil
+	}
+}
+
+// intVar parses an integer within lo..hi.
+func intVar(lo, hi int, field func(*Config) *int) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			return fmt.Errorf("want an integer from %d to %d", lo, hi)
+		}
+		*field(c) = n
+		return nil
+	}
+}
+
+// isTronAddress: T and 33 base58 characters (the checksum is the wallet's
+// business; a typo in the alphabet or length is caught here).
+func isTronAddress(v string) bool {
+	if len(v) != 34 || v[0] != 'T' {
+		return false
+	}
+	for _, r := range v {
+		if !strings.ContainsRune("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// isEthAddress: 0x and 40 hex digits.
+func isEthAddress(v string) bool {
+	if len(v) != 42 || !strings.HasPrefix(v, "0x") {
+		return false
+	}
+	for _, r := range v[2:] {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return true
 }

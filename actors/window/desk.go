@@ -1,0 +1,474 @@
+package window
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"time"
+
+	"kj/engine/bus"
+	"kj/engine/clock"
+	"kj/storage"
+)
+
+// Errors a bet can be refused with (besides ErrInsufficientBalance and a
+// *LimitError). The API maps each to its code and translated message.
+var (
+	ErrUnknownWindow  = errors.New("window: no such window")
+	ErrUnknownIssue   = errors.New("window: no such round in this window")
+	ErrBettingNotOpen = errors.New("window: betting has not opened for this round")
+	ErrBettingClosed  = errors.New("window: betting has closed for this round")
+	ErrBetIDTaken     = errors.New("window: bet id belongs to another player")
+	ErrBetIDReused    = errors.New("window: bet id already used for a different bet")
+	ErrBadContent     = errors.New("window: content must be BIG, SMALL, SINGLE or DOUBLE")
+	ErrBadAmount      = errors.New("window: amount must be a positive whole number of cents")
+	ErrBadBetID       = errors.New("window: bet id must be 1-64 letters, digits or . _ : -")
+	ErrDeskClosed     = errors.New("window: the bet desk is shut")
+)
+
+// LimitError refuses an amount outside the round's limits; it carries them
+// so the message can name them.
+type LimitError struct {
+	Amount, Min, Max int64
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("window: amount %d outside %d..%d", e.Amount, e.Min, e.Max)
+}
+
+// Below reports whether the amount was under the minimum.
+func (e *LimitError) Below() bool { return e.Amount < e.Min }
+
+// BetRequest is a player's bet as it arrived. ArrivedAt is the node's clock
+// when the request arrived; it, not the moment the bet reaches the store,
+// decides whether betting was open.
+type BetRequest struct {
+	UserID    int64
+	WindowID  int64
+	Issue     string
+	Content   Content
+	Amount    int64 // cents
+	BetID     string
+	ArrivedAt time.Time
+}
+
+// Check validates the request's own fields (the round decides the rest,
+// including an amount above its maximum, so the message names that limit).
+func (r BetRequest) Check() error {
+	switch {
+	case !r.Content.Valid():
+		return ErrBadContent
+	case r.Amount <= 0:
+		return ErrBadAmount
+	case !ValidBetID(r.BetID):
+		return ErrBadBetID
+	}
+	return nil
+}
+
+// ValidBetID: 1-64 characters of letters, digits and . _ : -
+func ValidBetID(s string) bool {
+	if len(s) < 1 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// StakeKey is the ledger idempotency key of a bet's stake.
+func StakeKey(betID string) string { return "bet:" + betID + ":stake" }
+
+// Desk is this node's writer of round money: it accepts bets and settles
+// rounds, one store transaction at a time, each posting through the ledger
+// in the same transaction as the rows it changes.
+//
+// Bets from every caller queue up and are written in batches (group
+// commit): the rounds involved are locked, each bet is judged against its
+// round's stored deadline and limits, the stakes go through the ledger in
+// one call, the bet rows are inserted together and each round's totals
+// updated once. Any node may run a Desk: the round's row, not the node
+// running the window, decides whether betting is open, and closing the
+// round takes the same row lock, so a bet either commits before the close
+// (and is settled with the round) or is refused.
+//
+// Settlement batches go through the same writer so that on one node the
+// rounds' transactions never race each other for the hot ledger accounts
+// (bets-in-play, house), which the ledger guards optimistically.
+type Desk struct {
+	db       storage.DB
+	ledger   Ledger
+	clock    clock.Clock
+	bus      bus.Bus
+	log      *slog.Logger
+	maxBatch int
+
+	bets    chan *betCall
+	settles chan *settleCall
+	quit    chan struct{}
+	done    chan struct{}
+}
+
+type betCall struct {
+	req BetRequest
+	res chan betResult
+}
+
+type betResult struct {
+	bet storage.RoundBet
+	err error
+}
+
+type settleCall struct {
+	round storage.Round
+	limit int
+	res   chan settleResult
+}
+
+type settleResult struct {
+	bets []storage.RoundBet
+	err  error
+}
+
+// NewDesk starts a desk writing batches of up to maxBatch bets. b (may be
+// nil) carries the balance pushes.
+func NewDesk(db storage.DB, ledger Ledger, clk clock.Clock, b bus.Bus, log *slog.Logger, maxBatch int) *Desk {
+	if maxBatch <= 0 {
+		maxBatch = 1000
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	d := &Desk{db: db, ledger: ledger, clock: clk, bus: b, log: log, maxBatch: maxBatch,
+		bets: make(chan *betCall, 4*maxBatch), settles: make(chan *settleCall, 64),
+		quit: make(chan struct{}), done: make(chan struct{})}
+	go d.run()
+	return d
+}
+
+// Place submits a bet and waits until it is durable (or refused). If ctx
+// ends first the bet may still be written: resending it with the same bet
+// id returns the original.
+func (d *Desk) Place(ctx context.Context, req BetRequest) (storage.RoundBet, error) {
+	if err := req.Check(); err != nil {
+		return storage.RoundBet{}, err
+	}
+	c := &betCall{req: req, res: make(chan betResult, 1)}
+	select {
+	case d.bets <- c:
+	case <-d.quit:
+		return storage.RoundBet{}, ErrDeskClosed
+	case <-ctx.Done():
+		return storage.RoundBet{}, ctx.Err()
+	}
+	select {
+	case r := <-c.res:
+		return r.bet, r.err
+	case <-d.done:
+		select {
+		case r := <-c.res:
+			return r.bet, r.err
+		default:
+			return storage.RoundBet{}, ErrDeskClosed
+		}
+	case <-ctx.Done():
+		return storage.RoundBet{}, ctx.Err()
+	}
+}
+
+// settle pays up to limit open bets of the drawn round r and returns them
+// settled (none when the round has no open bet left).
+func (d *Desk) settle(ctx context.Context, r storage.Round, limit int) ([]storage.RoundBet, error) {
+	c := &settleCall{round: r, limit: limit, res: make(chan settleResult, 1)}
+	select {
+	case d.settles <- c:
+	case <-d.quit:
+		return nil, ErrDeskClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	select {
+	case r := <-c.res:
+		return r.bets, r.err
+	case <-d.done:
+		select {
+		case r := <-c.res:
+			return r.bets, r.err
+		default:
+			return nil, ErrDeskClosed
+		}
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close stops taking work, finishes what is queued, and returns when done.
+func (d *Desk) Close() {
+	select {
+	case <-d.quit:
+	default:
+		close(d.quit)
+	}
+	<-d.done
+}
+
+func (d *Desk) run() {
+	defer close(d.done)
+	for {
+		select {
+		case c := <-d.settles:
+			d.settleBatch(c)
+		case first := <-d.bets:
+			batch := []*betCall{first}
+		fill:
+			for len(batch) < d.maxBatch {
+				select {
+				case c := <-d.bets:
+					batch = append(batch, c)
+				default:
+					break fill
+				}
+			}
+			d.write(batch)
+		case <-d.quit:
+			// Answer what is still queued so no caller waits forever.
+			for {
+				select {
+				case c := <-d.settles:
+					d.settleBatch(c)
+				case c := <-d.bets:
+					d.write([]*betCall{c})
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// tx runs fn in a transaction, again when the failure is one a fresh
+// attempt can get past (another writer moved a ledger balance, a deadlock,
+// a duplicate key committed meanwhile by another node: the retry sees it).
+func (d *Desk) tx(ctx context.Context, what string, fn func(tx storage.Tx) error) error {
+	var err error
+	for attempt := 1; attempt <= 8; attempt++ {
+		err = d.db.Tx(ctx, fn)
+		if err == nil || !d.ledger.Retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		deskRetries.WithLabelValues(what).Inc()
+		time.Sleep(time.Duration(attempt) * time.Millisecond)
+	}
+	return err
+}
+
+// write runs one batch of bets and answers each caller.
+func (d *Desk) write(batch []*betCall) {
+	start := time.Now()
+	ctx := context.Background()
+	var results []betResult
+	var changes walletChanges
+	err := d.tx(ctx, "bets", func(tx storage.Tx) error {
+		var terr error
+		results, changes, terr = d.accept(ctx, tx, batch)
+		return terr
+	})
+	if err != nil {
+		d.log.Error("bet batch failed", "bets", len(batch), "err", err)
+	}
+	for i, c := range batch {
+		r := betResult{err: err}
+		if err == nil {
+			r = results[i]
+		}
+		betsTotal.WithLabelValues(betOutcome(r.err)).Inc()
+		c.res <- r
+	}
+	betBatchSize.Observe(float64(len(batch)))
+	betBatchSeconds.Observe(time.Since(start).Seconds())
+	if err == nil {
+		changes.push(ctx, d.bus, d.log)
+	}
+}
+
+// accept judges and writes one batch inside tx, returning each call's result.
+func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]betResult, walletChanges, error) {
+	results := make([]betResult, len(batch))
+	changes := walletChanges{}
+
+	// Lock the rounds in a fixed order so two desks never deadlock.
+	type roundKey struct {
+		window int64
+		issue  string
+	}
+	keys := make([]roundKey, 0, 1)
+	seen := map[roundKey]bool{}
+	ids := make([]string, 0, len(batch))
+	for _, c := range batch {
+		k := roundKey{c.req.WindowID, c.req.Issue}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+		ids = append(ids, c.req.BetID)
+	}
+	slices.SortFunc(keys, func(a, b roundKey) int {
+		return cmp.Or(cmp.Compare(a.window, b.window), cmp.Compare(a.issue, b.issue))
+	})
+	rounds := map[roundKey]*storage.Round{}
+	missing := map[roundKey]error{}
+	for _, k := range keys {
+		r, err := storage.RoundByIssue(ctx, tx, k.window, k.issue, true)
+		switch {
+		case err == nil:
+			rounds[k] = &r
+		case errors.Is(err, storage.ErrNotFound):
+			w, err := storage.RoundWindowByID(ctx, tx, k.window)
+			switch {
+			case errors.Is(err, storage.ErrNotFound) || err == nil && w.Enabled != 1:
+				missing[k] = ErrUnknownWindow
+			case err != nil:
+				return nil, nil, err
+			default:
+				missing[k] = ErrUnknownIssue
+			}
+		default:
+			return nil, nil, err
+		}
+	}
+
+	existing, err := storage.BetsByBetIDs(ctx, tx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	byBetID := make(map[string]storage.RoundBet, len(existing))
+	for _, b := range existing {
+		byBetID[b.BetID] = b
+	}
+
+	var (
+		newBets []storage.RoundBet
+		ops     []storage.Op
+		owner   []int // batch index of each new bet
+		firstOf = map[string]int{}
+		dupOf   = map[int]int{} // batch index → index of the earlier call with that bet id
+	)
+	for i, c := range batch {
+		q := c.req
+		if b, ok := byBetID[q.BetID]; ok {
+			results[i] = betResult{bet: b, err: sameBet(b, q)}
+			continue
+		}
+		if j, ok := firstOf[q.BetID]; ok {
+			dupOf[i] = j
+			continue
+		}
+		firstOf[q.BetID] = i
+		k := roundKey{q.WindowID, q.Issue}
+		if err := missing[k]; err != nil {
+			results[i].err = err
+			continue
+		}
+		r := rounds[k]
+		at := q.ArrivedAt.UnixMilli()
+		switch {
+		case at < r.StartsAt:
+			results[i].err = ErrBettingNotOpen
+			continue
+		case r.State != storage.RoundOpen || at >= r.BettingEndsAt:
+			results[i].err = ErrBettingClosed
+			continue
+		case q.Amount < r.MinBet || q.Amount > r.MaxBet:
+			results[i].err = &LimitError{Amount: q.Amount, Min: r.MinBet, Max: r.MaxBet}
+			continue
+		}
+		b := storage.RoundBet{ID: storage.NewID(), BetID: q.BetID, UserID: q.UserID, RoundID: r.ID,
+			WindowID: r.WindowID, Issue: r.Issue, Content: string(q.Content), Amount: q.Amount,
+			State: storage.BetOpen, PlacedAt: at}
+		newBets = append(newBets, b)
+		owner = append(owner, i)
+		ops = append(ops, storage.Op{Transfers: []storage.Transfer{{
+			Debit: storage.Wallet(q.UserID), Credit: storage.BetsInPlay, Amount: q.Amount,
+			Kind: KindStake, Ref: strconv.FormatInt(b.ID, 10), IdempotencyKey: StakeKey(q.BetID)}}})
+	}
+
+	if len(ops) > 0 {
+		res, err := d.ledger.Post(ctx, tx, d.clock.Now().UnixMilli(), ops)
+		if err != nil {
+			return nil, nil, err
+		}
+		kept := newBets[:0]
+		stakes := map[int64][2]int64{} // round id → bets, staked
+		for n, b := range newBets {
+			i := owner[n]
+			if res[n].Err != nil {
+				results[i].err = opError(res[n].Err)
+				continue
+			}
+			changes.add(ops[n].Transfers, res[n].Results)
+			results[i].bet = b
+			kept = append(kept, b)
+			s := stakes[b.RoundID]
+			stakes[b.RoundID] = [2]int64{s[0] + 1, s[1] + b.Amount}
+		}
+		if err := storage.InsertRoundBets(ctx, tx, kept); err != nil {
+			return nil, nil, err
+		}
+		for _, k := range keys {
+			if r := rounds[k]; r != nil {
+				if s := stakes[r.ID]; s[0] > 0 {
+					if err := storage.AddRoundStakes(ctx, tx, r.ID, s[0], s[1]); err != nil {
+						return nil, nil, err
+					}
+				}
+			}
+		}
+	}
+
+	// A resend inside the same batch gets what the first copy got.
+	for i, j := range dupOf {
+		first := results[j]
+		if first.err != nil {
+			results[i] = first
+			continue
+		}
+		results[i] = betResult{bet: first.bet, err: sameBet(first.bet, batch[i].req)}
+	}
+	return results, changes, nil
+}
+
+// sameBet decides a resend: the same player and the same bet get the stored
+// bet back; anything else is refused.
+func sameBet(b storage.RoundBet, q BetRequest) error {
+	switch {
+	case b.UserID != q.UserID:
+		return ErrBetIDTaken
+	case b.WindowID != q.WindowID || b.Issue != q.Issue || b.Content != string(q.Content) || b.Amount != q.Amount:
+		return ErrBetIDReused
+	}
+	return nil
+}
+
+func betOutcome(err error) string {
+	var le *LimitError
+	switch {
+	case err == nil:
+		return "accepted"
+	case errors.Is(err, ErrBettingClosed), errors.Is(err, ErrBettingNotOpen):
+		return "late"
+	case errors.Is(err, ErrInsufficientBalance):
+		return "balance"
+	case errors.As(err, &le), errors.Is(err, ErrUnknownIssue), errors.Is(err, ErrUnknownWindow),
+		errors.Is(err, ErrBetIDReused), errors.Is(err, ErrBetIDTaken):
+		return "refused"
+	}
+	return "error"
+}

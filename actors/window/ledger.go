@@ -1,0 +1,99 @@
+package window
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"kj/actors/ledger"
+	"kj/engine/bus"
+	"kj/storage"
+)
+
+// Transfer kinds a round posts (shown in the points details).
+const (
+	KindStake  = "bet"        // wallet → bets-in-play when a bet is accepted
+	KindReturn = "bet_return" // bets-in-play → wallet: a winner's stake back
+	KindWin    = "bet_win"    // house → wallet: a winner's gain (payout − stake)
+	KindLose   = "bet_lose"   // bets-in-play → house: a loser's stake
+)
+
+// ErrInsufficientBalance refuses a bet the wallet cannot cover.
+var ErrInsufficientBalance = storage.ErrInsufficientBalance
+
+// Ledger is what the windows need from the double-entry ledger: apply
+// operations inside the caller's transaction, so a batch of bet rows and
+// their stakes (or of settled bets and their payouts) commit together;
+// read a wallet; and tell a transaction worth running again from a real
+// failure.
+type Ledger interface {
+	Post(ctx context.Context, tx storage.Tx, now int64, ops []storage.Op) ([]storage.OpResult, error)
+	Balance(ctx context.Context, q storage.Querier, userID int64) (int64, error)
+	Retryable(err error) bool
+}
+
+// StoreLedger is the ledger of package storage (the wallet's double-entry
+// ledger), used inside the rounds' own transactions.
+type StoreLedger struct{}
+
+func (StoreLedger) Post(ctx context.Context, tx storage.Tx, now int64, ops []storage.Op) ([]storage.OpResult, error) {
+	return storage.PostLedgerOps(ctx, tx, now, ops)
+}
+
+func (StoreLedger) Balance(ctx context.Context, q storage.Querier, userID int64) (int64, error) {
+	return storage.AccountBalance(ctx, q, storage.Wallet(userID))
+}
+
+func (StoreLedger) Retryable(err error) bool { return storage.LedgerRetryable(err) }
+
+// walletChanges gathers, per user, the last balance and the net change of
+// committed transfers, to push after the commit as the ledger writer does
+// (ledger.BalanceKey), so the app's balance follows bets and payouts too.
+type walletChanges map[int64]*ledger.BalancePush
+
+func (w walletChanges) add(ts []storage.Transfer, rs []storage.Result) {
+	for i, t := range ts {
+		if i >= len(rs) || rs[i].Replayed {
+			continue
+		}
+		if t.Debit.Kind == storage.AccountWallet {
+			w.note(t.Debit.UserID, rs[i].DebitBalance, -t.Amount)
+		}
+		if t.Credit.Kind == storage.AccountWallet {
+			w.note(t.Credit.UserID, rs[i].CreditBalance, t.Amount)
+		}
+	}
+}
+
+func (w walletChanges) note(user, balance, delta int64) {
+	p := w[user]
+	if p == nil {
+		p = &ledger.BalancePush{}
+		w[user] = p
+	}
+	p.Amount, p.Change = balance, p.Change+delta
+}
+
+func (w walletChanges) push(ctx context.Context, b bus.Bus, log interface {
+	Warn(msg string, args ...any)
+}) {
+	if b == nil {
+		return
+	}
+	for uid, p := range w {
+		if p.Change == 0 {
+			continue
+		}
+		if err := bus.PushToUser(ctx, b, strconv.FormatInt(uid, 10), ledger.BalanceKey, p); err != nil {
+			log.Warn("balance push failed", "user", uid, "err", err)
+		}
+	}
+}
+
+// opError is the error of a failed op as the windows report it.
+func opError(err error) error {
+	if errors.Is(err, storage.ErrInsufficientBalance) {
+		return ErrInsufficientBalance
+	}
+	return err
+}

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"kj/auth"
+	"kj/storage"
+	"kj/storage/storagetest"
+)
+
+func post(t *testing.T, url, token, body string) (code int, data json.RawMessage) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	req.Header.Set("token", token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var env struct {
+		Code int             `json:"code"`
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil {
+		t.Fatal(err)
+	}
+	return env.Code, env.Data
+}
+
+// An operator made by `kj admin create-operator` beside a running node
+// signs in through the API and reaches the operator routes.
+func TestCreateOperatorBesideARunningNode(t *testing.T) {
+	dir := t.TempDir()
+	base := startNode(t, map[string]string{"KJ_DATA_DIR": dir})
+	var out bytes.Buffer
+	err := Admin([]string{"create-operator", "--account", "op_chief", "--password=-", "--data-dir", dir},
+		strings.NewReader("s3cret99\n"), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "operator op_chief created") || strings.Contains(out.String(), "s3cret99") {
+		t.Fatalf("output %q", out.String())
+	}
+	code, data := post(t, base+"/api/accountLogin", "", `{"account":"op_chief","password":"s3cret99","platform":5}`)
+	if code != 0 {
+		t.Fatalf("operator sign-in: %d %s", code, data)
+	}
+	var tok auth.Tokens
+	json.Unmarshal(data, &tok)
+	if code, data := post(t, base+"/api/admin/users", tok.Token, `{"keyword":"op_chief"}`); code != 0 || !strings.Contains(string(data), `"isOperator":1`) {
+		t.Fatalf("operator route: %d %s", code, data)
+	}
+	if code, data := post(t, base+"/api/register", "", `{"account":"plain_user","password":"abc123"}`); code != 0 {
+		t.Fatalf("register: %d %s", code, data)
+	}
+	if code, data = post(t, base+"/api/accountLogin", "", `{"account":"plain_user","password":"abc123","platform":5}`); code != 0 {
+		t.Fatalf("user sign-in: %d %s", code, data)
+	}
+	json.Unmarshal(data, &tok)
+	if code, _ := post(t, base+"/api/admin/users", tok.Token, `{}`); code != 1003 {
+		t.Fatalf("a user on an operator route: %d", code)
+	}
+	// A second run with the same account changes nothing.
+	if err := Admin([]string{"create-operator", "--account", "op_chief", "--password", "other123", "--data-dir", dir}, nil, &out); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("duplicate: %v", err)
+	}
+	if code, _ := post(t, base+"/api/accountLogin", "", `{"account":"op_chief","password":"s3cret99","platform":1}`); code != 0 {
+		t.Fatal("the first password must still work")
+	}
+}
+
+func TestCreateOperatorOnPostgres(t *testing.T) {
+	db, url := storagetest.PostgresURL(t)
+	var out bytes.Buffer
+	if err := Admin([]string{"create-operator", "--database-url", url, "--account=pg_op", "--password", "abc123"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	u, err := storage.UserByAccount(context.Background(), db, "pg_op")
+	if err != nil || u.IsOperator != 1 || u.IsActivation != 1 || !strings.HasPrefix(u.InviteCode, "pro_") || !auth.CheckPassword(u.PasswordHash, "abc123") {
+		t.Fatalf("stored %+v %v", u, err)
+	}
+}
+
+func TestCreateOperatorRefusesBadInput(t *testing.T) {
+	db := storagetest.SQLite(t)
+	ctx := context.Background()
+	cases := map[[2]string]string{
+		{"ab", "abc123"}:       "--account: Account must be 4-20 letters, digits or underscores",
+		{"good_op", "abcdef"}:  "--password: Password must contain digits",
+		{"good_op", "12345"}:   "--password: Password must be 6-20 characters",
+		{"bad-name", "abc123"}: "--account: Account must be 4-20 letters, digits or underscores",
+	}
+	for in, want := range cases {
+		if _, err := CreateOperator(ctx, db, time.Now(), in[0], in[1]); err == nil || err.Error() != want {
+			t.Errorf("%v: %v, want %q", in, err, want)
+		}
+	}
+	for _, args := range [][]string{
+		{"create-operator", "--password", "abc123"},
+		{"create-operator", "--account", "good_op"},
+		{"create-operator", "--account"},
+		{"remove-everything"},
+	} {
+		if err := Admin(args, nil, &bytes.Buffer{}); err == nil {
+			t.Errorf("%v: want an error", args)
+		}
+	}
+	var n int64
+	db.QueryRow(ctx, `SELECT COUNT(*) FROM users`).Scan(&n)
+	if n != 0 {
+		t.Fatalf("refusals wrote %d users", n)
+	}
+}

@@ -1,0 +1,138 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"kj/auth"
+	"kj/engine/bus"
+	"kj/internal/testenv"
+	"kj/storage"
+	"kj/storage/storagetest"
+)
+
+// newOperator stores an operator with password "abc123" and signs it in
+// through /accountLogin, as operators do.
+func newOperator(t *testing.T, s *Server, account string) (storage.User, auth.Tokens) {
+	t.Helper()
+	now := s.Clock.Now().UnixMilli()
+	op := storage.User{ID: storage.NewID(), Account: account, PasswordHash: testPasswordHash(t), Nickname: account,
+		InviteCode: "pro_" + account, IsOperator: 1, IsActivation: 1, CreatedAt: now, UpdatedAt: now}
+	if err := storage.CreateUser(context.Background(), s.DB, op); err != nil {
+		t.Fatal(err)
+	}
+	return op, mustLogin(t, s, account, "abc123")
+}
+
+func TestOperatorRoutes(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, clk := testServer(t, db)
+		h := s.Handler()
+		alice, aliceTok := newUser(t, s, "alice_a")
+		clk.Advance(time.Second)
+		bob, _ := newUser(t, s, "bob_b")
+		_, opTok := newOperator(t, s, "op_desk")
+
+		// Users never reach operator routes.
+		for _, path := range []string{"/api/admin/users", "/api/admin/user", "/api/admin/activateUser"} {
+			r := call(t, h, "POST", path, `{"userId":"`+alice.IDString()+`"}`, "token", aliceTok.Token, "Accept-Language", "en-US")
+			if r.Code != CodeOperatorOnly || r.Status != 403 || r.Message != "This page is for operators only" {
+				t.Fatalf("%s as a user: %+v", path, r)
+			}
+			if r := call(t, h, "POST", path, `{}`); r.Code != CodeTokenExpired {
+				t.Fatalf("%s without a token: %+v", path, r)
+			}
+		}
+		if got, _ := storage.UserByID(context.Background(), db, alice.ID); got.IsActivation != 0 {
+			t.Fatal("a user activated itself")
+		}
+
+		op := func(path, body string) reply {
+			return call(t, h, "POST", path, body, "token", opTok.Token, "Accept-Language", "en-US")
+		}
+		list := data[adminUsersReply](t, op("/api/admin/users", `{}`))
+		if list.Total != 3 || len(list.List) != 3 || list.List[0].Account != "op_desk" || list.List[2].Account != "alice_a" ||
+			list.Page != 1 || list.PageSize != 20 {
+			t.Fatalf("list: %+v", list)
+		}
+		if list.List[0].LastLoginAt == 0 || list.List[0].LastLoginIP != "192.0.2.1" || list.List[0].IsOperator != 1 {
+			t.Fatalf("the operator's last sign-in: %+v", list.List[0])
+		}
+		if l := data[adminUsersReply](t, op("/api/admin/users", `{"keyword":"B_B"}`)); l.Total != 1 || l.List[0].UserID != bob.IDString() {
+			t.Fatalf("keyword: %+v", l)
+		}
+		if l := data[adminUsersReply](t, op("/api/admin/users", `{"pageSize":1,"page":2}`)); l.Total != 3 || len(l.List) != 1 || l.List[0].Account != "bob_b" {
+			t.Fatalf("page 2: %+v", l)
+		}
+		for body, code := range map[string]int{
+			`{"pageSize":101}`: CodeInvalid, `{"page":-1}`: CodeInvalid, `{"isActivation":2}`: CodeInvalid, `{"page":"1"}`: CodeBadRequest,
+		} {
+			if r := op("/api/admin/users", body); r.Code != code {
+				t.Errorf("%s: %+v", body, r)
+			}
+		}
+
+		// Find by id (string or number) or account.
+		for _, body := range []string{`{"userId":"` + alice.IDString() + `"}`, `{"userId":` + alice.IDString() + `}`, `{"account":"alice_a"}`} {
+			if u := data[AdminUser](t, op("/api/admin/user", body)); u.UserID != alice.IDString() || u.Account != "alice_a" || u.SuperiorID != "0" {
+				t.Fatalf("find %s: %+v", body, u)
+			}
+		}
+		for body, code := range map[string]int{
+			`{}`: CodeRequired, `{"userId":"12"}`: CodeAccountUnknown, `{"account":"nobody"}`: CodeAccountUnknown,
+			`{"userId":"abc"}`: CodeBadRequest, `{"userId":true}`: CodeBadRequest,
+		} {
+			if r := op("/api/admin/user", body); r.Code != code {
+				t.Errorf("find %s: %+v", body, r)
+			}
+		}
+
+		// Activate: the user's sockets are told, and /user/mine shows it.
+		var mu sync.Mutex
+		var pushed []bus.Notification
+		sub, err := s.Bus.Subscribe(bus.UserSubject(alice.IDString()), func(_ string, b []byte) {
+			var n bus.Notification
+			json.Unmarshal(b, &n)
+			mu.Lock()
+			pushed = append(pushed, n)
+			mu.Unlock()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Unsubscribe()
+		r := op("/api/admin/activateUser", `{"userId":"`+alice.IDString()+`"}`)
+		if r.Code != 0 || data[AdminUser](t, r).IsActivation != 1 {
+			t.Fatalf("activate: %+v", r)
+		}
+		if info := data[UserInfo](t, call(t, h, "POST", "/api/user/mine", "{}", "token", aliceTok.Token)); info.IsActivation != 1 {
+			t.Fatalf("mine after activation: %+v", info)
+		}
+		testenv.Eventually(t, 5*time.Second, func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(pushed) == 1
+		}, "activation pushed to the user")
+		mu.Lock()
+		if pushed[0].Key != UserUpdatedKey || pushed[0].Data != `{"isActivation":1}` {
+			t.Fatalf("push %+v", pushed[0])
+		}
+		mu.Unlock()
+		if l := data[adminUsersReply](t, op("/api/admin/users", `{"isActivation":0}`)); l.Total != 1 || l.List[0].Account != "bob_b" {
+			t.Fatalf("filter not activated: %+v", l)
+		}
+		for body, code := range map[string]int{
+			`{}`: CodeRequired, `{"userId":"12"}`: CodeAccountUnknown, `{"userId":"` + bob.IDString() + `","isActivation":5}`: CodeInvalid,
+		} {
+			if r := op("/api/admin/activateUser", body); r.Code != code {
+				t.Errorf("activate %s: %+v", body, r)
+			}
+		}
+		if r := op("/api/admin/activateUser", `{"userId":"`+alice.IDString()+`","isActivation":0}`); r.Code != 0 || data[AdminUser](t, r).IsActivation != 0 {
+			t.Fatalf("deactivate: %+v", r)
+		}
+	})
+}

@@ -1,0 +1,346 @@
+package httpapi
+
+// The signed-in user's profile and settings: who am I (/user/mine,
+// /user/index), nickname, login password, phone, superior and invite link.
+// Avatars are in avatar.go.
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"kj/auth"
+	"kj/storage"
+)
+
+func init() {
+	registerArea(func(s *Server) {
+		s.Post("/user/mine", User, s.userMine)
+		s.Post("/user/index", User, s.userIndex)
+		s.Post("/user/editNick", User, s.editNick)
+		s.Post("/user/changePwd", User, s.changePwd)
+		s.Post("/user/setPhone", User, s.setPhone)
+		s.Post("/user/bindProUser", User, s.bindProUser)
+		s.Post("/user/getUserProUrl", User, s.getUserProUrl)
+	})
+}
+
+// UserInfo is the user state of spec section 3 as the web app stores it.
+type UserInfo struct {
+	UserID          string `json:"userId"`
+	Username        string `json:"username"` // the account
+	NickName        string `json:"nickName"`
+	Avatar          string `json:"avatar"`
+	Phone           string `json:"phone"`        // masked: 138****5678
+	Notice          int64  `json:"notice"`       // unread notices
+	IsActivation    int    `json:"isActivation"` // 0 not activated, 1 activated
+	CustomerID      string `json:"customerId"`   // the operator who serves this user in chat
+	IsRecharge      bool   `json:"isRecharge"`   // has recharged (filled by the wallet area)
+	InviteCode      string `json:"inviteCode"`
+	HasFundPassword bool   `json:"hasFundPassword"`
+	IsOperator      int    `json:"isOperator"`
+}
+
+// UserInfoFiller completes a UserInfo with facts another area owns
+// (whether the user has recharged). Areas add theirs from init with
+// AddUserInfoFiller.
+type UserInfoFiller func(c *Call, info *UserInfo) error
+
+var (
+	userInfoMu      sync.RWMutex
+	userInfoFillers []UserInfoFiller
+)
+
+// AddUserInfoFiller registers f for every /user/mine and /user/index.
+func AddUserInfoFiller(f UserInfoFiller) {
+	userInfoMu.Lock()
+	userInfoFillers = append(userInfoFillers, f)
+	userInfoMu.Unlock()
+}
+
+func (s *Server) userInfo(c *Call) (UserInfo, error) {
+	u := c.User
+	info := UserInfo{
+		UserID: u.IDString(), Username: u.Account, NickName: u.Nickname, Avatar: u.Avatar,
+		Phone: MaskPhone(u.Phone), IsActivation: u.IsActivation, InviteCode: u.InviteCode,
+		HasFundPassword: u.FundPasswordHash != "", IsOperator: u.IsOperator,
+	}
+	unread, err := storage.UnreadNotices(c.Ctx, s.DB, u.ID)
+	if err != nil {
+		return info, err
+	}
+	info.Notice = int64(unread)
+	// Operators are the customer service (customer.go): the agent already
+	// answering this user's customer-service chat, else one picked by user
+	// id so the choice is stable and spread out.
+	if v, err := storage.VisitorByUser(c.Ctx, s.DB, u.ID); err == nil && v.AgentID != 0 {
+		info.CustomerID = storage.User{ID: v.AgentID}.IDString()
+	} else if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return info, err
+	} else {
+		ops, err := storage.OperatorIDs(c.Ctx, s.DB)
+		if err != nil {
+			return info, err
+		}
+		if len(ops) > 0 {
+			info.CustomerID = storage.User{ID: ops[u.ID%int64(len(ops))]}.IDString()
+		}
+	}
+	userInfoMu.RLock()
+	fillers := userInfoFillers
+	userInfoMu.RUnlock()
+	for _, f := range fillers {
+		if err := f(c, &info); err != nil {
+			return info, err
+		}
+	}
+	return info, nil
+}
+
+// MaskPhone hides the middle of a phone number: the first 3 and last 4
+// digits stay (138****5678); shorter numbers keep 2 and 2.
+func MaskPhone(p string) string {
+	switch {
+	case p == "":
+		return ""
+	case len(p) >= 9:
+		return p[:3] + strings.Repeat("*", len(p)-7) + p[len(p)-4:]
+	case len(p) >= 5:
+		return p[:2] + strings.Repeat("*", len(p)-4) + p[len(p)-2:]
+	}
+	return strings.Repeat("*", len(p))
+}
+
+func (s *Server) userMine(c *Call) (any, error) { return s.userInfo(c) }
+
+type userIndexReply struct {
+	UserInfo
+	CreatedAt     int64 `json:"createdAt"` // unix ms
+	SuperiorBound bool  `json:"superiorBound"`
+}
+
+// userIndex is /user/mine plus what the mine page header shows: when the
+// account was made and whether a superior is bound (the bind form hides
+// once it is).
+func (s *Server) userIndex(c *Call) (any, error) {
+	info, err := s.userInfo(c)
+	if err != nil {
+		return nil, err
+	}
+	return userIndexReply{UserInfo: info, CreatedAt: c.User.CreatedAt, SuperiorBound: c.User.SuperiorID != 0}, nil
+}
+
+// ValidateNickname trims a nickname and checks it: 1-10 characters
+// (runes), no control characters.
+func ValidateNickname(nick string) (string, error) {
+	nick = strings.TrimSpace(nick)
+	if nick == "" {
+		return "", Required("nickName")
+	}
+	if !utf8.ValidString(nick) || utf8.RuneCountInString(nick) > NicknameMaxLen {
+		return "", Fail(CodeNickInvalid, "nick.invalid")
+	}
+	for _, r := range nick {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			return "", Fail(CodeNickInvalid, "nick.invalid")
+		}
+	}
+	return nick, nil
+}
+
+type editNickRequest struct {
+	NickName string `json:"nickName"`
+}
+
+func (s *Server) editNick(c *Call) (any, error) {
+	var req editNickRequest
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	nick, err := ValidateNickname(req.NickName)
+	if err != nil {
+		return nil, err
+	}
+	if err := storage.UpdateUserFields(c.Ctx, s.DB, c.User.ID, s.Clock.Now().UnixMilli(), map[string]any{"nickname": nick}); err != nil {
+		return nil, err
+	}
+	return map[string]string{"nickName": nick}, nil
+}
+
+type changePwdRequest struct {
+	OldPassword     string `json:"oldPassword"`
+	Password        string `json:"password"`
+	ConfirmPassword string `json:"confirmPassword"`
+}
+
+// changePwd sets a new login password after checking the original one.
+// Wrong originals count like failed sign-ins (5 in 10 minutes lock the
+// form for 10 minutes), so a stolen token cannot guess the password. The
+// user's other sessions end; this one stays.
+func (s *Server) changePwd(c *Call) (any, error) {
+	var req changePwdRequest
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.OldPassword == "" {
+		return nil, Required("oldPassword")
+	}
+	if err := validateNewPassword(req.Password, req.ConfirmPassword, true); err != nil {
+		return nil, err
+	}
+	failKey := "acct:pwd:fail:" + c.User.IDString()
+	if n, _, err := s.Counters.Get(c.Ctx, failKey); err != nil {
+		return nil, err
+	} else if n >= LoginMaxFailures {
+		return nil, Fail(CodePasswordLocked, "password.locked")
+	}
+	if !auth.CheckPassword(c.User.PasswordHash, req.OldPassword) {
+		n, err := s.Counters.Incr(c.Ctx, failKey, 1, LoginLockTime)
+		if err != nil {
+			return nil, err
+		}
+		if n >= LoginMaxFailures {
+			return nil, Fail(CodePasswordLocked, "password.locked")
+		}
+		return nil, Fail(CodeOldPasswordWrong, "password.old.wrong")
+	}
+	hash, err := auth.HashPassword(req.Password)
+	if err != nil {
+		return nil, err
+	}
+	var ended []int64
+	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		if err := storage.UpdateUserFields(c.Ctx, tx, c.User.ID, s.Clock.Now().UnixMilli(), map[string]any{"password_hash": hash}); err != nil {
+			return err
+		}
+		var err error
+		ended, err = storage.EndUserSessions(c.Ctx, tx, c.User.ID, c.Session.ID, storage.SessionSignedOut)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.Sessions.Announce(c.Ctx, c.User.ID, auth.ReasonSignedOut, ended...)
+	_ = s.Counters.Delete(c.Ctx, failKey)
+	s.Log.Info("password changed", "userId", c.User.ID, "sessionsEnded", len(ended))
+	return nil, nil
+}
+
+type setPhoneRequest struct {
+	Phone   string `json:"phone"`
+	SMSCode string `json:"smsCode"`
+}
+
+// setPhone binds a phone number; with KJ_PHONE_SMS_REQUIRED the code sent
+// to that number (/sendSmsCode type setPhone) must come with it.
+func (s *Server) setPhone(c *Call) (any, error) {
+	var req setPhoneRequest
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if err := s.validatePhone(req.Phone); err != nil {
+		return nil, err
+	}
+	if s.Config.PhoneSMSRequired {
+		if err := validateSMSCode(req.SMSCode); err != nil {
+			return nil, err
+		}
+	}
+	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		if s.Config.PhoneSMSRequired {
+			if err := s.takeSMSCode(c.Ctx, tx, req.Phone, smsSetPhone, req.SMSCode); err != nil {
+				return err
+			}
+		}
+		return storage.UpdateUserFields(c.Ctx, tx, c.User.ID, s.Clock.Now().UnixMilli(), map[string]any{"phone": req.Phone})
+	})
+	if err != nil {
+		return nil, s.smsCodeFailed(c.Ctx, req.Phone, smsSetPhone, err)
+	}
+	return map[string]string{"phone": MaskPhone(req.Phone)}, nil
+}
+
+type bindProUserRequest struct {
+	InviteCode string `json:"inviteCode"`
+}
+
+// bindProUser binds a superior once, by invite code. The superior may not
+// be the user or anyone below the user (that would make a loop).
+func (s *Server) bindProUser(c *Call) (any, error) {
+	var req bindProUserRequest
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	code := strings.TrimSpace(req.InviteCode)
+	if code == "" {
+		return nil, Required("inviteCode")
+	}
+	if !strings.HasPrefix(code, "pro_") || len(code) > 64 {
+		return nil, Fail(CodeInviteInvalid, "invite.invalid")
+	}
+	if c.User.SuperiorID != 0 {
+		return nil, Fail(CodeSuperiorBound, "superior.bound")
+	}
+	var sup storage.User
+	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		var err error
+		sup, err = storage.UserByInviteCode(c.Ctx, tx, code)
+		if errors.Is(err, storage.ErrNotFound) {
+			return Fail(CodeInviteUnknown, "invite.unknown")
+		}
+		if err != nil {
+			return err
+		}
+		// Walk up from the new superior; meeting the user means a loop.
+		for id, depth := sup.ID, 0; id != 0; depth++ {
+			if id == c.User.ID || depth > maxSuperiorChainDepth {
+				return Fail(CodeSuperiorInvalid, "superior.invalid")
+			}
+			up, err := storage.UserByID(c.Ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			id = up.SuperiorID
+		}
+		err = storage.BindSuperior(c.Ctx, tx, c.User.ID, sup.ID, s.Clock.Now().UnixMilli())
+		if errors.Is(err, storage.ErrConflict) {
+			return Fail(CodeSuperiorBound, "superior.bound")
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.Log.Info("superior bound", "userId", c.User.ID, "superiorId", sup.ID)
+	return map[string]string{"superiorId": sup.IDString(), "superiorNickName": sup.Nickname}, nil
+}
+
+type userProURLReply struct {
+	InviteCode string `json:"inviteCode"`
+	URL        string `json:"url"`
+}
+
+// getUserProUrl is the user's invite link: the web app's sign-in page
+// with ?inviteCode=, which the app saves as the superior on launch.
+func (s *Server) getUserProUrl(c *Call) (any, error) {
+	return userProURLReply{InviteCode: c.User.InviteCode, URL: s.publicBase(c) + "/pages/auth/login?inviteCode=" + url.QueryEscape(c.User.InviteCode)}, nil
+}
+
+// publicBase is KJ_PUBLIC_URL, else the scheme and host the request came
+// to (the forwarded scheme behind a trusted proxy).
+func (s *Server) publicBase(c *Call) string {
+	if s.Config.PublicURL != "" {
+		return s.Config.PublicURL
+	}
+	scheme := "http"
+	if c.R.TLS != nil {
+		scheme = "https"
+	}
+	if p := c.R.Header.Get("X-Forwarded-Proto"); s.Config.TrustProxy && (p == "https" || p == "http") {
+		scheme = p
+	}
+	return scheme + "://" + c.R.Host
+}

@@ -1,0 +1,88 @@
+-- Banks a user can bind a card of, editable by operators. Seeded with the
+-- main retail banks of the markets the six languages serve: mainland China,
+-- Taiwan, Hong Kong, Vietnam, Malaysia and Spain. country is ISO 3166-1.
+CREATE TABLE banks (
+    id          BIGINT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    country     TEXT NOT NULL,
+    sort        INTEGER NOT NULL DEFAULT 0,
+    enabled     SMALLINT NOT NULL DEFAULT 1,
+    created_at  BIGINT NOT NULL,
+    updated_at  BIGINT NOT NULL
+);
+CREATE UNIQUE INDEX banks_country_name ON banks (country, name);
+INSERT INTO banks (id, name, country, sort, enabled, created_at, updated_at) VALUES
+    (1, '中国工商银行', 'CN', 1, 1, 0, 0),
+    (2, '中国建设银行', 'CN', 2, 1, 0, 0),
+    (3, '中国农业银行', 'CN', 3, 1, 0, 0),
+    (4, '中国银行', 'CN', 4, 1, 0, 0),
+    (5, '交通银行', 'CN', 5, 1, 0, 0),
+    (6, '招商银行', 'CN', 6, 1, 0, 0),
+    (7, '中国邮政储蓄银行', 'CN', 7, 1, 0, 0),
+    (8, '中信银行', 'CN', 8, 1, 0, 0),
+    (9, '中国民生银行', 'CN', 9, 1, 0, 0),
+    (10, '兴业银行', 'CN', 10, 1, 0, 0),
+    (11, '上海浦东发展银行', 'CN', 11, 1, 0, 0),
+    (12, '中国光大银行', 'CN', 12, 1, 0, 0),
+    (13, '平安银行', 'CN', 13, 1, 0, 0),
+    (14, '华夏银行', 'CN', 14, 1, 0, 0),
+    (15, '广发银行', 'CN', 15, 1, 0, 0),
+    (20, '臺灣銀行', 'TW', 1, 1, 0, 0),
+    (21, '臺灣土地銀行', 'TW', 2, 1, 0, 0),
+    (22, '合作金庫商業銀行', 'TW', 3, 1, 0, 0),
+    (23, '第一商業銀行', 'TW', 4, 1, 0, 0),
+    (24, '華南商業銀行', 'TW', 5, 1, 0, 0),
+    (25, '彰化商業銀行', 'TW', 6, 1, 0, 0),
+    (26, '兆豐國際商業銀行', 'TW', 7, 1, 0, 0),
+    (27, '國泰世華商業銀行', 'TW', 8, 1, 0, 0),
+    (28, '中國信託商業銀行', 'TW', 9, 1, 0, 0),
+    (29, '玉山商業銀行', 'TW', 10, 1, 0, 0),
+    (30, '台北富邦商業銀行', 'TW', 11, 1, 0, 0),
+    (40, '香港上海滙豐銀行', 'HK', 1, 1, 0, 0),
+    (41, '恒生銀行', 'HK', 2, 1, 0, 0),
+    (42, '中國銀行(香港)', 'HK', 3, 1, 0, 0),
+    (43, '渣打銀行(香港)', 'HK', 4, 1, 0, 0),
+    (44, '東亞銀行', 'HK', 5, 1, 0, 0),
+    (50, 'Vietcombank', 'VN', 1, 1, 0, 0),
+    (51, 'VietinBank', 'VN', 2, 1, 0, 0),
+    (52, 'BIDV', 'VN', 3, 1, 0, 0),
+    (53, 'Agribank', 'VN', 4, 1, 0, 0),
+    (54, 'Techcombank', 'VN', 5, 1, 0, 0),
+    (55, 'MB Bank', 'VN', 6, 1, 0, 0),
+    (56, 'ACB', 'VN', 7, 1, 0, 0),
+    (57, 'VPBank', 'VN', 8, 1, 0, 0),
+    (58, 'Sacombank', 'VN', 9, 1, 0, 0),
+    (59, 'TPBank', 'VN', 10, 1, 0, 0),
+    (70, 'Maybank', 'MY', 1, 1, 0, 0),
+    (71, 'CIMB Bank', 'MY', 2, 1, 0, 0),
+    (72, 'Public Bank', 'MY', 3, 1, 0, 0),
+    (73, 'RHB Bank', 'MY', 4, 1, 0, 0),
+    (74, 'Hong Leong Bank', 'MY', 5, 1, 0, 0),
+    (75, 'AmBank', 'MY', 6, 1, 0, 0),
+    (76, 'Bank Islam', 'MY', 7, 1, 0, 0),
+    (77, 'Bank Rakyat', 'MY', 8, 1, 0, 0),
+    (78, 'OCBC Bank (Malaysia)', 'MY', 9, 1, 0, 0),
+    (79, 'UOB Malaysia', 'MY', 10, 1, 0, 0),
+    (90, 'Banco Santander', 'ES', 1, 1, 0, 0),
+    (91, 'BBVA', 'ES', 2, 1, 0, 0),
+    (92, 'CaixaBank', 'ES', 3, 1, 0, 0),
+    (93, 'Banco Sabadell', 'ES', 4, 1, 0, 0),
+    (94, 'Bankinter', 'ES', 5, 1, 0, 0),
+    (95, 'Unicaja Banco', 'ES', 6, 1, 0, 0),
+    (96, 'Kutxabank', 'ES', 7, 1, 0, 0),
+    (97, 'ABANCA', 'ES', 8, 1, 0, 0),
+    (98, 'Ibercaja Banco', 'ES', 9, 1, 0, 0);
+
+-- A user's bank cards. The full number is kept (an exchange is paid to
+-- it, by an operator); users only ever see it masked. bank_name is copied
+-- from the bank list when the card is bound.
+CREATE TABLE bank_cards (
+    id           BIGINT PRIMARY KEY,
+    user_id      BIGINT NOT NULL,
+    bank_id      BIGINT NOT NULL,
+    bank_name    TEXT NOT NULL,
+    holder_name  TEXT NOT NULL,
+    card_number  TEXT NOT NULL,
+    created_at   BIGINT NOT NULL
+);
+CREATE UNIQUE INDEX bank_cards_user_number ON bank_cards (user_id, card_number);

@@ -1,0 +1,182 @@
+package storage
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Bet states (round_bets.state): the click record's "unmatched" until its
+// round is settled, then won or lost.
+const (
+	BetOpen = 0
+	BetWon  = 1
+	BetLost = 2
+)
+
+// RoundBet is one accepted bet (a click record). ID is the note number;
+// BetID is the client's idempotency key.
+type RoundBet struct {
+	ID        int64
+	BetID     string
+	UserID    int64
+	RoundID   int64
+	WindowID  int64
+	Issue     string
+	Content   string
+	Amount    int64 // cents
+	State     int
+	Payout    int64 // cents credited back to the wallet, stake included
+	PlacedAt  int64
+	SettledAt int64
+}
+
+const betColumns = `id, bet_id, user_id, round_id, window_id, issue, content, amount, state, payout,
+	placed_at, settled_at`
+
+func scanBet(r Row) (RoundBet, error) {
+	var b RoundBet
+	err := r.Scan(&b.ID, &b.BetID, &b.UserID, &b.RoundID, &b.WindowID, &b.Issue, &b.Content,
+		&b.Amount, &b.State, &b.Payout, &b.PlacedAt, &b.SettledAt)
+	return b, err
+}
+
+func scanBets(rows Rows, err error) ([]RoundBet, error) {
+	return CollectRows(rows, err, func(r Rows) (RoundBet, error) { return scanBet(r) })
+}
+
+// BetsByBetIDs loads the bets that already carry one of the given keys.
+func BetsByBetIDs(ctx context.Context, q Querier, betIDs []string) ([]RoundBet, error) {
+	if len(betIDs) == 0 {
+		return nil, nil
+	}
+	if q.Dialect() == Postgres {
+		// One array parameter: no statement with thousands of placeholders.
+		rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets WHERE bet_id = ANY($1)`, betIDs)
+		return scanBets(rows, err)
+	}
+	args := make([]any, len(betIDs))
+	for i, id := range betIDs {
+		args[i] = id
+	}
+	rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets WHERE bet_id IN (`+
+		placeholders(len(args), 1)+`)`, args...)
+	return scanBets(rows, err)
+}
+
+// InsertRoundBets stores accepted bets with multi-row INSERTs. ErrConflict
+// when a bet id is already taken (a concurrent duplicate on another node).
+func InsertRoundBets(ctx context.Context, q Querier, bets []RoundBet) error {
+	if ptx, ok := PgxTx(q); ok && len(bets) >= 64 {
+		// COPY is the cheapest way into PostgreSQL for a big batch.
+		_, err := ptx.CopyFrom(ctx, pgx.Identifier{"round_bets"}, strings.Split(strings.Join(strings.Fields(betColumns), ""), ","),
+			pgx.CopyFromSlice(len(bets), func(i int) ([]any, error) {
+				b := bets[i]
+				return []any{b.ID, b.BetID, b.UserID, b.RoundID, b.WindowID, b.Issue, b.Content, b.Amount,
+					int16(b.State), b.Payout, b.PlacedAt, b.SettledAt}, nil
+			}))
+		return pgErr(err)
+	}
+	const cols = 12
+	const chunk = 500 // keeps each statement's parameter count modest
+	for len(bets) > 0 {
+		part := bets
+		if len(part) > chunk {
+			part = part[:chunk]
+		}
+		bets = bets[len(part):]
+		sql := make([]byte, 0, 64+len(part)*64)
+		sql = append(sql, `INSERT INTO round_bets (`+betColumns+`) VALUES `...)
+		args := make([]any, 0, len(part)*cols)
+		for i, b := range part {
+			if i > 0 {
+				sql = append(sql, ',')
+			}
+			sql = append(sql, '(')
+			sql = append(sql, placeholders(cols, i*cols+1)...)
+			sql = append(sql, ')')
+			args = append(args, b.ID, b.BetID, b.UserID, b.RoundID, b.WindowID, b.Issue, b.Content,
+				b.Amount, b.State, b.Payout, b.PlacedAt, b.SettledAt)
+		}
+		if _, err := q.Exec(ctx, string(sql), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OpenBets returns up to limit unsettled bets of a round in note order,
+// locked for the settling transaction.
+func OpenBets(ctx context.Context, q Querier, roundID int64, limit int) ([]RoundBet, error) {
+	rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets
+		WHERE round_id = $1 AND state = $2 ORDER BY id LIMIT $3`+q.Dialect().ForUpdate(),
+		roundID, BetOpen, limit)
+	return scanBets(rows, err)
+}
+
+// SettleBets gives each listed open bet its result. Winners are paid
+// amount × oddsBP / 10000 cents, rounded down; losers get 0. Only bets still
+// open change, so a replay changes nothing; it returns how many changed.
+func SettleBets(ctx context.Context, q Querier, ids []int64, won bool, oddsBP, now int64) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	state, payout := BetLost, "0"
+	if won {
+		state, payout = BetWon, "amount * "+strconv.FormatInt(oddsBP, 10)+" / 10000"
+	}
+	if q.Dialect() == Postgres {
+		return q.Exec(ctx, `UPDATE round_bets SET state = $1, settled_at = $2, payout = `+payout+`
+			WHERE state = $3 AND id = ANY($4)`, state, now, BetOpen, ids)
+	}
+	args := []any{state, now, BetOpen}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	return q.Exec(ctx, `UPDATE round_bets SET state = $1, settled_at = $2, payout = `+payout+`
+		WHERE state = $3 AND id IN (`+placeholders(len(ids), 4)+`)`, args...)
+}
+
+// BetsOfUserInRound lists one player's bets in a round, oldest first.
+func BetsOfUserInRound(ctx context.Context, q Querier, roundID, userID int64) ([]RoundBet, error) {
+	rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets
+		WHERE round_id = $1 AND user_id = $2 ORDER BY id`, roundID, userID)
+	return scanBets(rows, err)
+}
+
+// BetsOfRound lists every bet of a round (verifiers and tests).
+func BetsOfRound(ctx context.Context, q Querier, roundID int64) ([]RoundBet, error) {
+	rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets WHERE round_id = $1 ORDER BY id`, roundID)
+	return scanBets(rows, err)
+}
+
+// Bet record filters (the click-record tabs).
+const (
+	BetsAll       = 0
+	BetsUnmatched = 1 // not settled yet
+	BetsMatched   = 2 // settled, won or lost
+)
+
+// BetsOfUser pages through one player's bets placed at or after since (ms),
+// newest first, and counts all that match.
+func BetsOfUser(ctx context.Context, q Querier, userID int64, filter int, since int64, limit, offset int) ([]RoundBet, int, error) {
+	cond := ""
+	switch filter {
+	case BetsUnmatched:
+		cond = ` AND state = 0`
+	case BetsMatched:
+		cond = ` AND state <> 0`
+	}
+	var total int
+	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM round_bets WHERE user_id = $1 AND placed_at >= $2`+cond,
+		userID, since).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets
+		WHERE user_id = $1 AND placed_at >= $2`+cond+` ORDER BY placed_at DESC, id DESC LIMIT $3 OFFSET $4`,
+		userID, since, limit, offset)
+	bets, err := scanBets(rows, err)
+	return bets, total, err
+}
