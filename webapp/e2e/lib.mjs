@@ -210,7 +210,11 @@ export async function openSession(browser, { baseURL, language, colorScheme = 'l
   });
   // The app reads its language from local storage (spec section 3: user_language).
   await context.addInitScript((lng) => {
-    if (!window.localStorage.getItem('user_language')) window.localStorage.setItem('user_language', lng);
+    try {
+      if (!window.localStorage.getItem('user_language')) window.localStorage.setItem('user_language', lng);
+    } catch {
+      // A sandboxed frame (the webview modal) has no storage; the app itself always does.
+    }
   }, language);
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -246,6 +250,8 @@ export function createFlowContext({ flowName, language, baseURL, session, report
     text: texts,
     htmlLang: htmlLang(language),
     url: (path) => new URL(path, baseURL).toString(),
+    /** Where `screenshot(name)` saves, for pages of other contexts. */
+    screenshotPath: (name) => join(screenshotsDir, `${flowName}-${name}-${language}.png`),
     async screenshot(name) {
       const file = join(screenshotsDir, `${flowName}-${name}-${language}.png`);
       await session.page.screenshot({ path: file, fullPage: false });

@@ -29,22 +29,24 @@ export function LaunchChecks() {
     }
   }, [location, navigate]);
 
-  const decision = manifest.data
+  // The update prompt page shares the manifest query; only an installed app acts on it here.
+  const data = installed ? manifest.data : undefined;
+  const decision = data
     ? decideUpdate({
-        manifest: manifest.data,
+        manifest: data,
         ignored: browserStore.get(STORAGE_KEYS.ignoreAppVersion),
         resourceSeen: browserStore.get(STORAGE_KEYS.resourceVersion),
       })
     : null;
 
   useEffect(() => {
-    if (!manifest.data) return;
-    const resource = manifest.data.resource.version;
+    if (!data) return;
+    const resource = data.resource.version;
     if (!resource) return;
     const seen = browserStore.get(STORAGE_KEYS.resourceVersion);
     browserStore.set(STORAGE_KEYS.resourceVersion, resource);
     if (seen !== null && seen !== resource && decision?.kind === 'resource') window.location.reload();
-  }, [manifest.data, decision?.kind]);
+  }, [data, decision?.kind]);
 
   useEffect(() => {
     if (decision?.kind !== 'normal' || offered.current) return;
