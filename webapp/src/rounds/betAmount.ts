@@ -48,5 +48,9 @@ export function checkBet({ content, amountCents, minBet, maxBet, balance, bettin
 /** Chip values in whole points that fit the round's limits. */
 export function chipValues(minBet: number, maxBet: number): number[] {
   const base = [10, 50, 100, 500, 1000];
-  return base.filter((points) => points * 100 >= minBet && points * 100 <= maxBet);
+  const fitting = base.filter((points) => points * 100 >= minBet && points * 100 <= maxBet);
+  if (fitting.length > 0) return fitting;
+  // Narrow limits: one chip, the smallest whole number of points the round accepts.
+  const smallest = Math.ceil(minBet / 100);
+  return smallest * 100 <= maxBet ? [smallest] : [];
 }

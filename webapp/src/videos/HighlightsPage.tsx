@@ -43,7 +43,7 @@ export function HighlightsPage() {
           const el = entry.target.querySelector('video');
           if (entry.isIntersecting && entry.intersectionRatio >= 0.6) {
             setActive(index);
-            el?.play().catch(() => undefined);
+            Promise.resolve(el?.play()).catch(() => undefined);
           } else {
             el?.pause();
           }

@@ -22,7 +22,8 @@ export function VideoPlayer({ url, title, poster, onClose }: VideoPlayerProps) {
     };
     window.addEventListener('keydown', onKey);
     // Start playing; a browser that refuses autoplay leaves the controls to the user.
-    video.current?.play().catch(() => undefined);
+    // (Older engines answer play() with nothing rather than a promise.)
+    Promise.resolve(video.current?.play()).catch(() => undefined);
     return () => {
       window.removeEventListener('keydown', onKey);
     };
