@@ -10,6 +10,7 @@ import { formatMoney } from '../format';
 import { roundsKeys, useLobby, useRoundPushes, useRules } from '../rounds/queries';
 import { useServerNow } from '../rounds/useServerNow';
 import { useSession } from '../state/session';
+import { useAccountPushes } from '../videos/queries';
 import { Carousel } from './Carousel';
 import { discoverKeys } from './keys';
 import { WindowCard } from './WindowCard';
@@ -22,6 +23,7 @@ export function FindPage() {
   const { token } = useSession();
   const signedIn = Boolean(token);
   useRoundPushes();
+  useAccountPushes();
   const now = useServerNow();
 
   const carousel = useQuery({ queryKey: discoverKeys.carousel, queryFn: () => contentApi.carousel({ quiet: true }) });

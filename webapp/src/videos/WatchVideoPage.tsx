@@ -10,7 +10,7 @@ import { PageHeader } from '../components/page-header/PageHeader';
 import { PullRefresh } from '../components/pull-refresh/PullRefresh';
 import { showToast } from '../state/toast';
 import { InviteCodeGate } from './InviteCodeGate';
-import { useFindVideos, useInviteRequired, useVideoAllowance, videoKeys } from './queries';
+import { useAccountPushes, useFindVideos, useInviteRequired, useVideoAllowance, videoKeys } from './queries';
 import { VideoLimitNotice } from './VideoLimitNotice';
 import { VideoPlayer } from './VideoPlayer';
 import './videos.css';
@@ -24,6 +24,7 @@ function formatDuration(seconds: number): string {
 export function WatchVideoPage() {
   const { t } = useTranslation();
   const client = useQueryClient();
+  useAccountPushes();
   const invite = useInviteRequired();
   const videos = useFindVideos();
   const allowance = useVideoAllowance();

@@ -1,5 +1,7 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { contentApi } from '../api/content';
+import { pushHub, type PushHub } from '../api/pushes';
 import { discoverKeys } from '../discover/keys';
 
 export const videoKeys = {
@@ -59,4 +61,19 @@ export function useInviteRequired(enabled = true) {
   const required = config.data?.inviteCodeRequired === true && user.data !== undefined && !user.data.superiorBound;
   const pending = config.isPending || (config.data?.inviteCodeRequired === true && user.isPending);
   return { required, pending };
+}
+
+/** An operator activating the account (push `userUpdated`) lifts the video limit at once. */
+export function useAccountPushes(hub: PushHub = pushHub): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    const refresh = (): void => {
+      void client.invalidateQueries({ queryKey: videoKeys.allowance });
+      void client.invalidateQueries({ queryKey: videoKeys.userIndex });
+    };
+    const offs = [hub.on('userUpdated', refresh), hub.onResync(refresh)];
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [client, hub]);
 }
