@@ -175,6 +175,14 @@ export default async function windows(t) {
     await t.screenshot('window-verify');
     await dialog.getByRole('button', { name: t.text('discover.close') }).tap();
     await dialog.waitFor({ state: 'detached' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(15, 17, 21)');
+      await t.screenshot('window-dark');
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   await t.test('a phone clock an hour off shows the same countdown', async () => {

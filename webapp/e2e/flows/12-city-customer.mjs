@@ -123,5 +123,11 @@ export default async function cityCustomer(t) {
     await page.locator('.image-viewer img').waitFor();
     await page.locator('.image-viewer').tap();
     await page.locator('.image-viewer').waitFor({ state: 'detached' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await t.screenshot('customer-dark');
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   });
 }
