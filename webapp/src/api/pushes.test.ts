@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createPushHub } from './pushes';
+import { bridgeBusinessPushes, createPushHub } from './pushes';
 
 describe('push hub', () => {
   it('hands each key its data, parsed from the JSON string the socket carries', () => {
@@ -40,5 +40,41 @@ describe('push hub', () => {
     off();
     hub.resync();
     expect(listener).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('bridgeBusinessPushes', () => {
+  it('feeds the hub from the socket and resyncs after a reconnect only', () => {
+    let message: ((n: { key: string; data: string }) => void) | null = null;
+    let connected: ((reconnect: boolean) => void) | null = null;
+    const source = {
+      on: (_event: 'OnRecvCustomBusinessMessage', listener: (n: { key: string; data: string }) => void) => {
+        message = listener;
+        return () => {
+          message = null;
+        };
+      },
+      onConnected: (listener: (reconnect: boolean) => void) => {
+        connected = listener;
+        return () => {
+          connected = null;
+        };
+      },
+    };
+    const hub = createPushHub();
+    const balance = vi.fn();
+    const resync = vi.fn();
+    hub.on('balance', balance);
+    hub.onResync(resync);
+    const stop = bridgeBusinessPushes(source, hub);
+    message!({ key: 'balance', data: '{"amount":2980,"change":1980}' });
+    expect(balance).toHaveBeenCalledWith({ amount: 2980, change: 1980 }, expect.any(Number));
+    connected!(false);
+    expect(resync).not.toHaveBeenCalled();
+    connected!(true);
+    expect(resync).toHaveBeenCalledTimes(1);
+    stop();
+    expect(message).toBeNull();
+    expect(connected).toBeNull();
   });
 });

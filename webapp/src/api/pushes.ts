@@ -81,3 +81,28 @@ export function deliverBusinessPush(push: { key: unknown; data: unknown }): void
 export function announcePushResync(): void {
   pushHub.resync();
 }
+
+/** What the chat socket offers for business pushes (the ChatSocket of the chat area fits). */
+export interface BusinessPushSource {
+  on(event: 'OnRecvCustomBusinessMessage', listener: (notification: { key: string; data: string }) => void): () => void;
+  /** Called after every successful sign-in of the socket; `reconnect` is true after the first. */
+  onConnected(listener: (reconnect: boolean) => void): () => void;
+}
+
+/**
+ * Feeds the hub from the chat socket: every business message, and a resync after each
+ * reconnect (pushes sent while it was down are lost). Returns the stop function.
+ */
+export function bridgeBusinessPushes(source: BusinessPushSource, hub: PushHub = pushHub): () => void {
+  const offs = [
+    source.on('OnRecvCustomBusinessMessage', (notification) => {
+      hub.deliver(notification);
+    }),
+    source.onConnected((reconnect) => {
+      if (reconnect) hub.resync();
+    }),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}

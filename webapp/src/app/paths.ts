@@ -80,7 +80,8 @@ export function customerPath(draft?: string): string {
   return draft ? `${FIND_PATHS.customer}?${new URLSearchParams({ draft }).toString()}` : FIND_PATHS.customer;
 }
 
-/** A one-to-one conversation with `userID` (session type 1). */
-export function conversationPath(userID: string): string {
-  return `${FIND_PATHS.conversation}?${new URLSearchParams({ userID, sessionType: '1' }).toString()}`;
+/** The one-to-one conversation of `me` and `peer`: OpenIM's id is both user ids in string order. */
+export function singleChatPath(me: string, peer: string): string {
+  const conversationID = me < peer ? `si_${me}_${peer}` : `si_${peer}_${me}`;
+  return `${FIND_PATHS.conversation}?${new URLSearchParams({ conversationID }).toString()}`;
 }

@@ -2,8 +2,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Video } from '../api/content';
-import { conversationPath, FIND_PATHS, TAB_PATHS } from '../app/paths';
+import { FIND_PATHS, singleChatPath, TAB_PATHS } from '../app/paths';
 import { EmptyState } from '../components/empty-state/EmptyState';
+import { useSession } from '../state/session';
 import { showToast } from '../state/toast';
 import { useHighlightVideos } from './queries';
 import { ChatBubbleIcon, ForwardIcon, SaveIcon, SoundIcon } from './VideoIcons';
@@ -24,6 +25,7 @@ export function HighlightsPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const startId = params.get('id');
+  const { userId } = useSession();
   const videos = useHighlightVideos();
   const [muted, setMuted] = useState(true);
   const [active, setActive] = useState(0);
@@ -124,7 +126,7 @@ export function HighlightsPage() {
       ) : (
         <div ref={feed} className="highlights__feed">
           {list.map((video, index) => {
-            const canChat = video.chatUserId !== '' && video.chatUserId !== '0';
+            const canChat = Boolean(userId) && video.chatUserId !== '' && video.chatUserId !== '0' && video.chatUserId !== userId;
             return (
               <section key={video.id} className="highlights__slide" data-index={index} data-video={video.id} aria-label={video.title}>
                 <video
@@ -141,7 +143,7 @@ export function HighlightsPage() {
                 </div>
                 <div className="highlights__actions">
                   {canChat ? (
-                    <Link className="highlights__action" to={conversationPath(video.chatUserId)}>
+                    <Link className="highlights__action" to={singleChatPath(userId ?? '', video.chatUserId)}>
                       <ChatBubbleIcon />
                       <span>{t('videos.chat')}</span>
                     </Link>
