@@ -2,7 +2,7 @@
 // badges, ask for a contact; chat with the agent live (the agent answers through the operator
 // API), page back through older messages, and see the agent's image.
 import assert from 'node:assert/strict';
-import { operatorLogin } from '../support/accounts.mjs';
+import { operatorLogin, registerUser, signInThroughUi } from '../support/accounts.mjs';
 
 export const server = { demo: true, env: { KJ_WINDOW_COUNT: '1' } };
 
@@ -129,5 +129,25 @@ export default async function cityCustomer(t) {
     } finally {
       await page.emulateMedia({ colorScheme: 'light' });
     }
+  });
+
+  await t.test('a signed-in user sends a picture; the agent gets its address', async () => {
+    const user = await registerUser(t, `c${t.language.slice(0, 2)}`);
+    await signInThroughUi(t, user.account, '/pages/customer/customer');
+    const response = await fetch(t.url('/files/demo/photo-2.png'));
+    assert.equal(response.status, 200);
+    const picture = Buffer.from(await response.arrayBuffer());
+    await page.getByRole('button', { name: t.text('customer.sendImage') }).waitFor();
+    await page.locator('input[type="file"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: picture });
+    const sent = page.locator('.bubble-row[data-from="visitor"][data-state="sent"] img.bubble__image');
+    await sent.waitFor();
+    const src = await sent.getAttribute('src');
+    assert.match(src, /^\/files\/chat\/\d+\/\d+\.png$/);
+    const visitor = await findVisitor(t, operator, src);
+    assert.equal(visitor.userId, user.userId, 'the chat is linked to the signed-in user');
+    const stored = await fetch(t.url(src));
+    assert.equal(stored.status, 200);
+    assert.equal(Buffer.compare(Buffer.from(await stored.arrayBuffer()), picture), 0, 'the agent gets the same picture');
+    await t.screenshot('customer-picture');
   });
 }

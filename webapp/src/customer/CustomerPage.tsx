@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { TAB_PATHS } from '../app/paths';
 import { EmptyState } from '../components/empty-state/EmptyState';
 import { PageHeader } from '../components/page-header/PageHeader';
+import { useSession } from '../state/session';
 import { Composer } from './Composer';
 import { MessageBubble } from './MessageBubble';
 import { useCustomerChat } from './useCustomerChat';
@@ -19,6 +20,7 @@ export function CustomerPage() {
   const [params] = useSearchParams();
   const draft = params.get('draft') ?? '';
   const chat = useCustomerChat();
+  const { token } = useSession();
   const [image, setImage] = useState<string | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   const topSentinel = useRef<HTMLDivElement>(null);
@@ -58,6 +60,11 @@ export function CustomerPage() {
       root.scrollTop = root.scrollHeight;
     }
   }, [count, history.data?.pages.length]);
+
+  const keepNewestInView = (): void => {
+    const root = scroller.current;
+    if (root && stickToBottom.current) root.scrollTop = root.scrollHeight;
+  };
 
   const header = <PageHeader title={chat.serviceName || t('customer.title')} back fallback={TAB_PATHS.find} />;
 
@@ -111,10 +118,10 @@ export function CustomerPage() {
             </li>
           ) : null}
           {chat.messages.map((message) => (
-            <MessageBubble key={message._id} message={message} onOpenImage={setImage} />
+            <MessageBubble key={message._id} message={message} onOpenImage={setImage} onMediaLoad={keepNewestInView} />
           ))}
           {chat.outgoing.map((outgoing) => (
-            <MessageBubble key={outgoing.clientMsgId} outgoing={outgoing} onRetry={chat.retry} />
+            <MessageBubble key={outgoing.clientMsgId} outgoing={outgoing} onRetry={chat.retry} onMediaLoad={keepNewestInView} />
           ))}
         </ol>
       </div>
@@ -125,6 +132,14 @@ export function CustomerPage() {
           stickToBottom.current = true;
           chat.send(content);
         }}
+        {...(token
+          ? {
+              onPickImage: (file: File) => {
+                stickToBottom.current = true;
+                chat.sendImage(file);
+              },
+            }
+          : {})}
       />
       {image ? (
         <div

@@ -18,14 +18,16 @@ interface MessageBubbleProps {
   outgoing?: OutgoingMessage;
   onRetry?: (clientMsgId: string) => void;
   onOpenImage?: (url: string) => void;
+  /** A picture finished loading (the list may need to scroll to keep the newest in view). */
+  onMediaLoad?: () => void;
 }
 
 /** One message; the visitor's own on the right with its send state. */
-export function MessageBubble({ message, outgoing, onRetry, onOpenImage }: MessageBubbleProps) {
+export function MessageBubble({ message, outgoing, onRetry, onOpenImage, onMediaLoad }: MessageBubbleProps) {
   const { t } = useTranslation();
   const mine = outgoing !== undefined || message?.from === 'visitor';
   const content = message?.content ?? outgoing?.content ?? '';
-  const image = imageUrlOf(content);
+  const image = outgoing?.preview ?? imageUrlOf(content);
   let state: 'sending' | 'failed' | 'sent' | 'read' | null = null;
   if (outgoing) state = outgoing.state;
   else if (message?.from === 'visitor') state = message.status >= 2 ? 'read' : 'sent';
@@ -45,7 +47,7 @@ export function MessageBubble({ message, outgoing, onRetry, onOpenImage }: Messa
             onClick={() => onOpenImage?.(image)}
             aria-label={t('customer.openImage')}
           >
-            <img className="bubble__image" src={image} alt={t('customer.image')} loading="lazy" />
+            <img className="bubble__image" src={image} alt={t('customer.image')} loading="lazy" onLoad={onMediaLoad} />
           </button>
         ) : (
           <p className="bubble__text">{content}</p>

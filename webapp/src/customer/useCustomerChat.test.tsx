@@ -170,4 +170,50 @@ describe('useCustomerChat', () => {
       expect(result.current.messages.map((m) => m.content)).toEqual(['oldest', 'newest', 'by http']);
     });
   });
+
+  it('uploads a picture first and sends its address; a failed upload is retried with the same picture', async () => {
+    stub();
+    const revoke = vi.fn();
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:preview'), revokeObjectURL: revoke }));
+    let fail = true;
+    const upload = vi.fn<(file: Blob) => Promise<string>>(() =>
+      fail ? Promise.reject(new Error('offline')) : Promise.resolve('/files/chat/1/2.png'),
+    );
+    const { result } = renderHook(() => useCustomerChat({ createSocket, upload }), { wrapper });
+    await waitFor(() => {
+      expect(FakeSocket.last).not.toBeNull();
+    });
+    const ws = FakeSocket.last!;
+    act(() => {
+      ws.readyState = 1;
+      ws.onopen?.();
+    });
+    const picture = new Blob(['png'], { type: 'image/png' });
+    act(() => {
+      result.current.sendImage(picture);
+    });
+    expect(result.current.outgoing[0]).toMatchObject({ state: 'sending', preview: 'blob:preview' });
+    await waitFor(() => {
+      expect(result.current.outgoing[0]?.state).toBe('failed');
+    });
+    expect(ws.sent).toHaveLength(0);
+    fail = false;
+    act(() => {
+      result.current.retry(result.current.outgoing[0]!.clientMsgId);
+    });
+    await waitFor(() => {
+      expect(ws.sent).toHaveLength(1);
+    });
+    expect(upload).toHaveBeenLastCalledWith(picture);
+    expect(ws.sent[0]).toMatchObject({ type: 'send', content: '/files/chat/1/2.png' });
+    act(() => {
+      ws.onmessage?.({
+        data: JSON.stringify({ type: 'ack', clientMsgId: ws.sent[0]!.clientMsgId, message: message('40', 'visitor', '/files/chat/1/2.png', 40) }),
+      });
+    });
+    expect(result.current.outgoing).toEqual([]);
+    await waitFor(() => {
+      expect(revoke).toHaveBeenCalledWith('blob:preview');
+    });
+  });
 });

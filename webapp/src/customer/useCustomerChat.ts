@@ -11,6 +11,7 @@ import {
   customerApi,
   CustomerSocket,
   newClientMsgId,
+  uploadCustomerImage,
   type CustomerApi,
   type CustomerMessage,
   type CustomerServerFrame,
@@ -25,10 +26,14 @@ export const customerKeys = {
 
 export interface OutgoingMessage {
   clientMsgId: string;
+  /** The text, or the picture's address once uploaded. */
   content: string;
   createdAt: number;
   state: 'sending' | 'failed';
   error?: string;
+  /** A picture still to upload (kept for a retry), and its local preview. */
+  file?: Blob;
+  preview?: string;
 }
 
 export type ChatItem =
@@ -56,9 +61,10 @@ export function mergeMessages(...lists: readonly (readonly CustomerMessage[])[])
 interface Options {
   api?: CustomerApi;
   createSocket?: (url: string) => WebSocket;
+  upload?: (file: Blob) => Promise<string>;
 }
 
-export function useCustomerChat({ api = customerApi, createSocket }: Options = {}) {
+export function useCustomerChat({ api = customerApi, createSocket, upload = uploadCustomerImage }: Options = {}) {
   const init = useQuery({ queryKey: customerKeys.init, queryFn: () => api.init({ quiet: true }), staleTime: Infinity });
   const ready = init.isSuccess;
   const history = useInfiniteQuery({
@@ -142,8 +148,29 @@ export function useCustomerChat({ api = customerApi, createSocket }: Options = {
     };
   }, [ready, addLive, catchUp, createSocket]);
 
+  const fail = useCallback((clientMsgId: string, error: unknown) => {
+    const text = error instanceof ApiError ? error.message : '';
+    setOutgoing((old) =>
+      old.map((o) => (o.clientMsgId === clientMsgId ? { ...o, state: 'failed', ...(text ? { error: text } : {}) } : o)),
+    );
+  }, []);
+
   const deliver = useCallback(
-    async (item: OutgoingMessage) => {
+    async (given: OutgoingMessage) => {
+      let item = given;
+      if (item.file) {
+        // A picture: upload it first; the message is its address.
+        try {
+          const url = await upload(item.file);
+          item = { ...item, content: url };
+          delete item.file;
+          const done = item;
+          setOutgoing((old) => old.map((o) => (o.clientMsgId === done.clientMsgId ? done : o)));
+        } catch (error) {
+          fail(item.clientMsgId, error);
+          return;
+        }
+      }
       if (socket.current?.send(item.content, item.clientMsgId)) return;
       // No socket: send over HTTP.
       try {
@@ -151,11 +178,10 @@ export function useCustomerChat({ api = customerApi, createSocket }: Options = {
         setOutgoing((old) => old.filter((o) => o.clientMsgId !== item.clientMsgId));
         addLive([message]);
       } catch (error) {
-        const text = error instanceof ApiError ? error.message : String(error);
-        setOutgoing((old) => old.map((o) => (o.clientMsgId === item.clientMsgId ? { ...o, state: 'failed', error: text } : o)));
+        fail(item.clientMsgId, error);
       }
     },
-    [api, addLive],
+    [api, addLive, upload, fail],
   );
 
   // A message the socket took but never acknowledged (the socket dropped): fail it after 10 s.
@@ -178,6 +204,36 @@ export function useCustomerChat({ api = customerApi, createSocket }: Options = {
       void deliver(item);
     },
     [deliver],
+  );
+
+  const sendImage = useCallback(
+    (file: Blob) => {
+      const item: OutgoingMessage = {
+        clientMsgId: newClientMsgId(),
+        content: '',
+        createdAt: Date.now(),
+        state: 'sending',
+        file,
+        preview: URL.createObjectURL(file),
+      };
+      setOutgoing((old) => [...old, item]);
+      void deliver(item);
+    },
+    [deliver],
+  );
+
+  // Local previews are freed once their message is gone from the outgoing list.
+  const previews = useRef(new Set<string>());
+  useEffect(() => {
+    const current = new Set(outgoing.flatMap((o) => (o.preview ? [o.preview] : [])));
+    for (const url of previews.current) if (!current.has(url)) URL.revokeObjectURL(url);
+    previews.current = current;
+  }, [outgoing]);
+  useEffect(
+    () => () => {
+      for (const url of previews.current) URL.revokeObjectURL(url);
+    },
+    [],
   );
 
   const retry = useCallback(
@@ -208,6 +264,7 @@ export function useCustomerChat({ api = customerApi, createSocket }: Options = {
     socketState,
     serviceName: service?.serviceName ?? init.data?.serviceName ?? '',
     send,
+    sendImage,
     retry,
   };
 }
