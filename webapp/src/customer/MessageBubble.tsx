@@ -18,12 +18,10 @@ interface MessageBubbleProps {
   outgoing?: OutgoingMessage;
   onRetry?: (clientMsgId: string) => void;
   onOpenImage?: (url: string) => void;
-  /** A picture finished loading (the list may need to scroll to keep the newest in view). */
-  onMediaLoad?: () => void;
 }
 
 /** One message; the visitor's own on the right with its send state. */
-export function MessageBubble({ message, outgoing, onRetry, onOpenImage, onMediaLoad }: MessageBubbleProps) {
+export function MessageBubble({ message, outgoing, onRetry, onOpenImage }: MessageBubbleProps) {
   const { t } = useTranslation();
   const mine = outgoing !== undefined || message?.from === 'visitor';
   const content = message?.content ?? outgoing?.content ?? '';
@@ -33,7 +31,7 @@ export function MessageBubble({ message, outgoing, onRetry, onOpenImage, onMedia
   else if (message?.from === 'visitor') state = message.status >= 2 ? 'read' : 'sent';
 
   return (
-    <li
+    <div
       className={`bubble-row${mine ? ' bubble-row--mine' : ''}`}
       data-from={mine ? 'visitor' : 'agent'}
       data-state={state ?? undefined}
@@ -47,7 +45,7 @@ export function MessageBubble({ message, outgoing, onRetry, onOpenImage, onMedia
             onClick={() => onOpenImage?.(image)}
             aria-label={t('customer.openImage')}
           >
-            <img className="bubble__image" src={image} alt={t('customer.image')} loading="lazy" onLoad={onMediaLoad} />
+            <img className="bubble__image" src={image} alt={t('customer.image')} loading="lazy" />
           </button>
         ) : (
           <p className="bubble__text">{content}</p>
@@ -64,6 +62,6 @@ export function MessageBubble({ message, outgoing, onRetry, onOpenImage, onMedia
           </button>
         ) : null}
       </div>
-    </li>
+    </div>
   );
 }

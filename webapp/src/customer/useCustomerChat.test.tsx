@@ -124,6 +124,32 @@ describe('useCustomerChat', () => {
     expect(ws.sent.at(-1)).toEqual({ type: 'read' });
   });
 
+  it('takes its own message heard before the ack as delivered', async () => {
+    stub();
+    const { result } = renderHook(() => useCustomerChat({ createSocket }), { wrapper });
+    await waitFor(() => {
+      expect(FakeSocket.last).not.toBeNull();
+    });
+    const ws = FakeSocket.last!;
+    act(() => {
+      ws.readyState = 1;
+      ws.onopen?.();
+      result.current.send('twice');
+      result.current.send('twice');
+    });
+    expect(result.current.outgoing).toHaveLength(2);
+    const [first, second] = result.current.outgoing;
+    act(() => {
+      ws.onmessage?.({ data: JSON.stringify({ type: 'message', visitorNo: '9', message: message('31', 'visitor', 'twice', 31) }) });
+    });
+    expect(result.current.outgoing.map((o) => o.clientMsgId)).toEqual([second!.clientMsgId]);
+    act(() => {
+      ws.onmessage?.({ data: JSON.stringify({ type: 'ack', clientMsgId: first!.clientMsgId, message: message('31', 'visitor', 'twice', 31) }) });
+    });
+    expect(result.current.messages.filter((m) => m.content === 'twice')).toHaveLength(1);
+    expect(result.current.outgoing).toHaveLength(1);
+  });
+
   it('marks a refused message failed and sends it again on retry', async () => {
     stub();
     const { result } = renderHook(() => useCustomerChat({ createSocket }), { wrapper });

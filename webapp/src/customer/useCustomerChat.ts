@@ -102,6 +102,15 @@ export function useCustomerChat({ api = customerApi, createSocket, upload = uplo
     const onFrame = (frame: CustomerServerFrame): void => {
       switch (frame.type) {
         case 'message':
+          if (frame.message.from === 'visitor') {
+            // The socket hears its own messages, sometimes before the ack: the oldest message
+            // still sending with this text is this one (a socket's frames are handled in order).
+            const content = frame.message.content;
+            setOutgoing((old) => {
+              const index = old.findIndex((o) => o.state === 'sending' && o.content === content);
+              return index < 0 ? old : old.filter((_, i) => i !== index);
+            });
+          }
           addLive([frame.message]);
           if (frame.message.from === 'agent' && document.visibilityState === 'visible') socket.current?.markRead();
           break;
