@@ -46,5 +46,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // Page tests import lazy routes and type like a person; the 2-core CI box needs headroom.
+    testTimeout: 15_000,
   },
 });

@@ -13,6 +13,17 @@ export const e2eDir = dirname(fileURLToPath(import.meta.url));
 export const screenshotsDir = join(e2eDir, 'screenshots');
 const localesDir = join(e2eDir, '..', 'src', 'i18n', 'locales');
 
+/**
+ * Server settings the flows rely on: USDT deposit addresses so the recharge screen has its
+ * protocols, and X-Forwarded-For trusted so a flow can give its requests their own client
+ * address (per-address limits, e.g. 10 registrations an hour, then count per flow).
+ */
+export const SERVER_ENV = {
+  KJ_USDT_TRC20_ADDRESS: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+  KJ_USDT_ERC20_ADDRESS: '0x4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b',
+  KJ_TRUST_PROXY: 'true',
+};
+
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -152,10 +163,19 @@ export function launchBrowser() {
 export function loadTexts(language) {
   const file = join(localesDir, `${language}.json`);
   const tree = JSON.parse(readFileSync(file, 'utf8'));
-  return (key, values = {}) => {
+  const lookup = (key) => {
     let node = tree;
     for (const part of key.split('.')) {
       node = node && typeof node === 'object' ? node[part] : undefined;
+    }
+    return node;
+  };
+  const plural = new Intl.PluralRules(language === 'zh-HANT' ? 'zh-Hant' : language);
+  return (key, values = {}) => {
+    let node = lookup(key);
+    // Plural keys (key_one, key_other ...) are chosen by `count`, as i18next does.
+    if (node === undefined && typeof values.count === 'number') {
+      node = lookup(`${key}_${plural.select(values.count)}`) ?? lookup(`${key}_other`);
     }
     if (typeof node !== 'string') throw new Error(`no translation ${key} in ${language}`);
     return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name) => String(values[name] ?? ''));
@@ -233,9 +253,10 @@ export async function openSession(browser, { baseURL, language, colorScheme = 'l
 
 /**
  * The object a flow receives. `t.test(name, fn)` runs one check; `t.page` is the flow's page;
- * `t.text(key)` a translation in the run's language; `t.screenshot(name)` saves a PNG.
+ * `t.text(key)` a translation in the run's language; `t.screenshot(name)` saves a PNG;
+ * `t.kjBin` and `t.dataDir` are the server's binary and KJ_DATA_DIR (for `kj admin ...`).
  */
-export function createFlowContext({ flowName, language, baseURL, session, report, server = null }) {
+export function createFlowContext({ flowName, language, baseURL, session, report, server = null, kjBin, dataDir }) {
   const texts = loadTexts(language);
   mkdirSync(screenshotsDir, { recursive: true });
   return {
@@ -245,6 +266,8 @@ export function createFlowContext({ flowName, language, baseURL, session, report
     server,
     /** POST /api<path> with a JSON body (and the token header); resolves with the envelope. */
     api: (path, body = {}, token = '') => apiCall(baseURL, path, body, token),
+    kjBin,
+    dataDir,
     page: session.page,
     context: session.context,
     text: texts,

@@ -16,7 +16,7 @@
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createFlowContext, createReport, e2eDir, launchBrowser, openSession, startServer } from './lib.mjs';
+import { createFlowContext, createReport, e2eDir, launchBrowser, openSession, SERVER_ENV, startServer } from './lib.mjs';
 
 /** A problem with how the runner was started: reported without a stack trace. */
 class UsageError extends Error {}
@@ -89,7 +89,16 @@ async function main() {
       return;
     }
     const session = await openSession(browser, { baseURL: target.baseURL, language });
-    const t = createFlowContext({ flowName: flow.name, language, baseURL: target.baseURL, session, report, server: target });
+    const t = createFlowContext({
+      flowName: flow.name,
+      language,
+      baseURL: target.baseURL,
+      session,
+      report,
+      server: target,
+      kjBin: binPath,
+      dataDir: target.dataDir,
+    });
     try {
       await module.default(t);
     } catch (error) {
@@ -100,13 +109,13 @@ async function main() {
   };
 
   if (shared.length > 0) {
-    server = await startServer(binPath);
+    server = await startServer(binPath, { env: SERVER_ENV });
     console.log(`kj serve is healthy at ${server.baseURL}`);
     for (const language of languages) for (const flow of shared) await runFlow(flow, server, language);
   }
   for (const flow of own) {
     const options = modules.get(flow.name).server;
-    flowServer = await startServer(binPath, { env: options.env ?? {}, demo: Boolean(options.demo) });
+    flowServer = await startServer(binPath, { env: { ...SERVER_ENV, ...options.env }, demo: Boolean(options.demo) });
     console.log(`kj serve for ${flow.name} is healthy at ${flowServer.baseURL}`);
     try {
       for (const language of languages) await runFlow(flow, flowServer, language);

@@ -26,6 +26,7 @@ const baseConfig: ApiConfig = {
   platformId: 10000,
   platform: 5,
   timeoutMs: 15_000,
+  uploadTimeoutMs: 60_000,
   maxAttempts: 60,
   switchHostAfterFailures: 2,
   retryDelayMs: 1_000,
@@ -428,5 +429,71 @@ describe('accountLogin and logout', () => {
     expect(calls[0]?.body).toMatchObject({ chatToken: 'C', platform: 5 });
     expect([...store.values.keys()]).toEqual([STORAGE_KEYS.language]);
     expect(env.toast).not.toHaveBeenCalled();
+  });
+});
+
+describe('switch account, uploads and extra headers', () => {
+  it('switchAccount signs in through /accountLoginAtm with the current token and stores the new session', async () => {
+    const store = memoryStore({ [STORAGE_KEYS.token]: 'OLD', [STORAGE_KEYS.jwt]: 'OLDJ' });
+    const { client, calls } = setup(() => reply(0, { token: 'NEW', jwt: 'NEWJ', chatToken: 'C2', userId: '22' }), { store });
+    await client.switchAccount({ account: 'bob', password: 'abc123' });
+    expect(calls[0]?.url).toBe('/api/accountLoginAtm');
+    // The server ends the session this token belongs to.
+    expect(calls[0]?.headers.token).toBe('OLD');
+    expect(calls[0]?.body).toMatchObject({ account: 'bob', password: 'abc123', platform: 5 });
+    expect(store.values.get(STORAGE_KEYS.token)).toBe('NEW');
+    expect(store.values.get(STORAGE_KEYS.jwt)).toBe('NEWJ');
+    expect(store.values.get(STORAGE_KEYS.userId)).toBe('22');
+  });
+
+  it('uploads a multipart form without a JSON content type, with the token', async () => {
+    const store = memoryStore({ [STORAGE_KEYS.token]: 'T1' });
+    let sent: BodyInit | null | undefined;
+    const { client, calls } = setup(
+      (_call, init) => {
+        sent = init.body;
+        return reply(0, { avatar: '/files/avatars/a.png' });
+      },
+      { store },
+    );
+    const form = new FormData();
+    form.append('file', new Blob(['png'], { type: 'image/png' }), 'a.png');
+    await expect(client.upload('/user/uploadAvatar', form)).resolves.toEqual({ avatar: '/files/avatars/a.png' });
+    expect(sent).toBe(form);
+    expect(calls[0]?.headers).not.toHaveProperty('Content-Type');
+    expect(calls[0]?.headers.token).toBe('T1');
+  });
+
+  it('gives uploads the 60 s timeout instead of 15 s', async () => {
+    vi.useFakeTimers();
+    try {
+      let aborted = false;
+      const { client } = setup(
+        (_call, init) =>
+          new Promise<Response>((resolve, reject) => {
+            init.signal?.addEventListener('abort', () => {
+              aborted = true;
+              reject(new DOMException('aborted', 'AbortError'));
+            });
+            setTimeout(() => {
+              resolve(reply(0, { avatar: '/files/x.png' }));
+            }, 30_000);
+          }),
+      );
+      const pending = client.upload('/user/uploadAvatar', new FormData());
+      await vi.advanceTimersByTimeAsync(30_000);
+      await expect(pending).resolves.toEqual({ avatar: '/files/x.png' });
+      expect(aborted).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sends extra headers such as Idempotency-Key, never overriding the token', async () => {
+    const store = memoryStore({ [STORAGE_KEYS.token]: 'T1' });
+    const { client, calls } = setup(() => reply(0, {}), { store });
+    await client.request('/user/exchange', { amount: 100 }, { headers: { 'Idempotency-Key': 'ex-1', token: 'forged' } });
+    expect(calls[0]?.headers['Idempotency-Key']).toBe('ex-1');
+    expect(calls[0]?.headers.token).toBe('T1');
   });
 });

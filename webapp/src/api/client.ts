@@ -67,8 +67,10 @@ export interface RequestOptions {
   /** Do not toast failures; the caller shows `ApiError.message` itself. */
   quiet?: boolean;
   signal?: AbortSignal;
-  /** Extra request headers (e.g. the customer-service visitor key). */
+  /** Extra request headers (e.g. `Idempotency-Key`). */
   headers?: Record<string, string>;
+  /** Overrides the 15 s request timeout (uploads get 60 s, spec section 9). */
+  timeoutMs?: number;
 }
 
 interface TransportOptions extends RequestOptions {
@@ -90,8 +92,15 @@ export interface LoginResult {
 export interface ApiClient {
   /** Calls `path` under the base URL and resolves with `data` when `code` is 0. */
   request<T>(path: string, body?: Payload, options?: RequestOptions): Promise<T>;
+  /** POSTs a multipart form (file uploads) with the same envelope and session rules. */
+  upload<T>(path: string, form: FormData, options?: RequestOptions): Promise<T>;
   /** POST /accountLogin; stores token, jwt, chat token and user id. */
   accountLogin(input: LoginInput, options?: RequestOptions): Promise<LoginResult>;
+  /**
+   * POST /accountLoginAtm, the switch-account sign-in: the same as `accountLogin`, and the
+   * server signs out the session whose token the request still carries.
+   */
+  switchAccount(input: LoginInput, options?: RequestOptions): Promise<LoginResult>;
   /** POST /logout (best effort), then clears the session locally. */
   logout(): Promise<void>;
   /** The base URL requests currently go to (moves to a backup line on repeated failures). */
@@ -180,7 +189,7 @@ export function createApiClient(config: ApiConfig, env: ApiEnvironment): ApiClie
   /** Sends one request, retrying network failures; resolves with whatever envelope came back. */
   async function transport(
     path: string,
-    body: Payload | undefined,
+    body: Payload | FormData | undefined,
     options: TransportOptions,
   ): Promise<Envelope<unknown>> {
     const method = options.method ?? 'POST';
@@ -188,7 +197,9 @@ export function createApiClient(config: ApiConfig, env: ApiEnvironment): ApiClie
     let failures = 0;
     for (;;) {
       const usedIndex = hostIndex;
-      const url = `${hosts[usedIndex] ?? hosts[0] ?? ''}${path}${method === 'GET' ? queryString(body) : ''}`;
+      const form = body instanceof FormData ? body : undefined;
+      const fields = body instanceof FormData ? undefined : body;
+      const url = `${hosts[usedIndex] ?? hosts[0] ?? ''}${path}${method === 'GET' ? queryString(fields) : ''}`;
       const headers: Record<string, string> = {
         ...options.headers,
         Accept: 'application/json',
@@ -198,8 +209,13 @@ export function createApiClient(config: ApiConfig, env: ApiEnvironment): ApiClie
       if (token) headers.token = token;
       const init: RequestInit = { method, headers };
       if (method === 'POST') {
-        headers['Content-Type'] = 'application/json';
-        init.body = JSON.stringify(body ?? {});
+        if (form) {
+          // The browser writes the multipart Content-Type with its boundary.
+          init.body = form;
+        } else {
+          headers['Content-Type'] = 'application/json';
+          init.body = JSON.stringify(fields ?? {});
+        }
       }
 
       const controller = new AbortController();
@@ -207,7 +223,7 @@ export function createApiClient(config: ApiConfig, env: ApiEnvironment): ApiClie
         controller.abort();
       };
       options.signal?.addEventListener('abort', abort);
-      const timer = setTimeout(abort, config.timeoutMs);
+      const timer = setTimeout(abort, options.timeoutMs ?? config.timeoutMs);
       let attempt: Attempt;
       try {
         if (options.signal?.aborted) controller.abort();
@@ -274,7 +290,7 @@ export function createApiClient(config: ApiConfig, env: ApiEnvironment): ApiClie
 
   async function call<T>(
     path: string,
-    body: Payload | undefined,
+    body: Payload | FormData | undefined,
     options: RequestOptions,
     replayed: boolean,
   ): Promise<T> {
@@ -320,43 +336,55 @@ export function createApiClient(config: ApiConfig, env: ApiEnvironment): ApiClie
     throw new ApiError(code, shown);
   }
 
+  async function signIn(path: string, input: LoginInput, options: RequestOptions): Promise<LoginResult> {
+    const data = await call<unknown>(
+      path,
+      {
+        account: input.account,
+        password: input.password,
+        operationID: newOperationId(),
+        platform: config.platform,
+      },
+      options,
+      false,
+    );
+    const record = isRecord(data) ? data : {};
+    const result: LoginResult = {
+      token: text(record.token),
+      jwt: text(record.jwt),
+      chatToken: text(record.chatToken),
+      userId: text(record.userId),
+    };
+    // Spec section 4: a login answer without token or jwt is rejected.
+    if (!result.token || !result.jwt) {
+      const shown = env.translate('api.loginFailed');
+      if (!options.quiet) env.toast(shown);
+      throw new ApiError(ApiErrorCode.badResponse, shown);
+    }
+    storage.set(STORAGE_KEYS.token, result.token);
+    storage.set(STORAGE_KEYS.jwt, result.jwt);
+    if (result.chatToken) storage.set(STORAGE_KEYS.wsToken, result.chatToken);
+    else storage.remove(STORAGE_KEYS.wsToken);
+    if (result.userId) storage.set(STORAGE_KEYS.userId, result.userId);
+    else storage.remove(STORAGE_KEYS.userId);
+    return result;
+  }
+
   return {
     request<T>(path: string, body?: Payload, options: RequestOptions = {}): Promise<T> {
       return call<T>(path, body, options, false);
     },
 
-    async accountLogin(input, options = {}) {
-      const data = await call<unknown>(
-        '/accountLogin',
-        {
-          account: input.account,
-          password: input.password,
-          operationID: newOperationId(),
-          platform: config.platform,
-        },
-        options,
-        false,
-      );
-      const record = isRecord(data) ? data : {};
-      const result: LoginResult = {
-        token: text(record.token),
-        jwt: text(record.jwt),
-        chatToken: text(record.chatToken),
-        userId: text(record.userId),
-      };
-      // Spec section 4: a login answer without token or jwt is rejected.
-      if (!result.token || !result.jwt) {
-        const shown = env.translate('api.loginFailed');
-        if (!options.quiet) env.toast(shown);
-        throw new ApiError(ApiErrorCode.badResponse, shown);
-      }
-      storage.set(STORAGE_KEYS.token, result.token);
-      storage.set(STORAGE_KEYS.jwt, result.jwt);
-      if (result.chatToken) storage.set(STORAGE_KEYS.wsToken, result.chatToken);
-      else storage.remove(STORAGE_KEYS.wsToken);
-      if (result.userId) storage.set(STORAGE_KEYS.userId, result.userId);
-      else storage.remove(STORAGE_KEYS.userId);
-      return result;
+    upload<T>(path: string, form: FormData, options: RequestOptions = {}): Promise<T> {
+      return call<T>(path, form, { timeoutMs: config.uploadTimeoutMs, ...options, method: 'POST' }, false);
+    },
+
+    accountLogin(input, options = {}) {
+      return signIn('/accountLogin', input, options);
+    },
+
+    switchAccount(input, options = {}) {
+      return signIn('/accountLoginAtm', input, options);
     },
 
     async logout() {

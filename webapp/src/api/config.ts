@@ -11,6 +11,8 @@ export interface ApiConfig {
   /** Chat platform id sent with logins (web = 5). */
   platform: number;
   timeoutMs: number;
+  /** Timeout of file uploads (spec section 9: 60 s). */
+  uploadTimeoutMs: number;
   /** Attempts before a request gives up on the network. */
   maxAttempts: number;
   /** Switch to the next host once a request has failed more than this many times. */
@@ -41,6 +43,7 @@ export const defaultApiConfig: ApiConfig = {
   platformId: numberFromEnv(import.meta.env.VITE_PLATFORM_ID, 10000),
   platform: 5,
   timeoutMs: 15_000,
+  uploadTimeoutMs: 60_000,
   maxAttempts: 60,
   switchHostAfterFailures: 2,
   retryDelayMs: 1_000,

@@ -1,8 +1,8 @@
 /**
  * Typed calls of the content area (README "Content, customer service and notices"): the
- * carousel, discover and live-highlights videos, the daily video allowance, same city, the
- * update manifest and the app's base data. Ids are strings: they exceed JavaScript's exact
- * integers.
+ * carousel, discover and live-highlights videos, the daily video allowance and same city; and
+ * the two account calls of the video area's invitation code (/user/index, /user/bindProUser).
+ * Ids are strings: they exceed JavaScript's exact integers.
  */
 import { api, type ApiClient, type RequestOptions } from './client';
 
@@ -66,22 +66,6 @@ export interface Listing {
   depositPaid: number;
 }
 
-export interface ManifestPackage {
-  version: string;
-  path: string;
-  remark: string;
-}
-
-export interface UpdateManifest {
-  package: { normal: ManifestPackage; force: ManifestPackage };
-  resource: { version: string; path: string };
-}
-
-export interface RegisterConfig {
-  captchaRequired: boolean;
-  inviteCodeRequired: boolean;
-}
-
 export interface UserIndex {
   userId: string;
   username: string;
@@ -110,8 +94,6 @@ export function createContentApi(client: ApiClient = api) {
     cities: (options?: RequestOptions) => client.request<City[]>('/getCityList', {}, options),
     listings: (city: string, { page = 1, pageSize = 10 }: PageRequest = {}, options?: RequestOptions) =>
       client.request<ContentPage<Listing>>('/sameCityList', { city, page, pageSize }, options),
-    manifest: (options?: RequestOptions) => client.request<UpdateManifest>('/resource/download', {}, options),
-    registerConfig: (options?: RequestOptions) => client.request<RegisterConfig>('/register/config', {}, options),
     userIndex: (options?: RequestOptions) => client.request<UserIndex>('/user/index', {}, options),
     /** Binds the superior by its `pro_` invite code (once per account). */
     bindInviteCode: (inviteCode: string, options?: RequestOptions) =>

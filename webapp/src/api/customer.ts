@@ -4,7 +4,6 @@
  * sent as `X-Visitor-Id` (the server also sets it as an HttpOnly cookie, which a backup host on
  * another origin would not see) and as `?visitorId=` on the socket.
  */
-import { currentLanguage } from '../i18n';
 import { defaultApiConfig } from './config';
 import { api, ApiError, ApiErrorCode, newOperationId, type ApiClient, type RequestOptions } from './client';
 import type { ContentPage } from './content';
@@ -54,58 +53,20 @@ export function createCustomerApi(client: ApiClient = api, store: KeyValueStore 
 
 export type CustomerApi = ReturnType<typeof createCustomerApi>;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const customerApi: CustomerApi = createCustomerApi();
 
-async function postImage(client: ApiClient, store: KeyValueStore, file: Blob, name: string): Promise<{ code: number; message: string; data: unknown }> {
+/**
+ * POST /chat/upload (multipart, kind image; signed-in users only — the server keeps files per
+ * account): answers the picture's /files/... address, which is then sent as the message.
+ */
+export async function uploadCustomerImage(file: Blob, name = 'image', client: ApiClient = api): Promise<string> {
   const form = new FormData();
   form.append('kind', 'image');
   form.append('file', file, name);
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': currentLanguage() };
-  const token = store.get(STORAGE_KEYS.token);
-  if (token) headers.token = token;
-  let response: Response;
-  try {
-    response = await fetch(`${client.currentHost()}/chat/upload`, {
-      method: 'POST',
-      headers,
-      body: form,
-      signal: AbortSignal.timeout(60_000),
-    });
-  } catch {
-    return { code: ApiErrorCode.network, message: '', data: null };
-  }
-  let parsed: unknown = null;
-  try {
-    parsed = await response.json();
-  } catch {
-    parsed = null;
-  }
-  if (isRecord(parsed) && typeof parsed.code === 'number') {
-    return { code: parsed.code, message: typeof parsed.message === 'string' ? parsed.message : '', data: parsed.data };
-  }
-  return { code: response.status === 401 ? 401 : ApiErrorCode.badResponse, message: '', data: null };
+  const data = await client.upload<{ url?: unknown }>('/chat/upload', form, { quiet: true });
+  if (typeof data.url !== 'string' || data.url === '') throw new ApiError(ApiErrorCode.badResponse, '');
+  return data.url;
 }
-
-/**
- * POST /chat/upload (multipart, kind image; signed-in users only — the server stores files per
- * account): answers the picture's /files/... address, which is then sent as the message. A 401
- * lets the API client renew the session once (any authenticated call does) and tries again.
- */
-export async function uploadCustomerImage(file: Blob, name = 'image', client: ApiClient = api, store: KeyValueStore = browserStore): Promise<string> {
-  let answer = await postImage(client, store, file, name);
-  if (answer.code === 401) {
-    await client.request('/user/mine', {}, { quiet: true });
-    answer = await postImage(client, store, file, name);
-  }
-  if (answer.code !== 0 || !isRecord(answer.data) || typeof answer.data.url !== 'string') {
-    throw new ApiError(answer.code === 0 ? ApiErrorCode.badResponse : answer.code, answer.message);
-  }
-  return answer.data.url;
-}
-
-export const customerApi: CustomerApi = createCustomerApi();
 
 export type CustomerServerFrame =
   | ({ type: 'init' } & Partial<CustomerInit>)

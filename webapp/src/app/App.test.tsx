@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../api/storage';
 import { createI18n } from '../i18n';
+import { fakeServer, Refusal } from '../test/fakeServer';
 import { AppProviders } from './AppProviders';
 import { routes } from './routes';
 
@@ -122,19 +123,33 @@ describe('routing and guard', () => {
 });
 
 describe('login page', () => {
+  const alice = {
+    userId: '9',
+    username: 'alice',
+    nickName: 'Alice',
+    avatar: '',
+    phone: '',
+    notice: 2,
+    isActivation: 1,
+    customerId: '',
+    isRecharge: false,
+    inviteCode: 'pro_alice123',
+    hasFundPassword: false,
+    isOperator: 0,
+  };
+
   it('validates, signs in through the API module and returns to the redirect', async () => {
-    const fetchMock = vi.fn<(url: string, init?: RequestInit) => Promise<Response>>(() =>
-      Promise.resolve(
-        new Response(JSON.stringify({ code: 0, message: '', data: { token: 'T', jwt: 'J', chatToken: 'C', userId: 9 } })),
-      ),
-    );
-    vi.stubGlobal('fetch', fetchMock);
+    const server = fakeServer({
+      '/accountLogin': () => ({ token: 'T', jwt: 'J', chatToken: 'C', userId: 9 }),
+      '/user/mine': () => alice,
+      '/user/amount': () => ({ amount: 123456, frozenAmount: 0, hasFundPassword: false, bankCardCount: 0, exchangeMin: 1000, exchangeMax: 100000 }),
+    });
     const user = userEvent.setup();
     const { router } = renderApp(`/pages/auth/login?redirect=${encodeURIComponent('/pages/tabBar/mine')}`);
 
     await user.click(await screen.findByRole('button', { name: 'Sign in' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Please enter your account');
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(server.callsTo('/accountLogin')).toHaveLength(0);
 
     await user.type(screen.getByLabelText('Account'), 'alice');
     await user.type(screen.getByLabelText('Password'), 'secret12');
@@ -143,24 +158,26 @@ describe('login page', () => {
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/pages/tabBar/mine');
     });
-    const [url, init] = fetchMock.mock.calls[0] ?? [];
-    expect(url).toBe('/api/accountLogin');
-    expect(JSON.parse(init?.body as string)).toMatchObject({ account: 'alice', password: 'secret12' });
+    expect(server.callsTo('/accountLogin')[0]?.body).toMatchObject({ account: 'alice', password: 'secret12', platform: 5 });
     expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBe('T');
-    expect(await screen.findByText('User ID: 9')).toBeInTheDocument();
+    expect(await screen.findByText('Account: alice')).toBeInTheDocument();
+    expect(screen.getByText('Activated')).toBeInTheDocument();
+    expect(await screen.findByText('1,234.56')).toBeInTheDocument();
+    expect(screen.getByLabelText('2 unread notices')).toHaveTextContent('2');
+    // The profile is remembered for the switch-account screen (no secrets in it).
+    expect(JSON.parse(window.localStorage.getItem(STORAGE_KEYS.cacheAccount) ?? '[]')).toEqual([
+      { id: '9', username: 'alice', nickName: 'Alice', avatar: '' },
+    ]);
   });
 
   it("shows the server's message when sign-in is refused", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() => Promise.resolve(new Response(JSON.stringify({ code: 1001, message: 'Invalid account or password', data: null })))),
-    );
+    fakeServer({ '/accountLogin': () => new Refusal(1109, 'Invalid login credential') });
     const user = userEvent.setup();
     renderApp('/pages/auth/login');
     await user.type(await screen.findByLabelText('Account'), 'alice');
-    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.type(screen.getByLabelText('Password'), 'wrong1');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(await screen.findByText('Invalid account or password')).toBeInTheDocument();
+    expect(await screen.findByText('Invalid login credential')).toBeInTheDocument();
     expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
   });
 });

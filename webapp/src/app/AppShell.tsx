@@ -1,19 +1,29 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
+import { useUserInfo } from '../account/queries';
+import { useUpdateCheck } from '../account/useUpdateCheck';
 import { Toast } from '../components/toast/Toast';
+import { UpdatePrompt } from '../components/update-prompt/UpdatePrompt';
 import { LaunchChecks } from '../launch/LaunchChecks';
 import { useSession } from '../state/session';
 import { isOpenPath, isTabPath, loginPath } from './paths';
 import { NOT_FOUND_ROUTE_ID } from './routeIds';
 
 /**
- * Root layout: the route guard (spec sections 2 and 6), the 300 ms route animation and the
- * toast. Tab pages share one animated container so the tab bar stays put between tabs.
+ * Root layout: the route guard (spec sections 2 and 6), the 300 ms route animation, the
+ * toast and the update prompt. Tab pages share one animated container so the tab bar stays
+ * put between tabs.
  */
 export function AppShell() {
   const location = useLocation();
   const matches = useMatches();
   const { token } = useSession();
   const unknown = matches.some((match) => match.id === NOT_FOUND_ROUTE_ID);
+  useSessionCache(token);
+  // Spec section 2: with a token but no user info yet, the guard fetches it.
+  useUserInfo();
+  useLaunchUpdateCheck();
 
   if (!unknown && !token && !isOpenPath(location.pathname)) {
     return <Navigate to={loginPath(`${location.pathname}${location.search}`)} replace />;
@@ -26,7 +36,29 @@ export function AppShell() {
         <Outlet />
       </div>
       <Toast />
+      <UpdatePrompt />
       <LaunchChecks />
     </>
   );
+}
+
+/** When the session ends (sign-out, or the API module dropped it), forget its data. */
+function useSessionCache(token: string | null): void {
+  const queryClient = useQueryClient();
+  const previous = useRef(token);
+  useEffect(() => {
+    if (previous.current && !token) queryClient.removeQueries();
+    previous.current = token;
+  }, [token, queryClient]);
+}
+
+/** The update check of spec section 4, once per launch. */
+function useLaunchUpdateCheck(): void {
+  const check = useUpdateCheck();
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current) return;
+    done.current = true;
+    void check(false);
+  }, [check]);
 }

@@ -12,6 +12,39 @@ export const TAB_PATHS = {
 
 export const LANGUAGE_SETTING_PATH = '/pages/my/language-setting';
 
+/** The mine area's pages (spec section 2, "My"). */
+export const MY_PATHS = {
+  editInformation: '/pages/my/edit-information',
+  shareQrcode: '/pages/my/share-qrcode',
+  switchAccount: '/pages/my/switch-account',
+  editNickName: '/pages/my/edit-nick-name',
+  clickRecord: '/pages/my/click-record',
+  pointsDetails: '/pages/my/points-details',
+  exchangeRecord: '/pages/my/exchange-record',
+  safetySetting: '/pages/my/safety-setting',
+  languageSetting: LANGUAGE_SETTING_PATH,
+  notice: '/pages/my/notice',
+  changeAvatar: '/pages/my/change-avatar',
+  exchange: '/pages/my/exchange',
+  recharge: '/pages/my/recharge',
+} as const;
+
+/** The settings pages (spec section 2, "Setting"). */
+export const SETTING_PATHS = {
+  modifyPassword: '/pages/setting/modify-password',
+  fundPassword: '/pages/setting/fund-password',
+  changeFundPassword: '/pages/setting/change-fund-password',
+  phoneNumber: '/pages/setting/phone-number',
+  addBank: '/pages/setting/add-bank',
+  nickName: '/pages/setting/nick-name',
+  bankManagement: '/pages/setting/bank-management',
+} as const;
+
+/** `path` with a `redirect` back to `to` once its form is done. */
+export function withRedirect(path: string, to: string): string {
+  return `${path}?redirect=${encodeURIComponent(to)}`;
+}
+
 /** Paths a guest may open (spec section 6): tab pages and these areas. */
 const OPEN_PREFIXES = [
   '/pages/modal/',

@@ -26,6 +26,34 @@ const iframePage = async () => ({ Component: (await import('../modal/IframePage'
 const languageSettingPage = async () => ({
   Component: (await import('../pages/my/LanguageSettingPage')).LanguageSettingPage,
 });
+const editInformationPage = async () => ({
+  Component: (await import('../pages/my/EditInformationPage')).EditInformationPage,
+});
+const editNickNamePage = async () => ({ Component: (await import('../pages/my/EditNickNamePage')).EditNickNamePage });
+const changeAvatarPage = async () => ({ Component: (await import('../pages/my/ChangeAvatarPage')).ChangeAvatarPage });
+const shareQrcodePage = async () => ({ Component: (await import('../pages/my/ShareQrcodePage')).ShareQrcodePage });
+const switchAccountPage = async () => ({ Component: (await import('../pages/my/SwitchAccountPage')).SwitchAccountPage });
+const safetySettingPage = async () => ({ Component: (await import('../pages/my/SafetySettingPage')).SafetySettingPage });
+const noticePage = async () => ({ Component: (await import('../pages/my/NoticePage')).NoticePage });
+const rechargePage = async () => ({ Component: (await import('../pages/my/RechargePage')).RechargePage });
+const exchangePage = async () => ({ Component: (await import('../pages/my/ExchangePage')).ExchangePage });
+const clickRecordPage = async () => ({ Component: (await import('../pages/my/ClickRecordPage')).ClickRecordPage });
+const pointsDetailsPage = async () => ({ Component: (await import('../pages/my/PointsDetailsPage')).PointsDetailsPage });
+const exchangeRecordPage = async () => ({
+  Component: (await import('../pages/my/ExchangeRecordPage')).ExchangeRecordPage,
+});
+const modifyPasswordPage = async () => ({
+  Component: (await import('../pages/setting/ModifyPasswordPage')).ModifyPasswordPage,
+});
+const fundPasswordPage = async () => ({ Component: (await import('../pages/setting/FundPasswordPage')).FundPasswordPage });
+const changeFundPasswordPage = async () => ({
+  Component: (await import('../pages/setting/ChangeFundPasswordPage')).ChangeFundPasswordPage,
+});
+const phoneNumberPage = async () => ({ Component: (await import('../pages/setting/PhoneNumberPage')).PhoneNumberPage });
+const addBankPage = async () => ({ Component: (await import('../pages/setting/AddBankPage')).AddBankPage });
+const bankManagementPage = async () => ({
+  Component: (await import('../pages/setting/BankManagementPage')).BankManagementPage,
+});
 
 /** The route table of spec section 2 (pages are added here as their issues land). */
 export const routes: RouteObject[] = [
@@ -50,6 +78,25 @@ export const routes: RouteObject[] = [
       },
       { path: 'pages/auth/login', lazy: loginPage },
       { path: 'pages/my/language-setting', lazy: languageSettingPage },
+      { path: 'pages/my/edit-information', lazy: editInformationPage },
+      { path: 'pages/my/edit-nick-name', lazy: editNickNamePage },
+      { path: 'pages/my/change-avatar', lazy: changeAvatarPage },
+      { path: 'pages/my/share-qrcode', lazy: shareQrcodePage },
+      { path: 'pages/my/switch-account', lazy: switchAccountPage },
+      { path: 'pages/my/safety-setting', lazy: safetySettingPage },
+      { path: 'pages/my/notice', lazy: noticePage },
+      { path: 'pages/my/recharge', lazy: rechargePage },
+      { path: 'pages/my/exchange', lazy: exchangePage },
+      { path: 'pages/my/click-record', lazy: clickRecordPage },
+      { path: 'pages/my/points-details', lazy: pointsDetailsPage },
+      { path: 'pages/my/exchange-record', lazy: exchangeRecordPage },
+      { path: 'pages/setting/modify-password', lazy: modifyPasswordPage },
+      { path: 'pages/setting/fund-password', lazy: fundPasswordPage },
+      { path: 'pages/setting/change-fund-password', lazy: changeFundPasswordPage },
+      { path: 'pages/setting/phone-number', lazy: phoneNumberPage },
+      { path: 'pages/setting/add-bank', lazy: addBankPage },
+      { path: 'pages/setting/nick-name', lazy: editNickNamePage },
+      { path: 'pages/setting/bank-management', lazy: bankManagementPage },
       { path: 'pages/find/incentive-window', lazy: incentiveWindowPage },
       { path: 'pages/find/watch-video', lazy: watchVideoPage },
       { path: 'pages/love/video', lazy: loveVideoPage },

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Listing } from '../api/content';
 import { customerPath } from '../app/paths';
+import { assetUrl } from '../api/assets';
 
 interface ListingCardProps {
   listing: Listing;
@@ -28,7 +29,7 @@ export function ListingCard({ listing }: ListingCardProps) {
               <img
                 key={src}
                 className="listing-card__photo"
-                src={src}
+                src={assetUrl(src)}
                 alt={t('city.photoAlt', { name: listing.name, index: i + 1, count: photos.length })}
                 loading="lazy"
                 draggable={false}

@@ -10,6 +10,7 @@ import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { useCustomerChat } from './useCustomerChat';
 import './customer.css';
+import { assetUrl } from '../api/assets';
 
 /**
  * Customer service (/pages/customer/customer), open without login: a live chat with an agent.
@@ -95,7 +96,7 @@ export function CustomerPage() {
             setImage(null);
           }}
         >
-          <img className="image-viewer__image" src={image} alt={t('customer.image')} />
+          <img className="image-viewer__image" src={assetUrl(image)} alt={t('customer.image')} />
           <button type="button" className="image-viewer__close" aria-label={t('discover.close')}>
             ×
           </button>

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { CustomerMessage } from '../api/customer';
 import { formatTimeAgo } from '../format';
 import type { OutgoingMessage } from './useCustomerChat';
+import { assetUrl } from '../api/assets';
 
 /** An image the agent sent as a link (an uploaded /files/... picture or an http(s) image URL). */
 export function imageUrlOf(content: string): string | null {
@@ -45,7 +46,7 @@ export function MessageBubble({ message, outgoing, onRetry, onOpenImage }: Messa
             onClick={() => onOpenImage?.(image)}
             aria-label={t('customer.openImage')}
           >
-            <img className="bubble__image" src={image} alt={t('customer.image')} loading="lazy" />
+            <img className="bubble__image" src={assetUrl(image)} alt={t('customer.image')} loading="lazy" />
           </button>
         ) : (
           <p className="bubble__text">{content}</p>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Banner } from '../api/content';
 import { appLinkTarget } from './links';
+import { assetUrl } from '../api/assets';
 
 interface CarouselProps {
   banners: readonly Banner[];
@@ -59,7 +60,7 @@ export function Carousel({ banners, intervalMs = 4000 }: CarouselProps) {
         {banners.map((banner, i) => {
           const target = appLinkTarget(banner.link, banner.title);
           const image = (
-            <img className="carousel__image" src={banner.image} alt={banner.title} loading={i === 0 ? 'eager' : 'lazy'} draggable={false} />
+            <img className="carousel__image" src={assetUrl(banner.image)} alt={banner.title} loading={i === 0 ? 'eager' : 'lazy'} draggable={false} />
           );
           return (
             <div

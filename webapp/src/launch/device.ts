@@ -24,8 +24,3 @@ export function isFramed(): boolean {
     return true;
   }
 }
-
-/** Installed to the home screen: the app is its own window, as a native shell would be. */
-export function isStandalone(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(display-mode: standalone)').matches;
-}

@@ -1,4 +1,5 @@
 import '../components/ui/ui.css';
+import QRCode from 'qrcode';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -6,7 +7,6 @@ import { EmptyState } from '../components/empty-state/EmptyState';
 import { PageHeader } from '../components/page-header/PageHeader';
 import { showToast } from '../state/toast';
 import { parseShareSpec, type ShareImageSpec } from '../videos/share';
-import { encodeQr } from './qr';
 import './modal.css';
 
 const WIDTH = 600;
@@ -89,20 +89,21 @@ async function drawCard(canvas: HTMLCanvasElement, spec: ShareImageSpec, appName
     }
   }
 
-  const qr = encodeQr(spec.url);
+  // The app's QR library (error correction M, as the share-QR page uses), drawn module by module.
+  const { modules } = QRCode.create(spec.url, { errorCorrectionLevel: 'M' });
   const quiet = 4;
-  const cell = Math.floor(220 / (qr.size + quiet * 2));
-  const qrSize = cell * (qr.size + quiet * 2);
+  const cell = Math.floor(220 / (modules.size + quiet * 2));
+  const qrSize = cell * (modules.size + quiet * 2);
   const qx = (WIDTH - qrSize) / 2;
   const qy = HEIGHT - qrSize - 70;
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(qx, qy, qrSize, qrSize);
   ctx.fillStyle = '#000000';
-  qr.modules.forEach((row, my) => {
-    row.forEach((dark, mx) => {
-      if (dark) ctx.fillRect(qx + (mx + quiet) * cell, qy + (my + quiet) * cell, cell, cell);
-    });
-  });
+  for (let my = 0; my < modules.size; my += 1) {
+    for (let mx = 0; mx < modules.size; mx += 1) {
+      if (modules.get(my, mx)) ctx.fillRect(qx + (mx + quiet) * cell, qy + (my + quiet) * cell, cell, cell);
+    }
+  }
   ctx.fillStyle = '#6b7280';
   ctx.font = '20px system-ui, sans-serif';
   ctx.textAlign = 'center';

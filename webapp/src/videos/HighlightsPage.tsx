@@ -10,6 +10,7 @@ import { useHighlightVideos } from './queries';
 import { ChatBubbleIcon, ForwardIcon, SaveIcon, SoundIcon } from './VideoIcons';
 import { shareImagePath } from './share';
 import './videos.css';
+import { assetUrl } from '../api/assets';
 
 function absoluteUrl(path: string): string {
   return new URL(path, window.location.origin).toString();
@@ -131,8 +132,8 @@ export function HighlightsPage() {
               <section key={video.id} className="highlights__slide" data-index={index} data-video={video.id} aria-label={video.title}>
                 <video
                   className="highlights__video"
-                  src={video.url}
-                  poster={video.cover}
+                  src={video.url ? assetUrl(video.url) : undefined}
+                  poster={assetUrl(video.cover)}
                   muted={muted}
                   loop
                   playsInline
@@ -161,7 +162,7 @@ export function HighlightsPage() {
                   {video.url ? (
                     <a
                       className="highlights__action"
-                      href={video.url}
+                      href={assetUrl(video.url)}
                       download
                       onClick={() => {
                         showToast(t('videos.saving'));

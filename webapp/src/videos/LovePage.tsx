@@ -8,6 +8,7 @@ import { PageHeader } from '../components/page-header/PageHeader';
 import { PullRefresh } from '../components/pull-refresh/PullRefresh';
 import { useHighlightVideos, videoKeys } from './queries';
 import './videos.css';
+import { assetUrl } from '../api/assets';
 
 /** The love tab (/pages/tabBar/love): the live-highlights videos; each opens the full-screen feed. */
 export function LovePage() {
@@ -34,7 +35,7 @@ export function LovePage() {
             {list.map((video) => (
               <li key={video.id} className="video-grid__item">
                 <Link className="video-tile" to={`${FIND_PATHS.loveVideo}?id=${encodeURIComponent(video.id)}`}>
-                  <img className="video-tile__cover" src={video.cover} alt="" loading="lazy" />
+                  <img className="video-tile__cover" src={assetUrl(video.cover)} alt="" loading="lazy" />
                   <span className="video-tile__title">{video.title}</span>
                   <span className="video-tile__play" aria-hidden="true">
                     ▶

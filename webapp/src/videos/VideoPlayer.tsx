@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { assetUrl } from '../api/assets';
 
 interface VideoPlayerProps {
   url: string;
@@ -40,8 +41,8 @@ export function VideoPlayer({ url, title, poster, onClose }: VideoPlayerProps) {
       <video
         ref={video}
         className="video-player__video"
-        src={url}
-        poster={poster}
+        src={assetUrl(url)}
+        poster={poster ? assetUrl(poster) : undefined}
         controls
         playsInline
         preload="auto"

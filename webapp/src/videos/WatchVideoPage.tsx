@@ -14,6 +14,7 @@ import { useAccountPushes, useFindVideos, useInviteRequired, useVideoAllowance, 
 import { VideoLimitNotice } from './VideoLimitNotice';
 import { VideoPlayer } from './VideoPlayer';
 import './videos.css';
+import { assetUrl } from '../api/assets';
 
 function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -135,7 +136,7 @@ export function WatchVideoPage() {
                     open.mutate(video);
                   }}
                 >
-                  <img className="video-tile__cover" src={video.cover} alt="" loading="lazy" />
+                  <img className="video-tile__cover" src={assetUrl(video.cover)} alt="" loading="lazy" />
                   <span className="video-tile__duration">{formatDuration(video.duration)}</span>
                   <span className="video-tile__title">{video.title}</span>
                   <span className="video-tile__play" aria-hidden="true">

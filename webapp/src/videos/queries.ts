@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { accountsApi } from '../api/accounts';
 import { contentApi } from '../api/content';
 import { pushHub, type PushHub } from '../api/pushes';
 import { discoverKeys } from '../discover/keys';
@@ -48,7 +49,7 @@ export function useVideoAllowance(enabled = true) {
 export function useInviteRequired(enabled = true) {
   const config = useQuery({
     queryKey: videoKeys.registerConfig,
-    queryFn: () => contentApi.registerConfig({ quiet: true }),
+    queryFn: () => accountsApi.registerConfig({ quiet: true }),
     enabled,
     staleTime: 300_000,
   });

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import './PageHeader.css';
@@ -7,9 +8,11 @@ interface PageHeaderProps {
   /** Shows a back button; goes back in history, or to `fallback` when there is none. */
   back?: boolean;
   fallback?: string;
+  /** A button on the right (several list pages have one, spec section 2). */
+  action?: ReactNode;
 }
 
-export function PageHeader({ title, back = false, fallback = '/' }: PageHeaderProps) {
+export function PageHeader({ title, back = false, fallback = '/', action }: PageHeaderProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const goBack = (): void => {
@@ -19,7 +22,7 @@ export function PageHeader({ title, back = false, fallback = '/' }: PageHeaderPr
     else void navigate(fallback, { replace: true });
   };
   return (
-    <header className="page-header">
+    <header className={action ? 'page-header page-header--with-action' : 'page-header'}>
       {back ? (
         <button type="button" className="page-header__back" onClick={goBack} aria-label={t('common.back')}>
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
@@ -28,6 +31,7 @@ export function PageHeader({ title, back = false, fallback = '/' }: PageHeaderPr
         </button>
       ) : null}
       <h1 className="page-header__title">{title}</h1>
+      {action ? <div className="page-header__action">{action}</div> : null}
     </header>
   );
 }

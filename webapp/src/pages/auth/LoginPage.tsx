@@ -1,93 +1,96 @@
-import { useMutation } from '@tanstack/react-query';
-import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api, type LoginInput } from '../../api/client';
-import { safeRedirect } from '../../app/paths';
+import { safeRedirect, TAB_PATHS } from '../../app/paths';
 import { PageHeader } from '../../components/page-header/PageHeader';
+import { SegmentTabs } from '../../components/tabs/SegmentTabs';
+import { isInviteCode } from '../../account/validation';
+import { ForgetForm } from './ForgetForm';
+import { LoginForm } from './LoginForm';
+import { RegisterForm } from './RegisterForm';
 import './LoginPage.css';
 
-type FieldError = 'account' | 'password' | null;
+type Mode = 'login' | 'register' | 'forget';
 
-/** Account sign-in (POST /accountLogin); returns to `?redirect=` afterwards. */
+function modeOf(params: URLSearchParams): Mode {
+  const mode = params.get('mode');
+  if (mode === 'login' || mode === 'register' || mode === 'forget') return mode;
+  // An invitation link opens on the register tab.
+  return isInviteCode(params.get('inviteCode')) ? 'register' : 'login';
+}
+
+/**
+ * `/pages/auth/login`: sign-in and register tabs, and the forgotten-password form. With
+ * `?switch=1` (add account, from the switch-account screen) it signs in through
+ * `/accountLoginAtm`, which ends the session being left. Returns to `?redirect=` afterwards.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const [account, setAccount] = useState('');
-  const [password, setPassword] = useState('');
-  const [fieldError, setFieldError] = useState<FieldError>(null);
+  const [params, setParams] = useSearchParams();
+  const mode = modeOf(params);
+  const switching = params.get('switch') === '1';
+  const account = params.get('account') ?? '';
 
-  const login = useMutation({
-    mutationFn: (input: LoginInput) => api.accountLogin(input, { quiet: true }),
-    onSuccess: () => {
-      void navigate(safeRedirect(params.get('redirect')), { replace: true });
-    },
-  });
-
-  const onSubmit = (event: SyntheticEvent<HTMLFormElement>): void => {
-    event.preventDefault();
-    if (login.isPending) return;
-    const trimmed = account.trim();
-    if (!trimmed) {
-      setFieldError('account');
-      return;
-    }
-    if (!password) {
-      setFieldError('password');
-      return;
-    }
-    setFieldError(null);
-    login.mutate({ account: trimmed, password });
+  const setMode = (next: Mode, extra: Record<string, string> = {}): void => {
+    const copy = new URLSearchParams(params);
+    copy.set('mode', next);
+    copy.delete('account');
+    for (const [key, value] of Object.entries(extra)) copy.set(key, value);
+    setParams(copy, { replace: true });
   };
 
-  let message: string | null = null;
-  if (fieldError === 'account') message = t('pages.login.accountRequired');
-  else if (fieldError === 'password') message = t('pages.login.passwordRequired');
-  else if (login.error) message = login.error.message;
+  const done = (): void => {
+    const fallback = switching ? TAB_PATHS.mine : '/';
+    const redirect = params.get('redirect');
+    void navigate(redirect ? safeRedirect(redirect) : fallback, { replace: true });
+  };
+
+  let title = t('pages.login.title');
+  if (mode === 'forget') title = t('auth.forgetTitle');
+  else if (switching) title = t('auth.addAccountTitle');
+  else if (mode === 'register') title = t('auth.registerTab');
 
   return (
-    <main className="page">
-      <PageHeader title={t('pages.login.title')} back />
-      <form className="login-form" onSubmit={onSubmit} noValidate>
-        <label className="login-form__field">
-          <span className="login-form__label">{t('pages.login.account')}</span>
-          <input
-            className="login-form__input"
-            name="account"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            placeholder={t('pages.login.accountPlaceholder')}
-            value={account}
-            aria-invalid={fieldError === 'account'}
-            onChange={(event) => {
-              setAccount(event.target.value);
+    <main className="page login-page">
+      <PageHeader title={title} back fallback={switching ? TAB_PATHS.mine : '/'} />
+      {mode === 'forget' ? (
+        <ForgetForm
+          initialAccount={account}
+          onDone={(resetAccount) => {
+            setMode('login', { account: resetAccount });
+          }}
+          onCancel={() => {
+            setMode('login');
+          }}
+        />
+      ) : (
+        <>
+          <SegmentTabs
+            label={t('auth.tabsLabel')}
+            segments={[
+              { value: 'login', label: t('auth.loginTab') },
+              { value: 'register', label: t('auth.registerTab') },
+            ]}
+            value={mode}
+            onChange={(next) => {
+              setMode(next);
             }}
           />
-        </label>
-        <label className="login-form__field">
-          <span className="login-form__label">{t('pages.login.password')}</span>
-          <input
-            className="login-form__input"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            placeholder={t('pages.login.passwordPlaceholder')}
-            value={password}
-            aria-invalid={fieldError === 'password'}
-            onChange={(event) => {
-              setPassword(event.target.value);
-            }}
-          />
-        </label>
-        <p className="login-form__message" role="alert">
-          {message}
-        </p>
-        <button type="submit" className="button button--block" disabled={login.isPending}>
-          {login.isPending ? t('pages.login.submitting') : t('pages.login.submit')}
-        </button>
-      </form>
+          {mode === 'login' ? (
+            <LoginForm
+              key={account}
+              initialAccount={account}
+              switching={switching}
+              onSignedIn={done}
+              onForget={(typed) => {
+                setMode('forget', typed ? { account: typed } : {});
+              }}
+            />
+          ) : (
+            <RegisterForm switching={switching} launchInviteCode={params.get('inviteCode')} onSignedIn={done} />
+          )}
+        </>
+      )}
     </main>
   );
 }

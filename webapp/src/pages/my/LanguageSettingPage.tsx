@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { TAB_PATHS } from '../../app/paths';
 import { PageHeader } from '../../components/page-header/PageHeader';
@@ -13,6 +14,7 @@ import './LanguageSettingPage.css';
 /** Pick one of the six languages; stored in `user_language` and applied at once. */
 export function LanguageSettingPage() {
   const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
   const current = normalizeLanguage(i18n.language);
   return (
     <main className="page">
@@ -28,7 +30,8 @@ export function LanguageSettingPage() {
               value={code}
               checked={code === current}
               onChange={() => {
-                void setLanguage(code, i18n);
+                // Server texts (bank list order, dictionaries, messages) follow Accept-Language.
+                void setLanguage(code, i18n).then(() => queryClient.invalidateQueries());
               }}
             />
           </label>

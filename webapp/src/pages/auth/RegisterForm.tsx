@@ -1,0 +1,180 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { accountsApi, type RegisterInput } from '../../api/accounts';
+import { storedSuperior } from '../../account/invite';
+import { registerConfigQuery, verifyTypesQuery } from '../../account/queries';
+import { useAccountActions } from '../../account/session';
+import {
+  checkAccount,
+  checkConfirmation,
+  checkInviteCode,
+  checkPassword,
+  isInviteCode,
+  type MessageKey,
+} from '../../account/validation';
+import { FormMessage } from '../../components/form/FormMessage';
+import { TextField } from '../../components/form/TextField';
+import { useSubmitThrottle } from '../../components/form/useSubmitThrottle';
+import { RefreshIcon } from '../../components/icons/Icons';
+
+interface RegisterFormProps {
+  switching: boolean;
+  /** `inviteCode` of the page's URL. */
+  launchInviteCode: string | null;
+  onSignedIn: () => void;
+}
+
+type Field = 'account' | 'password' | 'confirm' | 'invite' | 'captcha';
+
+/**
+ * Registration: account, password (the spec's rules and messages), confirmation, invite code
+ * (prefilled from the link or the stored superior), and the image captcha when
+ * `/getVerifyType` asks for one. A new account is signed in at once.
+ */
+export function RegisterForm({ switching, launchInviteCode, onSignedIn }: RegisterFormProps) {
+  const { t } = useTranslation();
+  const { register } = useAccountActions();
+  const throttle = useSubmitThrottle();
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [invite, setInvite] = useState(() =>
+    isInviteCode(launchInviteCode) ? launchInviteCode : (storedSuperior() ?? ''),
+  );
+  const [captchaCode, setCaptchaCode] = useState('');
+  const [problem, setProblem] = useState<{ field: Field; key: MessageKey } | null>(null);
+
+  const verify = useQuery(verifyTypesQuery);
+  const config = useQuery(registerConfigQuery);
+  const needCaptcha = verify.data?.register === 'captcha' || config.data?.captchaRequired === true;
+  const inviteRequired = config.data?.inviteCodeRequired === true;
+  const captcha = useQuery({
+    queryKey: ['account', 'captcha'],
+    queryFn: () => accountsApi.captcha(),
+    enabled: needCaptcha,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+
+  const submit = useMutation({
+    mutationFn: (input: RegisterInput) => register(input, { switching }),
+    onSuccess: onSignedIn,
+    onError: () => {
+      // A captcha is spent by its first check, right or wrong.
+      if (needCaptcha) {
+        setCaptchaCode('');
+        void captcha.refetch();
+      }
+    },
+  });
+
+  const onSubmit = (event: SyntheticEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (submit.isPending) return;
+    const name = account.trim();
+    const code = invite.trim();
+    const checks: [Field, MessageKey | null][] = [
+      ['account', checkAccount(name)],
+      ['password', checkPassword(password)],
+      ['confirm', checkConfirmation(password, confirm)],
+      ['invite', checkInviteCode(code, inviteRequired)],
+      ['captcha', needCaptcha && !captchaCode.trim() ? 'validation.captchaRequired' : null],
+    ];
+    const failed = checks.find(([, key]) => key !== null);
+    if (failed?.[1]) {
+      setProblem({ field: failed[0], key: failed[1] });
+      return;
+    }
+    setProblem(null);
+    const input: RegisterInput = { account: name, password, confirmPassword: confirm };
+    if (code) input.inviteCode = code;
+    if (needCaptcha && captcha.data) {
+      input.captchaId = captcha.data.captchaId;
+      input.captchaCode = captchaCode.trim();
+    }
+    // Validation failures are not submissions; only a request is throttled.
+    if (!throttle.gate()) return;
+    submit.mutate(input);
+  };
+
+  const message = problem ? t(problem.key) : (submit.error?.message ?? null);
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <TextField
+        label={t('pages.login.account')}
+        name="new-account"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder={t('auth.accountRule')}
+        value={account}
+        invalid={problem?.field === 'account'}
+        onChange={setAccount}
+      />
+      <TextField
+        label={t('pages.login.password')}
+        name="new-password"
+        revealable
+        autoComplete="new-password"
+        placeholder={t('auth.passwordHint')}
+        hint={t('auth.passwordRule')}
+        value={password}
+        invalid={problem?.field === 'password'}
+        onChange={setPassword}
+      />
+      <TextField
+        label={t('auth.confirmPassword')}
+        name="confirm-password"
+        revealable
+        autoComplete="new-password"
+        placeholder={t('auth.confirmPasswordPlaceholder')}
+        value={confirm}
+        invalid={problem?.field === 'confirm'}
+        onChange={setConfirm}
+      />
+      <TextField
+        label={inviteRequired ? t('auth.inviteCode') : t('auth.inviteCodeOptional')}
+        name="invite-code"
+        autoCapitalize="none"
+        spellCheck={false}
+        placeholder={t('auth.inviteCodePlaceholder')}
+        value={invite}
+        invalid={problem?.field === 'invite'}
+        onChange={setInvite}
+      />
+      {needCaptcha ? (
+        <TextField
+          label={t('auth.captcha')}
+          name="captcha"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={captcha.data?.length ?? 8}
+          placeholder={t('auth.captchaPlaceholder')}
+          value={captchaCode}
+          invalid={problem?.field === 'captcha'}
+          onChange={(value) => {
+            setCaptchaCode(value.replace(/\D+/g, ''));
+          }}
+          trailing={
+            <button
+              type="button"
+              className="field__captcha"
+              aria-label={t('auth.captchaRefresh')}
+              onClick={() => {
+                void captcha.refetch();
+              }}
+            >
+              {captcha.data ? <img src={captcha.data.image} alt={t('auth.captchaImage')} /> : <RefreshIcon />}
+            </button>
+          }
+        />
+      ) : null}
+      <FormMessage message={message} />
+      <button type="submit" className="button button--block" disabled={submit.isPending || throttle.blocked}>
+        {submit.isPending ? t('auth.registering') : t('auth.register')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,75 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { accountsApi } from '../../api/accounts';
+import { queryKeys, useUserInfo } from '../../account/queries';
+import { characterCount, checkNickname, NICKNAME_MAX, type MessageKey } from '../../account/validation';
+import { MY_PATHS } from '../../app/paths';
+import { PageLoading } from '../../app/PageLoading';
+import { useReturn } from '../../app/useReturn';
+import { FormMessage } from '../../components/form/FormMessage';
+import { TextField } from '../../components/form/TextField';
+import { useSubmitThrottle } from '../../components/form/useSubmitThrottle';
+import { PageHeader } from '../../components/page-header/PageHeader';
+import { showToast } from '../../state/toast';
+import type { UserInfo } from '../../api/accounts';
+
+/** Set the nickname (1-10 characters). Also serves /pages/setting/nick-name. */
+export function EditNickNamePage() {
+  const { t } = useTranslation();
+  const user = useUserInfo();
+  return (
+    <main className="page">
+      <PageHeader title={t('profile.setNickname')} back fallback={MY_PATHS.editInformation} />
+      {user.isPending ? <PageLoading /> : <NicknameForm current={user.data?.nickName ?? ''} />}
+    </main>
+  );
+}
+
+function NicknameForm({ current }: { current: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const done = useReturn(MY_PATHS.editInformation);
+  const throttle = useSubmitThrottle();
+  const [value, setValue] = useState(current);
+  const [problem, setProblem] = useState<MessageKey | null>(null);
+  const save = useMutation({
+    mutationFn: (nickName: string) => accountsApi.editNick(nickName),
+    onSuccess: ({ nickName }) => {
+      queryClient.setQueryData<UserInfo>(queryKeys.user, (old) => (old ? { ...old, nickName } : old));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.user });
+      showToast(t('kit.saved'));
+      done();
+    },
+  });
+
+  const onSubmit = (event: SyntheticEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (save.isPending) return;
+    const key = checkNickname(value);
+    setProblem(key);
+    if (key) return;
+    // Validation failures are not submissions; only a request is throttled.
+    if (!throttle.gate()) return;
+    save.mutate(value.trim());
+  };
+
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <TextField
+        label={t('profile.nickname')}
+        name="nickname"
+        autoComplete="nickname"
+        placeholder={t('profile.nicknamePlaceholder')}
+        hint={t('profile.nicknameCount', { length: characterCount(value.trim()), max: NICKNAME_MAX })}
+        value={value}
+        invalid={problem !== null}
+        onChange={setValue}
+      />
+      <FormMessage message={problem ? t(problem) : (save.error?.message ?? null)} />
+      <button type="submit" className="button button--block" disabled={save.isPending || throttle.blocked}>
+        {save.isPending ? t('kit.saving') : t('kit.save')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,140 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { CachedAccount } from '../../account/cachedAccounts';
+import { useAccountActions } from '../../account/session';
+import { useCachedAccounts } from '../../account/useCachedAccounts';
+import { LOGIN_PATH, TAB_PATHS } from '../../app/paths';
+import { Avatar } from '../../components/avatar/Avatar';
+import { Dialog } from '../../components/dialog/Dialog';
+import { EmptyState } from '../../components/empty-state/EmptyState';
+import { FormMessage } from '../../components/form/FormMessage';
+import { TextField } from '../../components/form/TextField';
+import { useSubmitThrottle } from '../../components/form/useSubmitThrottle';
+import { PlusIcon } from '../../components/icons/Icons';
+import { PageHeader } from '../../components/page-header/PageHeader';
+import { useSession } from '../../state/session';
+import { showToast } from '../../state/toast';
+import './SwitchAccountPage.css';
+
+/**
+ * Switch account: the accounts this device signed in with, the current one marked in use.
+ * Another one asks for its password (no password is ever stored) and signs in through
+ * `/accountLoginAtm`, which ends the current session. "Add account" opens the sign-in page in
+ * the same mode.
+ */
+export function SwitchAccountPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const accounts = useCachedAccounts();
+  const { userId } = useSession();
+  const [target, setTarget] = useState<CachedAccount | null>(null);
+
+  return (
+    <main className="page">
+      <PageHeader title={t('mine.switchAccount')} back fallback={TAB_PATHS.mine} />
+      {accounts.length === 0 ? <EmptyState title={t('switchAccount.emptyTitle')} text={t('switchAccount.emptyText')} /> : null}
+      <ul className="accounts" aria-label={t('switchAccount.listLabel')} hidden={accounts.length === 0}>
+        {accounts.map((account) => {
+          const current = account.id === userId;
+          const name = account.nickName || account.username;
+          return (
+            <li key={account.id}>
+              <button
+                type="button"
+                className="accounts__row"
+                aria-current={current ? 'true' : undefined}
+                onClick={() => {
+                  if (!current) setTarget(account);
+                }}
+              >
+                <Avatar src={account.avatar} name={name} size={44} />
+                <span className="accounts__text">
+                  <span className="accounts__name">{name}</span>
+                  <span className="accounts__account">{t('mine.account', { account: account.username })}</span>
+                </span>
+                {current ? <span className="accounts__current">{t('switchAccount.inUse')}</span> : null}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="page-actions">
+        <button
+          type="button"
+          className="button button--secondary button--block"
+          onClick={() => {
+            void navigate(`${LOGIN_PATH}?switch=1&redirect=${encodeURIComponent(TAB_PATHS.mine)}`);
+          }}
+        >
+          <PlusIcon />
+          <span>{t('switchAccount.add')}</span>
+        </button>
+      </div>
+      {target ? (
+        <SwitchDialog
+          account={target}
+          onClose={() => {
+            setTarget(null);
+          }}
+          onSwitched={() => {
+            showToast(t('switchAccount.switched'));
+            void navigate(TAB_PATHS.mine, { replace: true });
+          }}
+        />
+      ) : null}
+    </main>
+  );
+}
+
+function SwitchDialog({ account, onClose, onSwitched }: { account: CachedAccount; onClose: () => void; onSwitched: () => void }) {
+  const { t } = useTranslation();
+  const { signIn } = useAccountActions();
+  const throttle = useSubmitThrottle();
+  const [password, setPassword] = useState('');
+  const [empty, setEmpty] = useState(false);
+  const switchTo = useMutation({
+    mutationFn: () => signIn({ account: account.username, password }, { switching: true }),
+    onSuccess: onSwitched,
+  });
+  const onSubmit = (event: SyntheticEvent<HTMLFormElement>): void => {
+    event.preventDefault();
+    if (switchTo.isPending) return;
+    setEmpty(!password);
+    if (password && throttle.gate()) switchTo.mutate();
+  };
+  const formId = `switch-${account.id}`;
+  return (
+    <Dialog
+      open
+      title={t('switchAccount.dialogTitle', { account: account.username })}
+      onClose={switchTo.isPending ? undefined : onClose}
+      actions={
+        <>
+          <button type="button" className="button button--secondary" onClick={onClose} disabled={switchTo.isPending}>
+            {t('kit.cancel')}
+          </button>
+          <button type="submit" form={formId} className="button" disabled={switchTo.isPending || throttle.blocked}>
+            {switchTo.isPending ? t('pages.login.submitting') : t('switchAccount.confirm')}
+          </button>
+        </>
+      }
+    >
+      <form id={formId} className="switch-dialog" onSubmit={onSubmit} noValidate>
+        <TextField
+          label={t('pages.login.password')}
+          name="password"
+          revealable
+          autoComplete="current-password"
+          placeholder={t('pages.login.passwordPlaceholder')}
+          value={password}
+          invalid={empty}
+          onChange={setPassword}
+        />
+        <FormMessage message={empty ? t('pages.login.passwordRequired') : (switchTo.error?.message ?? null)} />
+      </form>
+    </Dialog>
+  );
+}
+

@@ -1,0 +1,59 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createQueryClient, AppProviders } from '../app/AppProviders';
+import { routes } from '../app/routes';
+import { createI18n } from '../i18n';
+import type { ProductLanguage } from '../i18n';
+import { updatePromptAtom } from '../state/appUpdate';
+import { appStore } from '../state/store';
+import { toastAtom } from '../state/toast';
+
+/** The whole app (routes, guard, providers) at `path`, in English unless told otherwise. */
+export function renderApp(path: string, { language }: { language?: ProductLanguage } = {}) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  // Screens toast through the app's own store (state/toast.ts), so the test renders with it,
+  // cleared of what an earlier test left.
+  const store = appStore;
+  store.set(toastAtom, null);
+  store.set(updatePromptAtom, null);
+  const queryClient = createQueryClient();
+  const view = render(
+    <AppProviders i18n={createI18n(language ?? 'en-US')} store={store} queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { router, store, queryClient, ...view };
+}
+
+/** A signed-in session in local storage. */
+export function signIn(userId = '9'): void {
+  window.localStorage.setItem('access_token', 'T');
+  window.localStorage.setItem('access_jwt', 'J');
+  window.localStorage.setItem('userId', userId);
+}
+
+export const alice = {
+  userId: '9',
+  username: 'alice',
+  nickName: 'Alice',
+  avatar: '',
+  phone: '',
+  notice: 0,
+  isActivation: 0,
+  customerId: '',
+  isRecharge: false,
+  inviteCode: 'pro_alice123',
+  hasFundPassword: true,
+  isOperator: 0,
+};
+
+export const wallet = {
+  userId: '9',
+  amount: 0,
+  frozenAmount: 0,
+  hasFundPassword: true,
+  bankCardCount: 1,
+  isRecharge: false,
+  exchangeMin: 1000,
+  exchangeMax: 10000000,
+};
