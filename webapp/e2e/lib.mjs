@@ -1,7 +1,7 @@
 // Shared helpers for the browser tests: start the real `kj serve` on a free port with a
 // fresh data directory, launch Debian's Chromium through playwright-core, and give each flow
 // a small test API (test, screenshot, text) that fails on any page or console error.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -52,13 +52,36 @@ export function freePort() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Runs `<bin> args...` with the environment given; resolves with its standard output. */
+export function runKj(bin, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`kj ${args.join(' ')} failed: ${error.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
 /**
  * Starts `<bin> serve` with KJ_ADDR=127.0.0.1:<port> and KJ_DATA_DIR=<fresh temp dir> and
- * waits until /healthz answers 200 (30 s deadline). `stop()` always kills it.
+ * waits until /healthz answers 200 (30 s deadline). `stop()` always kills it. With `demo`,
+ * `kj seed --demo` fills the fresh store first; its output (the operator's password) is
+ * `seedOutput`. `run(args)` runs another kj command on the same store.
  */
-export async function startServer(bin, { deadlineMs = 30_000, env = {} } = {}) {
+export async function startServer(bin, { deadlineMs = 30_000, env = {}, demo = false } = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'kj-e2e-'));
+  const storeEnv = { ...env, KJ_DATA_DIR: dataDir };
+  const run = (args) => runKj(bin, args, storeEnv);
+  let seedOutput = '';
+  if (demo) {
+    try {
+      seedOutput = await run(['seed', '--demo']);
+    } catch (error) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
   const logPath = join(dataDir, 'server.log');
   const log = createWriteStream(logPath);
   const child = spawn(bin, ['serve'], {
@@ -125,7 +148,7 @@ export async function startServer(bin, { deadlineMs = 30_000, env = {} } = {}) {
     }
     await sleep(200);
   }
-  return { baseURL, port, dataDir, stop, logTail, pid: child.pid };
+  return { baseURL, port, dataDir, stop, logTail, pid: child.pid, seedOutput, run };
 }
 
 export function launchBrowser() {
@@ -207,7 +230,11 @@ export async function openSession(browser, { baseURL, language, colorScheme = 'l
   });
   // The app reads its language from local storage (spec section 3: user_language).
   await context.addInitScript((lng) => {
-    if (!window.localStorage.getItem('user_language')) window.localStorage.setItem('user_language', lng);
+    try {
+      if (!window.localStorage.getItem('user_language')) window.localStorage.setItem('user_language', lng);
+    } catch {
+      // A sandboxed frame (the webview modal) has no storage; the app itself always does.
+    }
   }, language);
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -229,7 +256,7 @@ export async function openSession(browser, { baseURL, language, colorScheme = 'l
  * `t.text(key)` a translation in the run's language; `t.screenshot(name)` saves a PNG;
  * `t.kjBin` and `t.dataDir` are the server's binary and KJ_DATA_DIR (for `kj admin ...`).
  */
-export function createFlowContext({ flowName, language, baseURL, session, report, kjBin, dataDir, browser }) {
+export function createFlowContext({ flowName, language, baseURL, session, report, server = null, kjBin, dataDir, browser }) {
   const texts = loadTexts(language);
   mkdirSync(screenshotsDir, { recursive: true });
   // More browser contexts (other users) a flow opens; their errors fail the test too.
@@ -237,6 +264,10 @@ export function createFlowContext({ flowName, language, baseURL, session, report
   return {
     language,
     baseURL,
+    /** The server this flow runs against: seedOutput, run(args) for kj commands on its store. */
+    server,
+    /** POST /api<path> with a JSON body (and the token header); resolves with the envelope. */
+    api: (path, body = {}, token = '') => apiCall(baseURL, path, body, token),
     kjBin,
     dataDir,
     page: session.page,
@@ -244,6 +275,8 @@ export function createFlowContext({ flowName, language, baseURL, session, report
     text: texts,
     htmlLang: htmlLang(language),
     url: (path) => new URL(path, baseURL).toString(),
+    /** Where `screenshot(name)` saves, for pages of other contexts. */
+    screenshotPath: (name) => join(screenshotsDir, `${flowName}-${name}-${language}.png`),
     async screenshot(name, page = session.page) {
       const file = join(screenshotsDir, `${flowName}-${name}-${language}.png`);
       await page.screenshot({ path: file, fullPage: false });
@@ -271,4 +304,22 @@ export function createFlowContext({ flowName, language, baseURL, session, report
       }
     },
   };
+}
+
+/** One call of the real API from the test runner (not the browser): the `{code, message, data}` envelope. */
+export async function apiCall(baseURL, path, body = {}, token = '') {
+  const headers = { 'Content-Type': 'application/json', 'Accept-Language': 'en-US' };
+  if (token) headers.token = token;
+  const response = await fetch(new URL(`/api${path}`, baseURL), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`POST /api${path}: HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
+  }
 }

@@ -11,6 +11,8 @@
 //
 // Every `flows/*.mjs` exports a default async function (t) => {...} and runs once per
 // language in a fresh browser context. The last line printed is "N passed, M failed".
+// A flow that needs its own server exports `server = { env: {...}, demo: true }`: it gets a
+// fresh `kj serve` with those variables (and `kj seed --demo` first), for all its languages.
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +23,7 @@ class UsageError extends Error {}
 
 const report = createReport();
 let server = null;
+let flowServer = null;
 let browser = null;
 
 async function cleanup() {
@@ -29,11 +32,9 @@ async function cleanup() {
     browser = null;
     await b.close().catch(() => undefined);
   }
-  if (server) {
-    const s = server;
-    server = null;
-    await s.stop().catch(() => undefined);
-  }
+  for (const s of [server, flowServer]) if (s) await s.stop().catch(() => undefined);
+  server = null;
+  flowServer = null;
 }
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -73,37 +74,60 @@ async function main() {
   const flows = listFlows();
   if (flows.length === 0) throw new UsageError('no flows found under webapp/e2e/flows');
 
-  server = await startServer(binPath, { env: SERVER_ENV });
-  console.log(`kj serve is healthy at ${server.baseURL}`);
+  const modules = new Map();
+  for (const flow of flows) modules.set(flow.name, await import(pathToFileURL(flow.path).href));
+  const shared = flows.filter((flow) => !modules.get(flow.name).server);
+  const own = flows.filter((flow) => modules.get(flow.name).server);
+
   browser = await launchBrowser();
   console.log(`chromium ${browser.version()}`);
 
-  for (const language of languages) {
-    for (const flow of flows) {
-      const module = await import(pathToFileURL(flow.path).href);
-      if (typeof module.default !== 'function') {
-        report.fail(`[${language}] ${flow.name}`, new Error('a flow must export a default function'));
-        continue;
+  const runFlow = async (flow, target, language) => {
+    const module = modules.get(flow.name);
+    if (typeof module.default !== 'function') {
+      report.fail(`[${language}] ${flow.name}`, new Error('a flow must export a default function'));
+      return;
+    }
+    const session = await openSession(browser, { baseURL: target.baseURL, language });
+    const t = createFlowContext({
+      flowName: flow.name,
+      language,
+      baseURL: target.baseURL,
+      session,
+      report,
+      server: target,
+      kjBin: binPath,
+      dataDir: target.dataDir,
+      browser,
+    });
+    try {
+      await module.default(t);
+    } catch (error) {
+      report.fail(`[${language}] ${flow.name} (outside a test)`, error);
+    } finally {
+      await t.dispose();
+      await session.context.close().catch(() => undefined);
+    }
+  };
+
+  if (shared.length > 0) {
+    server = await startServer(binPath, { env: SERVER_ENV });
+    console.log(`kj serve is healthy at ${server.baseURL}`);
+    for (const language of languages) for (const flow of shared) await runFlow(flow, server, language);
+  }
+  for (const flow of own) {
+    const options = modules.get(flow.name).server;
+    flowServer = await startServer(binPath, { env: { ...SERVER_ENV, ...options.env }, demo: Boolean(options.demo) });
+    console.log(`kj serve for ${flow.name} is healthy at ${flowServer.baseURL}`);
+    try {
+      for (const language of languages) await runFlow(flow, flowServer, language);
+    } finally {
+      if (report.failed > 0) {
+        console.log(`--- kj serve log of ${flow.name} (tail) ---`);
+        console.log(flowServer.logTail());
       }
-      const session = await openSession(browser, { baseURL: server.baseURL, language });
-      const t = createFlowContext({
-        flowName: flow.name,
-        language,
-        baseURL: server.baseURL,
-        session,
-        report,
-        kjBin: binPath,
-        dataDir: server.dataDir,
-        browser,
-      });
-      try {
-        await module.default(t);
-      } catch (error) {
-        report.fail(`[${language}] ${flow.name} (outside a test)`, error);
-      } finally {
-        await t.dispose();
-        await session.context.close().catch(() => undefined);
-      }
+      await flowServer.stop().catch(() => undefined);
+      flowServer = null;
     }
   }
 }

@@ -15,6 +15,10 @@ export const STORAGE_KEYS = {
   packageId: 'packageId',
   ossUrl: 'ossUrl',
   appName: 'appName',
+  /** The customer-service visitor key (spec section 3: customer-service chat store). */
+  customerVisitorId: 'customerVisitorId',
+  /** Update-manifest resource revision the app last reloaded for. */
+  resourceVersion: 'resourceVersion',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

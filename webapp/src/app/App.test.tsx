@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createStore } from 'jotai';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../api/storage';
 import { createI18n } from '../i18n';
 import { fakeServer, Refusal } from '../test/fakeServer';
@@ -23,6 +23,26 @@ function renderApp(path: string) {
 async function tabBar() {
   return screen.findByRole('navigation', { name: 'Main navigation' });
 }
+
+/** The tab pages load content as soon as they show: answer it (empty) instead of the network. */
+function contentServer(url: string): Response {
+  const path = new URL(url, 'http://localhost').pathname;
+  const empty = { list: [], total: 0, page: 1, pageSize: 10, pages: 1 };
+  const answers: Record<string, unknown> = {
+    '/api/indexCarousel': [],
+    '/api/getCityList': [],
+    '/api/getPassionateVideo': empty,
+    '/api/activation/getRuleList': { rules: [], contents: [], fairness: '' },
+  };
+  return new Response(JSON.stringify({ code: 0, message: '', data: answers[path] ?? null }));
+}
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((url: string) => Promise.resolve(contentServer(url))),
+  );
+});
 
 afterEach(() => {
   vi.unstubAllGlobals();

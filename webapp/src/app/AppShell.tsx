@@ -6,6 +6,7 @@ import { useUserInfo } from '../account/queries';
 import { useUpdateCheck } from '../account/useUpdateCheck';
 import { Toast } from '../components/toast/Toast';
 import { UpdatePrompt } from '../components/update-prompt/UpdatePrompt';
+import { LaunchChecks } from '../launch/LaunchChecks';
 import { useSession } from '../state/session';
 import { isOpenPath, isTabPath, loginPath } from './paths';
 import { NOT_FOUND_ROUTE_ID } from './routeIds';
@@ -38,6 +39,7 @@ export function AppShell() {
       <ChatSession />
       <Toast />
       <UpdatePrompt />
+      <LaunchChecks />
     </>
   );
 }

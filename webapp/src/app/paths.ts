@@ -46,7 +46,15 @@ export function withRedirect(path: string, to: string): string {
 }
 
 /** Paths a guest may open (spec section 6): tab pages and these areas. */
-const OPEN_PREFIXES = ['/pages/modal/', '/pages/common/', '/pages/init/', '/pages/auth/', '/pages/customer/'];
+const OPEN_PREFIXES = [
+  '/pages/modal/',
+  '/pages/common/',
+  '/pages/init/',
+  '/pages/auth/',
+  '/pages/customer/',
+  // The desktop frame only holds the app; the app inside it applies this guard itself.
+  '/pages/iframe/',
+];
 
 const TAB_PATH_SET: ReadonlySet<string> = new Set<string>([HOME_PATH, ...Object.values(TAB_PATHS)]);
 
@@ -75,4 +83,38 @@ export function safeRedirect(value: string | null | undefined): string {
     return HOME_PATH;
   }
   return value.startsWith(LOGIN_PATH) ? HOME_PATH : value;
+}
+
+/** Discover, videos, same city, customer service and the modal pages (issue 10). */
+export const FIND_PATHS = {
+  incentiveWindow: '/pages/find/incentive-window',
+  watchVideo: '/pages/find/watch-video',
+  loveVideo: '/pages/love/video',
+  customer: '/pages/customer/customer',
+  webview: '/pages/modal/webview',
+  updateAlert: '/pages/modal/update-alert',
+  shareImage: '/pages/modal/share-image',
+  iframe: '/pages/iframe/iframe',
+  conversation: '/pages/chat/conversation',
+} as const;
+
+export function incentiveWindowPath(windowId: number): string {
+  return `${FIND_PATHS.incentiveWindow}?id=${windowId}`;
+}
+
+export function webviewPath(url: string, title = ''): string {
+  const params = new URLSearchParams({ url });
+  if (title) params.set('title', title);
+  return `${FIND_PATHS.webview}?${params.toString()}`;
+}
+
+/** Customer service, optionally with a first message typed in for the visitor. */
+export function customerPath(draft?: string): string {
+  return draft ? `${FIND_PATHS.customer}?${new URLSearchParams({ draft }).toString()}` : FIND_PATHS.customer;
+}
+
+/** The one-to-one conversation of `me` and `peer`: OpenIM's id is both user ids in string order. */
+export function singleChatPath(me: string, peer: string): string {
+  const conversationID = me < peer ? `si_${me}_${peer}` : `si_${peer}_${me}`;
+  return `${FIND_PATHS.conversation}?${new URLSearchParams({ conversationID }).toString()}`;
 }

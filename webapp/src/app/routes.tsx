@@ -9,11 +9,22 @@ import { TabLayout } from './TabLayout';
 const chatPage = async () => ({
   Component: (await import('../chat/list/ConversationListPage')).ConversationListPage,
 });
-const findPage = async () => ({ Component: (await import('../pages/tabBar/FindPage')).FindPage });
+const findPage = async () => ({ Component: (await import('../discover/FindPage')).FindPage });
 const minePage = async () => ({ Component: (await import('../pages/tabBar/MinePage')).MinePage });
-const cityPage = async () => ({ Component: (await import('../pages/tabBar/CityPage')).CityPage });
-const lovePage = async () => ({ Component: (await import('../pages/tabBar/LovePage')).LovePage });
+const cityPage = async () => ({ Component: (await import('../city/CityPage')).CityPage });
+const lovePage = async () => ({ Component: (await import('../videos/LovePage')).LovePage });
 const loginPage = async () => ({ Component: (await import('../pages/auth/LoginPage')).LoginPage });
+// Discover, videos, same city, customer service, modal and desktop pages (issue 10).
+const incentiveWindowPage = async () => ({
+  Component: (await import('../rounds/IncentiveWindowPage')).IncentiveWindowPage,
+});
+const watchVideoPage = async () => ({ Component: (await import('../videos/WatchVideoPage')).WatchVideoPage });
+const loveVideoPage = async () => ({ Component: (await import('../videos/HighlightsPage')).HighlightsPage });
+const customerPage = async () => ({ Component: (await import('../customer/CustomerPage')).CustomerPage });
+const webviewPage = async () => ({ Component: (await import('../modal/WebviewPage')).WebviewPage });
+const updateAlertPage = async () => ({ Component: (await import('../modal/UpdateAlertPage')).UpdateAlertPage });
+const shareImagePage = async () => ({ Component: (await import('../modal/ShareImagePage')).ShareImagePage });
+const iframePage = async () => ({ Component: (await import('../modal/IframePage')).IframePage });
 const languageSettingPage = async () => ({
   Component: (await import('../pages/my/LanguageSettingPage')).LanguageSettingPage,
 });
@@ -109,6 +120,14 @@ export const routes: RouteObject[] = [
       { path: 'pages/setting/nick-name', lazy: editNickNamePage },
       { path: 'pages/setting/bank-management', lazy: bankManagementPage },
       ...chatRoutes,
+      { path: 'pages/find/incentive-window', lazy: incentiveWindowPage },
+      { path: 'pages/find/watch-video', lazy: watchVideoPage },
+      { path: 'pages/love/video', lazy: loveVideoPage },
+      { path: 'pages/customer/customer', lazy: customerPage },
+      { path: 'pages/modal/webview', lazy: webviewPage },
+      { path: 'pages/modal/update-alert', lazy: updateAlertPage },
+      { path: 'pages/modal/share-image', lazy: shareImagePage },
+      { path: 'pages/iframe/iframe', lazy: iframePage },
       { id: NOT_FOUND_ROUTE_ID, path: '*', element: <Navigate to="/" replace /> },
     ],
   },

@@ -1,0 +1,148 @@
+/**
+ * Typed calls of the activation windows (README "Activation windows", /activation/...).
+ * Amounts are integer cents, times unix milliseconds of the server's clock.
+ */
+import { api, type ApiClient, type RequestOptions } from './client';
+
+export type RoundPhase = 'upcoming' | 'betting' | 'drawing' | 'rest';
+export type BetContent = 'BIG' | 'SMALL' | 'SINGLE' | 'DOUBLE';
+
+export const BET_CONTENTS: readonly BetContent[] = ['BIG', 'SMALL', 'SINGLE', 'DOUBLE'];
+
+/** The wallet's code for a stake the balance cannot cover. */
+export const INSUFFICIENT_BALANCE_CODE = 1200;
+
+export interface LobbyWindow {
+  windowId: number;
+  index: number;
+  issue: string;
+  phase: RoundPhase;
+  deadline: number;
+  seedHash: string;
+  roundsCount: number;
+  ordersCount: number;
+  totalPoints: number;
+}
+
+export interface Lobby {
+  serverTime: number;
+  availablePoints: number;
+  windows: LobbyWindow[];
+}
+
+export interface Round {
+  windowId: number;
+  issue: string;
+  phase: RoundPhase;
+  deadline: number;
+  startsAt: number;
+  bettingEndsAt: number;
+  drawingEndsAt: number;
+  restEndsAt: number;
+  seedHash: string;
+  odds: string;
+  oddsBp: number;
+  minBet: number;
+  maxBet: number;
+  ordersCount: number;
+  totalPoints: number;
+}
+
+export interface RoundResult {
+  windowId: number;
+  issue: string;
+  digits: [number, number, number];
+  sum: number;
+  outcome: [BetContent, BetContent];
+  seedHash: string;
+  serverSeed: string;
+  drawnAt: number;
+}
+
+export interface NextRound {
+  issue: string;
+  startsAt: number;
+  seedHash: string;
+}
+
+export interface Bet {
+  betId: string;
+  noteNo: string;
+  windowId: number;
+  issue: string;
+  content: BetContent;
+  amount: number;
+  matched: boolean;
+  result: 'win' | 'lose' | '';
+  payout: number;
+  placedAt: number;
+  settledAt: number;
+}
+
+export interface WindowNow {
+  windowId: number;
+  serverTime: number;
+  round: Round | null;
+  result: RoundResult | null;
+  previous: RoundResult | null;
+  next: NextRound | null;
+  myBets: Bet[];
+}
+
+export interface WindowRules {
+  windowId: number;
+  odds: string;
+  oddsBp: number;
+  minBet: number;
+  maxBet: number;
+  bettingMs: number;
+  drawingMs: number;
+  restMs: number;
+  enabled: boolean;
+  text: string;
+}
+
+export interface RuleList {
+  rules: WindowRules[];
+  contents: BetContent[];
+  fairness: string;
+}
+
+export interface ResultPage {
+  list: RoundResult[];
+  page: number;
+  pageSize: number;
+  hasMore: boolean;
+}
+
+export interface BetInput {
+  windowId: number;
+  issue: string;
+  content: BetContent;
+  amount: number;
+  betId: string;
+}
+
+/** A fresh bet id: resending the same id returns the same bet (the server is idempotent on it). */
+export function newBetId(): string {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return `w${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export function createRoundsApi(client: ApiClient = api) {
+  return {
+    lobby: (options?: RequestOptions) => client.request<Lobby>('/activation/lotteryList', {}, options),
+    current: (windowId: number, options?: RequestOptions) =>
+      client.request<WindowNow>('/activation/getNewLottery', { windowId }, options),
+    rules: (options?: RequestOptions) => client.request<RuleList>('/activation/getRuleList', {}, options),
+    bet: (input: BetInput, options?: RequestOptions) =>
+      client.request<Bet>('/activation/betRequest', { ...input }, options),
+    history: (windowId: number, page: number, pageSize = 20, options?: RequestOptions) =>
+      client.request<ResultPage>('/activation/historyPrize', { windowId, page, pageSize }, options),
+  };
+}
+
+export type RoundsApi = ReturnType<typeof createRoundsApi>;
+
+export const roundsApi: RoundsApi = createRoundsApi();

@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next';
+import type { City } from '../api/content';
+
+interface CityPickerProps {
+  cities: readonly City[];
+  selected: string | null;
+  onSelect: (cityId: string) => void;
+}
+
+/** The cities with listings, as a row of choices (scrolls sideways when there are many). */
+export function CityPicker({ cities, selected, onSelect }: CityPickerProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="city-picker" role="radiogroup" aria-label={t('city.picker')}>
+      {cities.map((city) => (
+        <button
+          key={city.id}
+          type="button"
+          role="radio"
+          aria-checked={selected === city.id}
+          className={`city-picker__city${selected === city.id ? ' city-picker__city--selected' : ''}`}
+          data-city={city.id}
+          onClick={() => {
+            onSelect(city.id);
+          }}
+        >
+          {city.name}
+          <span className="city-picker__count">{city.count}</span>
+        </button>
+      ))}
+    </div>
+  );
+}
