@@ -18,9 +18,9 @@ type Arrival int
 
 // Kinds of arrival.
 const (
-	InOrder    Arrival = iota // the next number expected
-	Early                     // ahead of a number still missing (out of order)
-	Duplicate                 // a number already received
+	InOrder   Arrival = iota // the next number expected
+	Early                    // ahead of a number still missing (out of order)
+	Duplicate                // a number already received
 )
 
 // Stream follows the numbers received on one stream.
@@ -86,8 +86,8 @@ type Loss struct {
 	Lost       uint64   `json:"lost"`
 	Duplicates uint64   `json:"duplicates"`
 	OutOfOrder uint64   `json:"outOfOrder"`
-	Unexpected uint64   `json:"unexpected"`           // numbers never sent (or on unknown streams)
-	SeqErrors  uint64   `json:"seqErrors"`            // server seq not increasing within a conversation
+	Unexpected uint64   `json:"unexpected"`         // numbers never sent (or on unknown streams)
+	SeqErrors  uint64   `json:"seqErrors"`          // server seq not increasing within a conversation
 	Examples   []string `json:"examples,omitempty"` // a few offending streams, for the log
 }
 

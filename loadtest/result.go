@@ -21,8 +21,8 @@ type StepResult struct {
 	Done     int64   `json:"done"`
 	Errors   int64   `json:"errors"`
 	Missed   int64   `json:"missed,omitempty"` // scheduled sends the generator could not make in time
-	Latency  Latency `json:"latency"`           // the workload's headline latency
-	Ack      Latency `json:"ack,omitempty"`     // send → durable acknowledgement (chat)
+	Latency  Latency `json:"latency"`          // the workload's headline latency
+	Ack      Latency `json:"ack,omitempty"`    // send → durable acknowledgement (chat)
 	Verdict  string  `json:"verdict"`
 }
 

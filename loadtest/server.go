@@ -41,7 +41,9 @@ func RedisURL() string {
 }
 
 // NATSURL is the NATS server cluster-mode runs use.
-func NATSURL() string { return env("KJ_LOAD_NATS_URL", env("KJ_TEST_NATS_URL", "nats://127.0.0.1:4222")) }
+func NATSURL() string {
+	return env("KJ_LOAD_NATS_URL", env("KJ_TEST_NATS_URL", "nats://127.0.0.1:4222"))
+}
 
 // BuildKJ compiles the kj binary into dir and returns its path.
 func BuildKJ(ctx context.Context, dir string) (string, error) {
@@ -69,7 +71,7 @@ type StackOptions struct {
 // the kj nodes serving it on loopback.
 type Stack struct {
 	Schema string
-	DBURL  string     // the schema's URL, as the nodes get it
+	DBURL  string      // the schema's URL, as the nodes get it
 	DB     *storage.PG // the generator's own connection, for fixtures and checks
 	Nodes  []*Node
 	Bin    string
