@@ -83,20 +83,4 @@ func run(args []string) error {
 	return nil
 }
 
-// moduleRoot is the directory holding go.mod, searched upwards from here.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("run kjload inside the kj module (no go.mod above %s)", dir)
-		}
-		dir = parent
-	}
-}
+func moduleRoot() (string, error) { return loadtest.ModuleRoot() }
