@@ -19,6 +19,11 @@ type Driver struct {
 	// Do makes one call scheduled at sched; it returns the latency to
 	// record (normally time.Since(sched)) or an error.
 	Do func(ctx context.Context, lane int, sched time.Time) (time.Duration, error)
+	// MaxLag is how far behind schedule a call may start before it is
+	// skipped as missed; one step's hold when zero.
+	MaxLag time.Duration
+	// BeforeStep, when set, runs as each step starts.
+	BeforeStep func(i int, rate float64)
 	// OnStep, when set, sees each step's result as it ends.
 	OnStep func(i int, s StepResult)
 }
@@ -31,6 +36,9 @@ func (d Driver) Run(ctx context.Context) ([]StepResult, *Histogram) {
 	for i, rate := range d.Ramp.Rates() {
 		if ctx.Err() != nil {
 			break
+		}
+		if d.BeforeStep != nil {
+			d.BeforeStep(i, rate)
 		}
 		s, h := d.step(ctx, rate)
 		s.Verdict = Judgement(s, d.Target).String()
@@ -48,6 +56,10 @@ func (d Driver) Run(ctx context.Context) ([]StepResult, *Histogram) {
 
 func (d Driver) step(ctx context.Context, rate float64) (StepResult, *Histogram) {
 	hold := d.Ramp.Hold
+	maxLag := d.MaxLag
+	if maxLag <= 0 {
+		maxLag = hold
+	}
 	start := time.Now().Add(20 * time.Millisecond)
 	var sent, done, errs, missed atomic.Int64
 	var lastDone atomic.Int64
@@ -68,7 +80,7 @@ func (d Driver) step(ctx context.Context, rate float64) (StepResult, *Histogram)
 						return
 					case <-time.After(wait):
 					}
-				} else if -wait > hold {
+				} else if -wait > maxLag {
 					missed.Add(1)
 					continue
 				}

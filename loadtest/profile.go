@@ -2,15 +2,86 @@ package loadtest
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
 	"time"
 )
 
-// profileEnv is the server settings a profiled run needs.
-func profileEnv(o *Options) map[string]string { return nil }
+// Profiler captures the server's pprof profiles (kj serves them on a
+// loopback port of its own when KJ_PPROF_ADDR is set; the stack sets it on
+// every node when Options.Profile names a directory): a CPU profile over
+// a chosen stretch of the run, then heap, allocs, block, mutex and
+// goroutine profiles, saved as <dir>/<name>-<kind>.pprof for `go tool pprof`.
+type Profiler struct {
+	dir, name string
+	node      *Node
+	logf      func(string, ...any)
+	once      sync.Once
+	wg        sync.WaitGroup
+}
 
-// startProfile captures server profiles during the step offered at rate;
-// it returns a function that waits for the captures to finish.
-func startProfile(ctx context.Context, o *Options, st *Stack, name string, r Ramp, rate float64) func() {
-	_ = time.Second
-	return func() {}
+// NewProfiler returns nil (a no-op) unless profiling was asked for.
+func NewProfiler(o *Options, node *Node, name string) *Profiler {
+	if o.Profile == "" || node == nil || node.PprofAddr == "" {
+		return nil
+	}
+	return &Profiler{dir: o.Profile, name: name, node: node, logf: o.logf}
+}
+
+// During starts the capture now, for d of CPU profile. Only the first call
+// captures.
+func (p *Profiler) During(ctx context.Context, d time.Duration) {
+	if p == nil {
+		return
+	}
+	p.once.Do(func() {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			if err := os.MkdirAll(p.dir, 0o755); err != nil {
+				p.logf("profile: %v", err)
+				return
+			}
+			secs := max(1, int(d/time.Second))
+			p.logf("profiling %s: CPU for %d s", p.name, secs)
+			p.fetch(ctx, "cpu", fmt.Sprintf("profile?seconds=%d", secs))
+			for _, kind := range []string{"heap", "allocs", "block", "mutex", "goroutine"} {
+				p.fetch(ctx, kind, kind)
+			}
+			p.logf("profiles of %s saved in %s", p.name, p.dir)
+		}()
+	})
+}
+
+// Wait waits for a capture in progress.
+func (p *Profiler) Wait() {
+	if p != nil {
+		p.wg.Wait()
+	}
+}
+
+func (p *Profiler) fetch(ctx context.Context, kind, path string) {
+	req, err := http.NewRequestWithContext(ctx, "GET", "http://"+p.node.PprofAddr+"/debug/pprof/"+path, nil)
+	if err != nil {
+		return
+	}
+	resp, err := (&http.Client{Timeout: 2 * time.Minute}).Do(req)
+	if err != nil {
+		p.logf("profile %s: %v", kind, err)
+		return
+	}
+	defer resp.Body.Close()
+	f, err := os.Create(filepath.Join(p.dir, fmt.Sprintf("%s-%s.pprof", p.name, kind)))
+	if err != nil {
+		p.logf("profile %s: %v", kind, err)
+		return
+	}
+	defer f.Close()
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		p.logf("profile %s: %v", kind, err)
+	}
 }

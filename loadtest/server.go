@@ -63,6 +63,7 @@ type StackOptions struct {
 	Cluster bool              // Redis presence and the NATS bus (always when Nodes > 1)
 	Env     map[string]string // extra KJ_ settings for every node
 	PoolMax int               // pgx pool size of each node (pool_max_conns), 0 = kj's default
+	Pprof   bool              // serve pprof on a loopback port per node (KJ_PPROF_ADDR)
 	Keep    bool              // keep the schema after the run (to look at it)
 	Log     func(format string, args ...any)
 }
@@ -184,11 +185,12 @@ func (s *Stack) Close(ctx context.Context) {
 
 // Node is one kj process.
 type Node struct {
-	Index   int
-	Addr    string // 127.0.0.1:port
-	URL     string // http://addr
-	PID     int
-	LogPath string
+	Index     int
+	Addr      string // 127.0.0.1:port
+	PprofAddr string // where its profiles are served, when asked for
+	URL       string // http://addr
+	PID       int
+	LogPath   string
 
 	cmd    *exec.Cmd
 	exited chan struct{}
@@ -224,6 +226,12 @@ func (s *Stack) startNode(ctx context.Context, i int) (*Node, error) {
 	envs := map[string]string{
 		"KJ_ADDR": addr, "KJ_DATABASE_URL": s.DBURL, "KJ_LOG_LEVEL": "warn", "KJ_DATA_DIR": data,
 		"KJ_NODE_ID": fmt.Sprintf("load-%d", i), "KJ_AUTO_MIGRATE": "false", "KJ_WINDOW_COUNT": "0",
+	}
+	if s.opts.Pprof {
+		if n.PprofAddr, err = freeAddr(); err != nil {
+			return nil, err
+		}
+		envs["KJ_PPROF_ADDR"] = n.PprofAddr
 	}
 	if s.opts.Cluster {
 		envs["KJ_REDIS_URL"], envs["KJ_NATS_URL"] = RedisURL(), NATSURL()

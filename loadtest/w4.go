@@ -38,7 +38,7 @@ func runW4(ctx context.Context, o *Options) (*Result, error) {
 		steady = Ramp{Start: 20, Step: 20, Max: 40, Hold: 500 * time.Millisecond}
 		betting, drawing, rest = 2*time.Second, time.Second, time.Second
 	}
-	st, err := NewStack(ctx, StackOptions{Bin: o.Bin, Keep: o.Keep, Log: o.logf, Env: merge(profileEnv(o), map[string]string{
+	st, err := NewStack(ctx, StackOptions{Bin: o.Bin, Keep: o.Keep, Log: o.logf, Pprof: o.Profile != "", Env: merge(map[string]string{
 		"KJ_WINDOW_COUNT": "1", "KJ_WINDOW_BETTING": betting.String(), "KJ_WINDOW_DRAWING": drawing.String(),
 		"KJ_WINDOW_REST": rest.String(), "KJ_WINDOW_MIN_BET": "100", "KJ_WINDOW_MAX_BET": "1000000",
 	})})
@@ -81,15 +81,16 @@ func runW4(ctx context.Context, o *Options) (*Result, error) {
 	}
 	o.logf("W4: round %s opens at %s; burst of %d bets over %v", roundA.Issue, time.UnixMilli(roundA.StartsAt).Format("15:04:05.000"), players, burst)
 	sleepUntil(ctx, time.UnixMilli(roundA.StartsAt))
+	prof := NewProfiler(o, node, "W4")
+	prof.During(ctx, burst+time.Second)
 	rate := float64(players) / burst.Seconds()
 	seq.Store(0)
-	burstSteps, burstHist := Driver{Ramp: Ramp{Start: rate, Max: rate, Hold: burst}, Lanes: conns, Target: 50 * time.Millisecond, Do: bet(roundA)}.Run(ctx)
+	burstSteps, burstHist := Driver{Ramp: Ramp{Start: rate, Max: rate, Hold: burst}, Lanes: conns, MaxLag: time.Minute, Target: 50 * time.Millisecond, Do: bet(roundA)}.Run(ctx)
 	if len(burstSteps) == 0 {
 		return nil, ctx.Err()
 	}
 	b := burstSteps[0]
-	o.logf("W4 burst: offered %.0f/s achieved %.0f/s errors %d %s", b.Offered, b.Achieved, b.Errors, b.Latency)
-	stopProfile := startProfile(ctx, o, st, "W4", Ramp{}, 0)
+	o.logf("W4 burst: offered %.0f/s achieved %.0f/s errors %d missed %d %s", b.Offered, b.Achieved, b.Errors, b.Missed, b.Latency)
 
 	// Settlement of round A, then round B's steady ramp.
 	settled, err := waitSettled(ctx, st.DB, roundA.ID, time.UnixMilli(roundA.DrawingEndsAt).Add(60*time.Second))
@@ -110,7 +111,7 @@ func runW4(ctx context.Context, o *Options) (*Result, error) {
 		OnStep: func(i int, s StepResult) {
 			o.logf("W4 step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s → %s", i, s.Offered, s.Achieved, s.Errors, s.Missed, s.Latency, s.Verdict)
 		}}.Run(ctx)
-	stopProfile()
+	prof.Wait()
 	after := node.Sample()
 	if !node.Alive() {
 		return nil, fmt.Errorf("kj exited during the run: %v\n%s", node.Err(), tail(node.LogPath, 30))

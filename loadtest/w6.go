@@ -27,7 +27,7 @@ func runW6(ctx context.Context, o *Options) (*Result, error) {
 		users, lanes = 20, 4
 		ramp = Ramp{Start: 40, Step: 40, Max: 80, Hold: time.Second}
 	}
-	st, err := NewStack(ctx, StackOptions{Bin: o.Bin, Keep: o.Keep, Log: o.logf, Env: profileEnv(o)})
+	st, err := NewStack(ctx, StackOptions{Bin: o.Bin, Keep: o.Keep, Log: o.logf, Pprof: o.Profile != ""})
 	if err != nil {
 		return nil, err
 	}
@@ -50,20 +50,25 @@ func runW6(ctx context.Context, o *Options) (*Result, error) {
 		}
 	}
 	paths := []string{"/user/mine", "/user/amount"}
+	prof := NewProfiler(o, node, "W6")
 	d := Driver{Ramp: ramp, Lanes: lanes, Target: 10 * time.Millisecond,
 		Do: func(ctx context.Context, lane int, sched time.Time) (time.Duration, error) {
 			a := accounts[rand.IntN(len(accounts))]
 			err := api.Call(ctx, paths[rand.IntN(2)], a.Token, nil, nil)
 			return time.Since(sched), err
 		},
+		BeforeStep: func(i int, rate float64) {
+			if rate == 5000 {
+				prof.During(ctx, ramp.Hold-time.Second)
+			}
+		},
 		OnStep: func(i int, s StepResult) {
 			o.logf("W6 step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s → %s", i, s.Offered, s.Achieved, s.Errors, s.Missed, s.Latency, s.Verdict)
 		},
 	}
 	before := node.Sample()
-	stopProfile := startProfile(ctx, o, st, "W6", ramp, 5000)
 	steps, all := d.Run(ctx)
-	stopProfile()
+	prof.Wait()
 	after := node.Sample()
 	if !node.Alive() {
 		return nil, fmt.Errorf("kj exited during the run: %v\n%s", node.Err(), tail(node.LogPath, 30))

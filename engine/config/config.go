@@ -69,6 +69,8 @@ type Config struct {
 	WindowOddsBP  int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
 	WindowMinBet  int64         // KJ_WINDOW_MIN_BET, cents
 	WindowMaxBet  int64         // KJ_WINDOW_MAX_BET, cents
+
+	PprofAddr string // KJ_PPROF_ADDR: loopback address serving /debug/pprof/; empty = off
 }
 
 // Var describes one configuration variable: its environment name, flag name,
@@ -280,6 +282,21 @@ var Vars = []Var{
 			return fmt.Errorf("want whole cents from KJ_WINDOW_MIN_BET (%d) to %d", c.WindowMinBet, int64(maxBetCents))
 		}
 		c.WindowMaxBet = n
+		return nil
+	}},
+	{"KJ_PPROF_ADDR", "pprof-addr", "", "loopback host:port serving Go profiles at /debug/pprof/ (CPU, heap, goroutine, block, mutex) for load tests; empty = off", func(c *Config, v string) error {
+		if v != "" {
+			if err := checkAddr(v); err != nil {
+				return err
+			}
+			// Profiles show internals (and cost CPU): never on a public
+			// interface.
+			host, _, _ := net.SplitHostPort(v)
+			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+				return errors.New("want a loopback address, e.g. 127.0.0.1:6060")
+			}
+		}
+		c.PprofAddr = v
 		return nil
 	}},
 }
