@@ -20,7 +20,6 @@ type Profiler struct {
 	dir, name string
 	node      *Node
 	logf      func(string, ...any)
-	once      sync.Once
 	wg        sync.WaitGroup
 }
 
@@ -32,13 +31,17 @@ func NewProfiler(o *Options, node *Node, name string) *Profiler {
 	return &Profiler{dir: o.Profile, name: name, node: node, logf: o.logf}
 }
 
-// During starts the capture now, for d of CPU profile. Only the first call
-// captures.
-func (p *Profiler) During(ctx context.Context, d time.Duration) {
+// During starts a capture now, for d of CPU profile; tag names the files
+// (<name>-<tag>-<kind>.pprof, or <name>-<kind>.pprof without a tag).
+func (p *Profiler) During(ctx context.Context, d time.Duration, tag string) {
 	if p == nil {
 		return
 	}
-	p.once.Do(func() {
+	name := p.name
+	if tag != "" {
+		name += "-" + tag
+	}
+	{
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
@@ -47,14 +50,13 @@ func (p *Profiler) During(ctx context.Context, d time.Duration) {
 				return
 			}
 			secs := max(1, int(d/time.Second))
-			p.logf("profiling %s: CPU for %d s", p.name, secs)
-			p.fetch(ctx, "cpu", fmt.Sprintf("profile?seconds=%d", secs))
+			p.fetch(ctx, name, "cpu", fmt.Sprintf("profile?seconds=%d", secs))
 			for _, kind := range []string{"heap", "allocs", "block", "mutex", "goroutine"} {
-				p.fetch(ctx, kind, kind)
+				p.fetch(ctx, name, kind, kind)
 			}
-			p.logf("profiles of %s saved in %s", p.name, p.dir)
+			p.logf("profiles of %s saved in %s", name, p.dir)
 		}()
-	})
+	}
 }
 
 // Wait waits for a capture in progress.
@@ -64,7 +66,7 @@ func (p *Profiler) Wait() {
 	}
 }
 
-func (p *Profiler) fetch(ctx context.Context, kind, path string) {
+func (p *Profiler) fetch(ctx context.Context, name, kind, path string) {
 	req, err := http.NewRequestWithContext(ctx, "GET", "http://"+p.node.PprofAddr+"/debug/pprof/"+path, nil)
 	if err != nil {
 		return
@@ -75,7 +77,7 @@ func (p *Profiler) fetch(ctx context.Context, kind, path string) {
 		return
 	}
 	defer resp.Body.Close()
-	f, err := os.Create(filepath.Join(p.dir, fmt.Sprintf("%s-%s.pprof", p.name, kind)))
+	f, err := os.Create(filepath.Join(p.dir, fmt.Sprintf("%s-%s.pprof", name, kind)))
 	if err != nil {
 		p.logf("profile %s: %v", kind, err)
 		return

@@ -380,3 +380,38 @@ func tail(path string, lines int) string {
 	}
 	return strings.Join(ls, "\n")
 }
+
+// Mark is the start of a measured window: the first node's process and
+// the machine's CPU counters.
+type Mark struct {
+	proc ProcSample
+	box  BoxSample
+}
+
+func (s *Stack) pids() []int {
+	out := make([]int, 0, len(s.Nodes))
+	for _, n := range s.Nodes {
+		out = append(out, n.PID)
+	}
+	return out
+}
+
+// Mark starts a measured window.
+func (s *Stack) Mark() Mark {
+	return Mark{proc: s.Nodes[0].Sample(), box: SampleBox(s.pids()...)}
+}
+
+// Measure ends the window begun at m: the first node's figures and how the
+// machine's CPU was spent. It fails when a node died meanwhile.
+func (s *Stack) Measure(ctx context.Context, m Mark) (*ServerStats, *BoxStats, error) {
+	for _, n := range s.Nodes {
+		if !n.Alive() {
+			return nil, nil, fmt.Errorf("kj node %d exited during the run: %v\n%s", n.Index, n.Err(), tail(n.LogPath, 30))
+		}
+	}
+	box := SampleBox(s.pids()...)
+	to := s.Nodes[0].Sample()
+	st := s.Nodes[0].Stats(ctx, m.proc, to)
+	b := BoxWindow(m.box, box, to.At.Sub(m.proc.At).Seconds())
+	return st, &b, nil
+}

@@ -72,7 +72,7 @@ func runW4(ctx context.Context, o *Options) (*Result, error) {
 			return time.Since(sched), err
 		}
 	}
-	before := node.Sample()
+	mark := st.Mark()
 
 	// Round A: the burst.
 	roundA, err := nextRound(ctx, st.DB, 300*time.Millisecond)
@@ -82,7 +82,7 @@ func runW4(ctx context.Context, o *Options) (*Result, error) {
 	o.logf("W4: round %s opens at %s; burst of %d bets over %v", roundA.Issue, time.UnixMilli(roundA.StartsAt).Format("15:04:05.000"), players, burst)
 	sleepUntil(ctx, time.UnixMilli(roundA.StartsAt))
 	prof := NewProfiler(o, node, "W4")
-	prof.During(ctx, burst+time.Second)
+	prof.During(ctx, burst+time.Second, "burst")
 	rate := float64(players) / burst.Seconds()
 	seq.Store(0)
 	burstSteps, burstHist := Driver{Ramp: Ramp{Start: rate, Max: rate, Hold: burst}, Lanes: conns, MaxLag: time.Minute, Target: 50 * time.Millisecond, Do: bet(roundA)}.Run(ctx)
@@ -112,15 +112,15 @@ func runW4(ctx context.Context, o *Options) (*Result, error) {
 			o.logf("W4 step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s → %s", i, s.Offered, s.Achieved, s.Errors, s.Missed, s.Latency, s.Verdict)
 		}}.Run(ctx)
 	prof.Wait()
-	after := node.Sample()
-	if !node.Alive() {
-		return nil, fmt.Errorf("kj exited during the run: %v\n%s", node.Err(), tail(node.LogPath, 30))
+	server, box, err := st.Measure(ctx, mark)
+	if err != nil {
+		return nil, err
 	}
 	if rep, err := storage.CheckLedger(ctx, st.DB); err != nil || !rep.OK() {
 		return nil, fmt.Errorf("ledger check after W4: %v %s", err, rep)
 	}
 	all.Merge(burstHist)
-	r := &Result{Steps: append([]StepResult{b}, steps...), Latency: all.Summary(), Server: node.Stats(ctx, before, after),
+	r := &Result{Steps: append([]StepResult{b}, steps...), Latency: all.Summary(), Server: server, Box: box,
 		Config: map[string]any{"players": players, "connections": conns, "burst": burst.String(), "steady": steady,
 			"betting": betting.String(), "drawing": drawing.String(), "rest": rest.String()},
 		Figures: map[string]float64{

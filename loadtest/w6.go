@@ -58,22 +58,20 @@ func runW6(ctx context.Context, o *Options) (*Result, error) {
 			return time.Since(sched), err
 		},
 		BeforeStep: func(i int, rate float64) {
-			if rate == 5000 {
-				prof.During(ctx, ramp.Hold-time.Second)
-			}
+			prof.During(ctx, ramp.Hold-time.Second, fmt.Sprintf("%.0f", rate))
 		},
 		OnStep: func(i int, s StepResult) {
 			o.logf("W6 step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s → %s", i, s.Offered, s.Achieved, s.Errors, s.Missed, s.Latency, s.Verdict)
 		},
 	}
-	before := node.Sample()
+	mark := st.Mark()
 	steps, all := d.Run(ctx)
 	prof.Wait()
-	after := node.Sample()
-	if !node.Alive() {
-		return nil, fmt.Errorf("kj exited during the run: %v\n%s", node.Err(), tail(node.LogPath, 30))
+	server, box, err := st.Measure(ctx, mark)
+	if err != nil {
+		return nil, err
 	}
-	r := &Result{Steps: steps, Latency: all.Summary(), Server: node.Stats(ctx, before, after),
+	r := &Result{Steps: steps, Latency: all.Summary(), Server: server, Box: box,
 		Config: map[string]any{"users": users, "lanes": lanes, "ramp": ramp}, Figures: map[string]float64{}}
 	for _, s := range steps {
 		r.Errors += s.Errors
