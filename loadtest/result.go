@@ -46,7 +46,7 @@ type Result struct {
 	Errors  int64        `json:"errors"`
 	Loss    *Loss        `json:"loss,omitempty"`
 	Server  *ServerStats `json:"server,omitempty"`
-	Box     *BoxStats    `json:"box,omitempty"` // CPU use of the whole machine during the measured window
+	Box     *BoxStats    `json:"box,omitempty"`  // CPU use of the whole machine during the measured window
 	Runs    []RunFigures `json:"runs,omitempty"` // every run when several were made; Figures are their medians
 	Notes   []string     `json:"notes,omitempty"`
 }
