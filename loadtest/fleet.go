@@ -121,7 +121,7 @@ func (f *Fleet) read(w *workerProc, out io.Reader) {
 			w.ready <- *m.Ready
 		case m.Step != nil:
 			f.steps <- stepReport{worker: w.index, step: m.Step}
-		case m.Sent != nil:
+		case m.Cmd == "sent":
 			w.sent <- m.Sent
 		case m.Final != nil:
 			w.final <- *m.Final

@@ -51,12 +51,14 @@ func chatRamp(ctx context.Context, o *Options, f *Fleet, ramp Ramp, target time.
 		return nil, nil, nil, WorkerFinalSummary{}, err
 	}
 	rates := ramp.Rates()
-	// Profile each step while it runs.
+	// Profile each step while it runs, until the ramp stops.
+	pctx, stopProfiling := context.WithCancel(ctx)
+	defer stopProfiling()
 	if prof != nil {
 		go func() {
 			for i, r := range rates {
-				sleepUntil(ctx, start.Add(time.Duration(i)*ramp.Hold))
-				if ctx.Err() != nil {
+				sleepUntil(pctx, start.Add(time.Duration(i)*ramp.Hold))
+				if pctx.Err() != nil {
 					return
 				}
 				prof.During(ctx, ramp.Hold-time.Second, fmt.Sprintf("%.0f", r*fanout))
@@ -75,6 +77,7 @@ func chatRamp(ctx context.Context, o *Options, f *Fleet, ramp Ramp, target time.
 		}
 		return true
 	})
+	stopProfiling()
 	grace := 10 * time.Second
 	if o.Smoke {
 		grace = 5 * time.Second

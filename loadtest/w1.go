@@ -78,7 +78,10 @@ func runW1(ctx context.Context, o *Options) (*Result, error) {
 	sleepUntil(ctx, time.Now().Add(min(5*time.Second, idle)))
 	mark := st.Mark()
 	o.logf("W1: %d sockets idle for %v", conns, idle)
+	prof := NewProfiler(o, node, "W1")
+	prof.During(ctx, idle/2, "idle")
 	sleepUntil(ctx, time.Now().Add(idle))
+	prof.Wait()
 	server, box, err := st.Measure(ctx, mark)
 	if err != nil {
 		return nil, err

@@ -146,6 +146,8 @@ type worker struct {
 	pushes atomic.Int64
 	late   atomic.Int64
 	acks   atomic.Int64
+	logf   func(string, ...any)
+	errLog atomic.Int32 // error replies logged so far
 }
 
 // Worker runs one worker process: it reads its plan from in, reports on
@@ -168,6 +170,7 @@ func Worker(ctx context.Context, in io.Reader, out, log io.Writer) error {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(log, "%s worker %d: %s\n", time.Now().Format("15:04:05.000"), w.plan.Worker, fmt.Sprintf(format, args...))
 	}
+	w.logf = logf
 	ready := w.connect(ctx, logf)
 	send(workerMsg{Ready: &ready})
 	cmds := make(chan workerMsg, 4)
@@ -217,7 +220,7 @@ func Worker(ctx context.Context, in io.Reader, out, log io.Writer) error {
 				sent[k] = v
 			}
 			w.mu.Unlock()
-			send(workerMsg{Sent: sent})
+			send(workerMsg{Cmd: "sent", Sent: sent})
 		case "judge":
 			f := w.judge(ctx, m.Sent, m.Grace)
 			send(workerMsg{Final: &f})
@@ -323,6 +326,9 @@ func (w *worker) onFrame(recv string, b []byte) {
 						w.step(i).Ack.Record(now.Sub(time.Unix(0, sched)))
 					} else {
 						w.step(i).AckErr++
+						if w.errLog.Add(1) <= 3 {
+							w.logf("send refused: %.300s", b)
+						}
 					}
 				} else {
 					w.late.Add(1)
@@ -419,7 +425,7 @@ func (w *worker) sendLane(ctx context.Context, c *ChatConn, s Send, rates []floa
 				}
 			}
 			p := Payload{Stream: s.Stream, N: n, Sched: sched.UnixNano()}
-			err := c.SendText(s.RecvID, s.GroupID, p, fmt.Sprintf("kjl-%s-%d", s.Stream, n))
+			err := c.SendText(s.RecvID, s.GroupID, p, fmt.Sprintf("kjl-%s-%d", strings.ReplaceAll(s.Stream, ".", "_"), n))
 			w.mu.Lock()
 			if err != nil {
 				w.step(i).SendErr++
