@@ -226,3 +226,21 @@ func Combine(runs []*Result) *Result {
 	last.Notes = append(last.Notes, fmt.Sprintf("figures are the median of %d runs; steps, latency and server figures are the last run's", len(runs)))
 	return &last
 }
+
+// addCostFigures adds what one operation cost in CPU time — the server's,
+// PostgreSQL's and the generator's microseconds per completed call over
+// the measured window. Unlike latency these barely move with other load on
+// the box, so they show whether a change made the server cheaper.
+func addCostFigures(r *Result, unit string) {
+	var done int64
+	for _, s := range r.Steps {
+		done += s.Done
+	}
+	if done == 0 || r.Server == nil || r.Box == nil || r.Server.WindowSec <= 0 {
+		return
+	}
+	us := func(cores float64) float64 { return cores * r.Server.WindowSec / float64(done) * 1e6 }
+	r.Figures["serverCpuUsPer"+unit] = r.Server.CPUSeconds / float64(done) * 1e6
+	r.Figures["postgresCpuUsPer"+unit] = us(r.Box.PostgresCores)
+	r.Figures["generatorCpuUsPer"+unit] = us(r.Box.GeneratorCores)
+}

@@ -132,10 +132,7 @@ func runW4(ctx context.Context, o *Options) (*Result, error) {
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("round %s: %d bets settled %.0f ms after its drawing deadline (drawn after %d ms)",
 		settled.Issue, settled.BetsCount, settleMs, settled.DrawnAt-settled.DrawingEndsAt))
-	if o.Smoke {
-		// Tiny scale: the figures measure nothing, the run checks the path.
-		r.Figures["sustainedBetsPerSec"] = max(r.Figures["sustainedBetsPerSec"], 0)
-	}
+	addCostFigures(r, "Bet")
 	return r, nil
 }
 

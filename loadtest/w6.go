@@ -87,6 +87,7 @@ func runW6(ctx context.Context, o *Options) (*Result, error) {
 		r.Figures["p50Ms"], r.Figures["p999Ms"] = at.Latency.P50, at.Latency.P999
 	}
 	r.Figures["sustainedPerSec"] = Sustained(steps)
+	addCostFigures(r, "Req")
 	return r, nil
 }
 

@@ -8,7 +8,7 @@ import exec from 'k6/execution';
 import { accounts, api } from './lib.js';
 
 const betAck = new Trend('kj_bet_ack_ms', true);
-const RATE = Number(__ENV.RATE || 500); // bets per second
+const RATE = Number(__ENV.RATE || 300); // bets per second
 
 export const options = {
   setupTimeout: '120s',

@@ -14,13 +14,13 @@ export const options = {
   scenarios: {
     storm: {
       executor: 'ramping-arrival-rate',
-      startRate: 10,
+      startRate: 5,
       timeUnit: '1s',
-      preAllocatedVUs: 50,
-      maxVUs: 200,
+      preAllocatedVUs: 20,
+      maxVUs: 100,
       stages: [
-        { target: 30, duration: '10s' },
-        { target: 60, duration: '10s' },
+        { target: 20, duration: '10s' },
+        { target: 40, duration: '10s' },
       ],
     },
   },
