@@ -39,6 +39,7 @@ test-web: deps
 	npm test
 
 test-e2e: build
+	KJ_BIN=$(CURDIR)/$(BIN) npm run test:sdk
 	./scripts/chromium.sh
 	KJ_BIN=$(CURDIR)/$(BIN) npm run e2e
 

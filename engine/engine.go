@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 
+	"kj/actors/chat"
 	"kj/actors/ledger"
 	"kj/actors/window"
 	"kj/auth"
@@ -53,6 +54,7 @@ type Node struct {
 	API      *httpapi.Server
 	Rounds   *window.Rounds // activation windows: bets and reads (any node)
 	Windows  *window.Runner // the windows this node holds leases on
+	Chat     *chat.Engine
 
 	redis *redis.Client
 	mux   *http.ServeMux
@@ -150,11 +152,20 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 	if err := n.startWindows(ctx); err != nil {
 		return nil, err
 	}
+	n.Chat = chat.New(chat.Deps{
+		DB: db, Bus: n.Bus, Clock: n.Clock, Sessions: n.Sessions, Presence: n.Presence, Actors: n.Actors, Log: log,
+	}, chat.Config{NodeID: cfg.NodeID, Cluster: cfg.NATSURL != "", GroupMaxMembers: cfg.GroupMaxMembers, RevokeWindow: cfg.RevokeWindow})
+	if err := n.Chat.Start(ctx); err != nil {
+		return nil, fmt.Errorf("chat engine: %w", err)
+	}
+	n.onStop(func(context.Context) { n.Chat.Close() })
 	n.API = httpapi.New(httpapi.Deps{
 		DB: db, Bus: n.Bus, Presence: n.Presence, Counters: n.Counters, Clock: n.Clock,
-		Config: cfg, Sessions: n.Sessions, Log: log, Ledger: n.Ledger, Rounds: n.Rounds,
+		Config: cfg, Sessions: n.Sessions, Log: log, Ledger: n.Ledger, Rounds: n.Rounds, Chat: n.Chat,
 	})
 	n.routes()
+	n.Handle("/ws", n.Chat)
+	n.OnDrain(n.Chat.Drain)
 	customer := httpapi.NewCustomerSocket(n.API)
 	n.Handle("/ws/customer", customer)
 	n.OnDrain(customer.Close)

@@ -45,6 +45,7 @@ type Deps struct {
 	SMS      SMSSender      // delivers SMS codes; nil picks the KJ_SMS_WEBHOOK_URL webhook or the log (sms.go)
 	Ledger   *ledger.Writer // moves money; nil in tests of areas that do not
 	Rounds   *window.Rounds // activation windows: bets, rounds, results (rounds.go)
+	Chat     Chat           // the chat engine, for the group routes
 }
 
 // Server serves /api.

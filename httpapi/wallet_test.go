@@ -53,8 +53,6 @@ func walletServer(t *testing.T, db storage.DB) (*Server, *clock.Fake) {
 	return s, c
 }
 
-// newOperator creates an operator and signs it in.
-
 // post calls path as the holder of token, in English, and returns the reply.
 func post(t *testing.T, s *Server, token, path, body string, headers ...string) reply {
 	t.Helper()
@@ -220,6 +218,9 @@ func TestFundPasswordSetChangeLockout(t *testing.T) {
 		if !strings.Contains(r.Message, "4 attempts left") {
 			t.Fatalf("after a success the count restarts: %q", r.Message)
 		}
+		if r := checkLedger(t, db); r.Transfers != 0 {
+			t.Fatalf("fund password routes moved money: %s", r)
+		}
 	})
 }
 
@@ -343,6 +344,9 @@ func TestBankCards(t *testing.T) {
 		if added.Enabled != 0 {
 			t.Fatal("update re-enabled the bank")
 		}
+		if r := checkLedger(t, db); r.Transfers != 0 {
+			t.Fatalf("bank card routes moved money: %s", r)
+		}
 	})
 }
 
@@ -384,6 +388,7 @@ func TestAmountsAreStrictlyPositiveWholeCents(t *testing.T) {
 		if after := counts(t, db); after != before {
 			t.Fatalf("bad amounts wrote: %s -> %s", before, after)
 		}
+		checkLedger(t, db)
 	})
 }
 
@@ -516,6 +521,15 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		ok(t, s, tok.Token, "/user/getUserAmount", `{}`, &amt)
 		if amt.Amount != 2500 || !amt.IsRecharge || amt.ExchangeMin != 1000 {
 			t.Fatalf("amount %+v", amt)
+		}
+		var info UserInfo
+		ok(t, s, tok.Token, "/user/mine", `{}`, &info)
+		if !info.IsRecharge {
+			t.Fatal("/user/mine isRecharge after a credited recharge")
+		}
+		ok(t, s, mallory.Token, "/user/index", `{}`, &info)
+		if info.IsRecharge {
+			t.Fatal("/user/index isRecharge of a user who never recharged")
 		}
 		var recs struct {
 			List  []pointsRecord

@@ -62,13 +62,15 @@ type Config struct {
 	// Activation windows. The count decides which windows run (1..n); the
 	// rest are the rules given to windows that do not exist yet (an
 	// operator edits existing ones).
-	WindowCount   int           // KJ_WINDOW_COUNT
-	WindowBetting time.Duration // KJ_WINDOW_BETTING
-	WindowDrawing time.Duration // KJ_WINDOW_DRAWING
-	WindowRest    time.Duration // KJ_WINDOW_REST
-	WindowOddsBP  int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
-	WindowMinBet  int64         // KJ_WINDOW_MIN_BET, cents
-	WindowMaxBet  int64         // KJ_WINDOW_MAX_BET, cents
+	WindowCount     int           // KJ_WINDOW_COUNT
+	WindowBetting   time.Duration // KJ_WINDOW_BETTING
+	WindowDrawing   time.Duration // KJ_WINDOW_DRAWING
+	WindowRest      time.Duration // KJ_WINDOW_REST
+	WindowOddsBP    int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
+	WindowMinBet    int64         // KJ_WINDOW_MIN_BET, cents
+	WindowMaxBet    int64         // KJ_WINDOW_MAX_BET, cents
+	GroupMaxMembers int           // KJ_GROUP_MAX_MEMBERS: largest group or channel
+	RevokeWindow    time.Duration // KJ_REVOKE_WINDOW: how long a sender may revoke a chat message
 
 	PprofAddr string // KJ_PPROF_ADDR: loopback address serving /debug/pprof/; empty = off
 }
@@ -284,6 +286,15 @@ var Vars = []Var{
 		c.WindowMaxBet = n
 		return nil
 	}},
+	{"KJ_GROUP_MAX_MEMBERS", "group-max-members", "2000", "largest number of members of a chat group or channel", func(c *Config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2 || n > 100000 {
+			return errors.New("want a whole number from 2 to 100000")
+		}
+		c.GroupMaxMembers = n
+		return nil
+	}},
+	{"KJ_REVOKE_WINDOW", "revoke-window", "2m", "how long after sending a chat message its sender may revoke it", durationVar(func(c *Config) *time.Duration { return &c.RevokeWindow })},
 	{"KJ_PPROF_ADDR", "pprof-addr", "", "loopback host:port serving Go profiles at /debug/pprof/ (CPU, heap, goroutine, block, mutex) for load tests; empty = off", func(c *Config, v string) error {
 		if v != "" {
 			if err := checkAddr(v); err != nil {

@@ -1,0 +1,785 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"kj/httpapi"
+	"kj/storage"
+)
+
+func init() {
+	register(map[string]handlerFunc{
+		"CreateTextMessage":                    callCreateText,
+		"CreateTextAtMessage":                  callCreateAtText,
+		"CreateImageMessageByURL":              callCreateImage,
+		"CreateSoundMessageByURL":              callCreateSound,
+		"CreateVideoMessageByURL":              callCreateVideo,
+		"CreateFileMessageByURL":               callCreateFile,
+		"CreateMergerMessage":                  callCreateMerger,
+		"CreateForwardMessage":                 callCreateForward,
+		"CreateLocationMessage":                callCreateLocation,
+		"CreateQuoteMessage":                   callCreateQuote,
+		"CreateCardMessage":                    callCreateCard,
+		"CreateCustomMessage":                  callCreateCustom,
+		"CreateFaceMessage":                    callCreateFace,
+		"SendMessage":                          callSend,
+		"SendMessageNotOss":                    callSend,
+		"TypingStatusUpdate":                   callTyping,
+		"RevokeMessage":                        callRevoke,
+		"DeleteMessage":                        callDeleteMessage,
+		"DeleteMessageFromLocalStorage":        callDeleteMessage,
+		"DeleteAllMsgFromLocal":                callDeleteAllMessages,
+		"DeleteAllMsgFromLocalAndSvr":          callDeleteAllMessages,
+		"GetAdvancedHistoryMessageList":        callHistory,
+		"GetAdvancedHistoryMessageListReverse": callHistoryReverse,
+		"SearchLocalMessages":                  callSearchMessages,
+		"FindMessageList":                      callFindMessages,
+	})
+}
+
+func (c *call) checker() checker {
+	return checker{ctx: c.ctx, db: c.s.e.db, host: c.s.host}
+}
+
+// build finishes a Create*Message call: the element is validated and the
+// message returned for the client to send.
+func (c *call) build(contentType int, set func(m *Message)) (any, error) {
+	m := newOutgoing(c.s.self, contentType, c.now())
+	set(m)
+	if err := c.checker().checkMessage(m, 0); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func callCreateText(c *call) (any, error) {
+	text, err := c.args.String(0, "text")
+	if err != nil {
+		return nil, err
+	}
+	return c.build(TypeText, func(m *Message) { m.TextElem = &TextElem{Content: text} })
+}
+
+func callCreateAtText(c *call) (any, error) {
+	text, err := c.args.String(0, "text")
+	if err != nil {
+		return nil, err
+	}
+	atUsers, err := c.args.StringList(1, "atUserIDList")
+	if err != nil {
+		return nil, err
+	}
+	var info []AtUserInfo
+	if c.args.hasValue(2) {
+		if err := c.args.ObjectList(2, "atUsersInfo", &info); err != nil {
+			return nil, err
+		}
+	}
+	var quote *Message
+	if c.args.hasValue(3) {
+		if s, _ := c.args.OptString(3, "message"); s != "" || !c.args.isString(3) {
+			quote = &Message{}
+			if err := c.args.Object(3, "message", quote); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return c.build(TypeAtText, func(m *Message) {
+		m.AtTextElem = &AtTextElem{Text: text, AtUserList: atUsers, AtUsersInfo: info, QuoteMessage: quote}
+	})
+}
+
+func callCreateImage(c *call) (any, error) {
+	path, err := c.args.OptString(0, "sourcePath")
+	if err != nil {
+		return nil, err
+	}
+	pics := make([]*Picture, 3)
+	for i, name := range []string{"sourcePicture", "bigPicture", "snapshotPicture"} {
+		if !c.args.hasValue(i + 1) {
+			continue
+		}
+		pics[i] = &Picture{}
+		if err := c.args.Object(i+1, name, pics[i]); err != nil {
+			return nil, err
+		}
+	}
+	return c.build(TypePicture, func(m *Message) {
+		m.PictureElem = &PictureElem{SourcePath: path, SourcePicture: pics[0], BigPicture: pics[1], SnapshotPicture: pics[2]}
+	})
+}
+
+func callCreateSound(c *call) (any, error) {
+	var e SoundElem
+	if err := c.args.Object(0, "soundElem", &e); err != nil {
+		return nil, err
+	}
+	return c.build(TypeVoice, func(m *Message) { m.SoundElem = &e })
+}
+
+func callCreateVideo(c *call) (any, error) {
+	var e VideoElem
+	if err := c.args.Object(0, "videoElem", &e); err != nil {
+		return nil, err
+	}
+	return c.build(TypeVideo, func(m *Message) { m.VideoElem = &e })
+}
+
+func callCreateFile(c *call) (any, error) {
+	var e FileElem
+	if err := c.args.Object(0, "fileElem", &e); err != nil {
+		return nil, err
+	}
+	return c.build(TypeFile, func(m *Message) { m.FileElem = &e })
+}
+
+func callCreateMerger(c *call) (any, error) {
+	var list []*Message
+	if err := c.args.ObjectList(0, "messageList", &list); err != nil {
+		return nil, err
+	}
+	title, err := c.args.String(1, "title")
+	if err != nil {
+		return nil, err
+	}
+	var summary []string
+	if c.args.hasValue(2) {
+		if summary, err = c.args.StringList(2, "summaryList"); err != nil {
+			return nil, err
+		}
+	}
+	return c.build(TypeMerger, func(m *Message) {
+		m.MergeElem = &MergeElem{Title: title, AbstractList: summary, MultiMessage: list, MessageEntityList: []MessageEntity{}}
+	})
+}
+
+// callCreateForward copies a message (its element) into a new one from
+// the caller.
+func callCreateForward(c *call) (any, error) {
+	var src Message
+	if err := c.args.Object(0, "message", &src); err != nil {
+		return nil, err
+	}
+	if !sendable(src.ContentType) {
+		return nil, httpapi.ChatError(httpapi.CodeChatUnsupportedType)
+	}
+	return c.build(src.ContentType, func(m *Message) {
+		m.TextElem, m.PictureElem, m.SoundElem, m.VideoElem, m.FileElem = src.TextElem, src.PictureElem, src.SoundElem, src.VideoElem, src.FileElem
+		m.AtTextElem, m.MergeElem, m.CardElem, m.LocationElem = src.AtTextElem, src.MergeElem, src.CardElem, src.LocationElem
+		m.CustomElem, m.QuoteElem, m.FaceElem = src.CustomElem, src.QuoteElem, src.FaceElem
+	})
+}
+
+func callCreateLocation(c *call) (any, error) {
+	desc, err := c.args.OptString(0, "description")
+	if err != nil {
+		return nil, err
+	}
+	lon, err := c.args.Float(1, "longitude")
+	if err != nil {
+		return nil, err
+	}
+	lat, err := c.args.Float(2, "latitude")
+	if err != nil {
+		return nil, err
+	}
+	return c.build(TypeLocation, func(m *Message) {
+		m.LocationElem = &LocationElem{Description: desc, Longitude: lon, Latitude: lat}
+	})
+}
+
+func callCreateQuote(c *call) (any, error) {
+	text, err := c.args.String(0, "text")
+	if err != nil {
+		return nil, err
+	}
+	var q Message
+	if err := c.args.Object(1, "message", &q); err != nil {
+		return nil, err
+	}
+	return c.build(TypeQuote, func(m *Message) { m.QuoteElem = &QuoteElem{Text: text, QuoteMessage: &q} })
+}
+
+func callCreateCard(c *call) (any, error) {
+	var e CardElem
+	if err := c.args.Object(0, "cardElem", &e); err != nil {
+		return nil, err
+	}
+	return c.build(TypeCard, func(m *Message) { m.CardElem = &e })
+}
+
+func callCreateCustom(c *call) (any, error) {
+	data, err := c.args.String(0, "data")
+	if err != nil {
+		return nil, err
+	}
+	ext, err := c.args.OptString(1, "extension")
+	if err != nil {
+		return nil, err
+	}
+	desc, err := c.args.OptString(2, "description")
+	if err != nil {
+		return nil, err
+	}
+	return c.build(TypeCustom, func(m *Message) {
+		m.CustomElem = &CustomElem{Data: data, Extension: ext, Description: desc}
+	})
+}
+
+func callCreateFace(c *call) (any, error) {
+	index, err := c.args.Int(0, "index")
+	if err != nil {
+		return nil, err
+	}
+	data, err := c.args.OptString(1, "data")
+	if err != nil {
+		return nil, err
+	}
+	return c.build(TypeFace, func(m *Message) { m.FaceElem = &FaceElem{Index: index, Data: data} })
+}
+
+// callSend takes a message built by a Create call (re-validated: the
+// client's copy is never trusted) and hands it to the actor of its
+// conversation, which answers once the message is durable: args message,
+// recvID, groupID, offlinePushInfo, isOnlineOnly.
+func callSend(c *call) (any, error) {
+	var m Message
+	if err := c.args.Object(0, "message", &m); err != nil {
+		return nil, err
+	}
+	recv, err := c.args.OptString(1, "recvID")
+	if err != nil {
+		return nil, err
+	}
+	group, err := c.args.OptString(2, "groupID")
+	if err != nil {
+		return nil, err
+	}
+	onlineOnly, err := c.args.OptBool(4, "isOnlineOnly")
+	if err != nil {
+		return nil, err
+	}
+	if !validClientMsgID(m.ClientMsgID) {
+		return nil, badMsg("clientMsgID")
+	}
+	if err := c.checker().checkMessage(&m, 0); err != nil {
+		return nil, err
+	}
+	now := c.now()
+	self := c.s.self
+	m.SendID, m.SenderNickname, m.SenderFaceURL, m.SenderPlatformID = self.idStr, self.nickname, self.face, self.platform
+	m.MsgFrom, m.Status, m.Seq, m.ServerMsgID, m.SendTime, m.IsRead, m.LocalEx = msgFromUser, statusSending, 0, "", 0, false, ""
+	m.OfflinePush, m.AttachedInfo = nil, ""
+	if m.CreateTime <= 0 || m.CreateTime > now+24*3600*1000 || m.CreateTime < now-24*3600*1000 {
+		m.CreateTime = now
+	}
+	item := &sendItem{msg: &m, skip: c.s.id, reply: c.replyTo(), started: time.Now()}
+	e := c.s.e
+	switch {
+	case group != "":
+		gid, err := parseUserID(group)
+		if err != nil {
+			return nil, badArg("groupID")
+		}
+		m.GroupID, m.RecvID, m.SessionType = group, "", sessionGroup
+		if onlineOnly {
+			return c.relayToGroup(&m, gid)
+		}
+		e.tellGroup(gid, &sendRequest{item: item})
+	case recv != "":
+		rid, err := parseUserID(recv)
+		if err != nil {
+			return nil, badArg("recvID")
+		}
+		if rid == c.me() {
+			return nil, httpapi.ChatError(httpapi.CodeChatSelf)
+		}
+		m.RecvID, m.GroupID, m.SessionType = recv, "", sessionSingle
+		ref, _ := parseConversationID(singleConversationID(c.meStr(), recv))
+		if onlineOnly {
+			return c.relayToUser(&m, rid)
+		}
+		e.tellConversation(ref, &sendRequest{item: item})
+	default:
+		return nil, badArg("recvID")
+	}
+	return nil, errLater
+}
+
+// relayToUser delivers a message that is not to be stored (isOnlineOnly)
+// to the peer's online sockets.
+func (c *call) relayToUser(m *Message, peer int64) (any, error) {
+	e := c.s.e
+	if _, err := existingUser(c.ctx, e.db, peer); err != nil {
+		return nil, err
+	}
+	if blocked, err := storage.ChatBlocked(c.ctx, e.db, peer, c.me()); err != nil {
+		return nil, err
+	} else if blocked {
+		return nil, httpapi.ChatError(httpapi.CodeChatBlacklisted)
+	}
+	m.Status, m.SendTime = statusSent, c.now()
+	b, _ := json.Marshal(m)
+	e.deliver([]int64{peer}, &userEvent{Kind: evPush, Event: "OnRecvNewMessage", Data: b})
+	return m, nil
+}
+
+// relayToGroup delivers an isOnlineOnly message to the group's online
+// members, after the same rules as a stored send.
+func (c *call) relayToGroup(m *Message, gid int64) (any, error) {
+	e := c.s.e
+	var members []int64
+	err := e.db.Tx(c.ctx, func(tx storage.Tx) error {
+		verdicts, err := e.checkRules(c.ctx, tx, convSpec{id: groupConversationID(gid), kind: sessionGroup, groupID: gid},
+			[]*sendItem{{msg: m}}, c.now())
+		if err != nil {
+			return err
+		}
+		if verdicts[0] != nil {
+			return verdicts[0]
+		}
+		members, err = storage.ChatGroupMemberIDs(c.ctx, tx, gid)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.Status, m.SendTime = statusSent, c.now()
+	b, _ := json.Marshal(m)
+	e.deliver(members, &userEvent{Kind: evPush, Event: "OnRecvNewMessage", Data: b})
+	return m, nil
+}
+
+// callTyping relays a typing notice (contentType 113) to the peer's
+// sockets; it is never stored: args recvID, msgTip.
+func callTyping(c *call) (any, error) {
+	peer, err := userIDArg(c, 0, "recvID")
+	if err != nil {
+		return nil, err
+	}
+	tip, err := c.args.OptString(1, "msgTip")
+	if err != nil {
+		return nil, err
+	}
+	if tooLong(tip, 100) {
+		return nil, badArg("msgTip")
+	}
+	if peer == c.me() {
+		return nil, httpapi.ChatError(httpapi.CodeChatSelf)
+	}
+	m := newOutgoing(c.s.self, TypeTyping, c.now())
+	m.TypingElem = &TypingElem{MsgTips: tip}
+	b, _ := json.Marshal(m.TypingElem)
+	m.Content = string(b)
+	m.RecvID, m.SessionType = storage.FormatID(peer), sessionSingle
+	if _, err := c.relayToUser(m, peer); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
+
+// callRevoke revokes a message, in order with the conversation's sends:
+// the sender within the revoke window, or a group's owner or admin for a
+// member of lower role. Args conversationID, clientMsgID.
+func callRevoke(c *call) (any, error) {
+	ref, err := c.conversationArg(0, "conversationID")
+	if err != nil {
+		return nil, err
+	}
+	clientID, err := c.args.String(1, "clientMsgID")
+	if err != nil {
+		return nil, err
+	}
+	e := c.s.e
+	me, self, window := c.me(), c.s.self, e.cfg.RevokeWindow.Milliseconds()
+	op := &opItem{reply: c.replyTo(), run: func(ctx context.Context, tx storage.Tx, w *noticeWriter) (*outcome, error) {
+		msg, err := storage.ChatMessageByClientID(ctx, tx, ref.ID, clientID)
+		if err != nil {
+			return nil, storeErr(err, httpapi.CodeChatMessageNotFound)
+		}
+		if msg.ContentType == NoticeRevoke {
+			return &outcome{}, nil
+		}
+		if msg.ContentType >= storage.ChatNoticeFrom {
+			return nil, httpapi.ChatError(httpapi.CodeChatRevokeDenied)
+		}
+		role := 0
+		if ref.SessionType == sessionGroup {
+			g, err := storage.ChatGroupByID(ctx, tx, ref.GroupID)
+			if err != nil {
+				return nil, storeErr(err, httpapi.CodeChatGroupNotFound)
+			}
+			if g.Status == storage.GroupDismissed {
+				return nil, httpapi.ChatError(httpapi.CodeChatGroupDismissed)
+			}
+			mine, err := storage.ChatGroupMemberOf(ctx, tx, ref.GroupID, me)
+			if err != nil {
+				return nil, storeErr(err, httpapi.CodeChatNotMember)
+			}
+			role = mine.RoleLevel
+			if role >= storage.RoleAdmin && msg.SendID != me {
+				senderRole := 0
+				if sm, err := storage.ChatGroupMemberOf(ctx, tx, ref.GroupID, msg.SendID); err == nil {
+					senderRole = sm.RoleLevel
+				}
+				if role <= senderRole {
+					return nil, httpapi.ChatError(httpapi.CodeChatRevokeDenied)
+				}
+				return revoke(ctx, tx, w, ref, msg, self, role)
+			}
+		}
+		if msg.SendID != me {
+			return nil, httpapi.ChatError(httpapi.CodeChatRevokeDenied)
+		}
+		if role < storage.RoleAdmin && w.now-msg.SendTime > window {
+			return nil, httpapi.ChatError(httpapi.CodeChatRevokeTooLate)
+		}
+		return revoke(ctx, tx, w, ref, msg, self, role)
+	}}
+	if ref.SessionType == sessionGroup {
+		e.tellGroup(ref.GroupID, &opRequest{item: op})
+	} else {
+		e.tellConversation(ref, &opRequest{item: op})
+	}
+	return nil, errLater
+}
+
+// revoke turns a stored message into a 2101 notice naming who revoked it.
+func revoke(ctx context.Context, tx storage.Tx, w *noticeWriter, ref convRef, msg storage.ChatMessage, by sender, role int) (*outcome, error) {
+	info := &RevokedInfo{
+		RevokerID: by.idStr, RevokerRole: role, ClientMsgID: msg.ClientMsgID, RevokerNickname: by.nickname,
+		RevokeTime: w.now, SourceMessageSendTime: msg.SendTime, SourceMessageSendID: storage.FormatID(msg.SendID),
+		SourceMessageSenderNickname: msg.SenderNickname, SessionType: msg.SessionType, Seq: msg.Seq,
+		ConversationID: ref.ID,
+	}
+	detail, _ := json.Marshal(info)
+	content, _ := json.Marshal(NotificationElem{Detail: string(detail)})
+	if err := storage.ReplaceChatMessageContent(ctx, tx, ref.ID, msg.Seq, NoticeRevoke, string(content)); err != nil {
+		return nil, err
+	}
+	return &outcome{revoked: info}, nil
+}
+
+// callDeleteMessage hides one message from the caller only.
+func callDeleteMessage(c *call) (any, error) {
+	ref, err := c.conversationArg(0, "conversationID")
+	if err != nil {
+		return nil, err
+	}
+	clientID, err := c.args.String(1, "clientMsgID")
+	if err != nil {
+		return nil, err
+	}
+	row, err := c.myRow(ref)
+	if err != nil {
+		return nil, err
+	}
+	e := c.s.e
+	msg, err := storage.ChatMessageByClientID(c.ctx, e.db, ref.ID, clientID)
+	if err != nil || msg.Seq <= row.MinSeq || msg.Seq > row.VisibleMax() {
+		return nil, storeErr(orNotFound(err), httpapi.CodeChatMessageNotFound)
+	}
+	if err := storage.DeleteChatMessageForUser(c.ctx, e.db, c.me(), ref.ID, msg.Seq); err != nil {
+		return nil, err
+	}
+	e.changed([]int64{c.me()}, ref.ID)
+	return nil, nil
+}
+
+func orNotFound(err error) error {
+	if err == nil {
+		return storage.ErrNotFound
+	}
+	return err
+}
+
+func callDeleteAllMessages(c *call) (any, error) {
+	e := c.s.e
+	if err := storage.ClearAllChatConversations(c.ctx, e.db, c.me()); err != nil {
+		return nil, err
+	}
+	e.deliver([]int64{c.me()}, &userEvent{Kind: evConv})
+	return nil, nil
+}
+
+type historyParams struct {
+	ConversationID   string `json:"conversationID"`
+	UserID           string `json:"userID"`
+	GroupID          string `json:"groupID"`
+	StartClientMsgID string `json:"startClientMsgID"`
+	Count            int64  `json:"count"`
+	LastMinSeq       int64  `json:"lastMinSeq"`
+}
+
+// historyView resolves the conversation and the caller's visible range.
+func (c *call) historyView(p *historyParams) (convRef, storage.ChatUserConversation, bool, error) {
+	id := p.ConversationID
+	switch {
+	case id == "" && p.GroupID != "":
+		id = "sg_" + p.GroupID
+	case id == "" && p.UserID != "":
+		id = singleConversationID(c.meStr(), p.UserID)
+	}
+	ref, ok := parseConversationID(id)
+	if !ok {
+		return convRef{}, storage.ChatUserConversation{}, false, badArg("params.conversationID")
+	}
+	if ref.SessionType == sessionSingle && !ref.has(c.me()) {
+		return convRef{}, storage.ChatUserConversation{}, false, httpapi.ChatError(httpapi.CodeChatConvNotFound)
+	}
+	if p.Count <= 0 || p.Count > 200 {
+		return convRef{}, storage.ChatUserConversation{}, false, badArg("params.count")
+	}
+	row, err := storage.ChatUserConversationByID(c.ctx, c.s.e.db, c.me(), ref.ID)
+	if errors.Is(err, storage.ErrNotFound) && ref.SessionType == sessionSingle {
+		return ref, row, false, nil // a chat with no messages yet
+	}
+	if err != nil {
+		return convRef{}, row, false, storeErr(err, httpapi.CodeChatConvNotFound)
+	}
+	return ref, row, true, nil
+}
+
+// startSeq is the seq of the message a page starts from.
+func (c *call) startSeq(ref convRef, row storage.ChatUserConversation, clientID string) (int64, error) {
+	msg, err := storage.ChatMessageByClientID(c.ctx, c.s.e.db, ref.ID, clientID)
+	if err != nil || msg.Seq > row.VisibleMax() {
+		return 0, storeErr(orNotFound(err), httpapi.CodeChatMessageNotFound)
+	}
+	return msg.Seq, nil
+}
+
+// callHistory pages back in history: the newest count messages before
+// startClientMsgID (or before seq lastMinSeq, or from the end), ascending;
+// lastMinSeq in the answer is the cursor for the next older page.
+func callHistory(c *call) (any, error) {
+	var p historyParams
+	if err := c.args.Object(0, "params", &p); err != nil {
+		return nil, err
+	}
+	ref, row, ok, err := c.historyView(&p)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return AdvancedMessages{IsEnd: true, MessageList: []*Message{}}, nil
+	}
+	before := row.VisibleMax() + 1
+	switch {
+	case p.StartClientMsgID != "":
+		if before, err = c.startSeq(ref, row, p.StartClientMsgID); err != nil {
+			return nil, err
+		}
+	case p.LastMinSeq > 0 && p.LastMinSeq < before:
+		before = p.LastMinSeq
+	}
+	return c.page(ref, storage.ChatPage{UserID: c.me(), ConversationID: ref.ID, After: row.MinSeq, Before: before, Limit: int(p.Count), Newest: true}, true)
+}
+
+// callHistoryReverse catches up: the oldest count messages after
+// startClientMsgID (or after seq lastMinSeq), ascending — after a
+// reconnect a client asks for everything after the last seq it has, with
+// no gap and no duplicate. lastMinSeq in the answer is the highest seq
+// returned, the cursor for the next page.
+func callHistoryReverse(c *call) (any, error) {
+	var p historyParams
+	if err := c.args.Object(0, "params", &p); err != nil {
+		return nil, err
+	}
+	ref, row, ok, err := c.historyView(&p)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return AdvancedMessages{IsEnd: true, MessageList: []*Message{}}, nil
+	}
+	after := p.LastMinSeq
+	if p.StartClientMsgID != "" {
+		if after, err = c.startSeq(ref, row, p.StartClientMsgID); err != nil {
+			return nil, err
+		}
+	}
+	after = max(after, row.MinSeq)
+	return c.page(ref, storage.ChatPage{UserID: c.me(), ConversationID: ref.ID, After: after, Before: row.VisibleMax() + 1, Limit: int(p.Count)}, false)
+}
+
+func (c *call) page(ref convRef, q storage.ChatPage, backwards bool) (any, error) {
+	rows, more, err := storage.ChatMessagesPage(c.ctx, c.s.e.db, q)
+	if err != nil {
+		return nil, err
+	}
+	res := AdvancedMessages{IsEnd: !more, MessageList: make([]*Message, 0, len(rows))}
+	for _, r := range rows {
+		res.MessageList = append(res.MessageList, fromStored(r))
+	}
+	switch {
+	case len(rows) == 0 && backwards:
+		res.LastMinSeq = q.Before
+	case len(rows) == 0:
+		res.LastMinSeq = q.After
+	case backwards:
+		res.LastMinSeq = rows[0].Seq
+	default:
+		res.LastMinSeq = rows[len(rows)-1].Seq
+	}
+	return res, nil
+}
+
+// messageText is the searchable text of a message.
+func messageText(m *Message) string {
+	switch {
+	case m.TextElem != nil:
+		return m.TextElem.Content
+	case m.AtTextElem != nil:
+		return m.AtTextElem.Text
+	case m.QuoteElem != nil:
+		return m.QuoteElem.Text
+	case m.FileElem != nil:
+		return m.FileElem.FileName
+	case m.LocationElem != nil:
+		return m.LocationElem.Description
+	}
+	return ""
+}
+
+// callSearchMessages finds messages of one conversation by keywords
+// (keywordListMatchType 0 any, 1 all), content types and senders.
+func callSearchMessages(c *call) (any, error) {
+	var p struct {
+		ConversationID       string   `json:"conversationID"`
+		KeywordList          []string `json:"keywordList"`
+		KeywordListMatchType int      `json:"keywordListMatchType"`
+		SenderUserIDList     []string `json:"senderUserIDList"`
+		MessageTypeList      []int    `json:"messageTypeList"`
+		Count                int      `json:"count"`
+	}
+	if err := c.args.Object(0, "params", &p); err != nil {
+		return nil, err
+	}
+	ref, ok := parseConversationID(p.ConversationID)
+	if !ok {
+		return nil, badArg("params.conversationID")
+	}
+	var kws []string
+	for _, k := range p.KeywordList {
+		if k = strings.ToLower(strings.TrimSpace(k)); k != "" {
+			kws = append(kws, k)
+		}
+	}
+	if len(kws) == 0 || len(kws) > 10 {
+		return nil, badArg("params.keywordList")
+	}
+	if p.Count <= 0 || p.Count > 100 {
+		p.Count = 50
+	}
+	types := p.MessageTypeList
+	if len(types) == 0 {
+		types = []int{TypeText, TypeAtText, TypeQuote, TypeFile, TypeLocation}
+	}
+	row, err := c.myRow(ref)
+	if err != nil {
+		return nil, err
+	}
+	senders := map[string]bool{}
+	for _, s := range p.SenderUserIDList {
+		senders[s] = true
+	}
+	e := c.s.e
+	// The store matches on the element JSON with any one keyword; the
+	// decoded text is then matched exactly as asked.
+	cands, err := storage.SearchChatMessages(c.ctx, e.db, c.me(), ref.ID, row.MinSeq, row.VisibleMax(), types, kws[:1], p.Count*4)
+	if err != nil {
+		return nil, err
+	}
+	var found []*Message
+	for _, r := range cands {
+		m := fromStored(r)
+		if len(senders) > 0 && !senders[m.SendID] {
+			continue
+		}
+		text := strings.ToLower(messageText(m))
+		hits := 0
+		for _, k := range kws {
+			if strings.Contains(text, k) {
+				hits++
+			}
+		}
+		if hits == 0 || (p.KeywordListMatchType == 1 && hits < len(kws)) {
+			continue
+		}
+		found = append(found, m)
+		if len(found) == p.Count {
+			break
+		}
+	}
+	res := SearchResult{TotalCount: len(found), SearchResultItems: []*SearchResultItem{}}
+	if len(found) > 0 {
+		item, err := c.resultItem(row, found)
+		if err != nil {
+			return nil, err
+		}
+		res.SearchResultItems = append(res.SearchResultItems, item)
+	}
+	return res, nil
+}
+
+func (c *call) resultItem(row storage.ChatUserConversation, msgs []*Message) (*SearchResultItem, error) {
+	metas, err := c.s.e.convMetas(c.ctx, c.me(), []storage.ChatUserConversation{row})
+	if err != nil {
+		return nil, err
+	}
+	m := metas[row.ConversationID]
+	return &SearchResultItem{ConversationID: row.ConversationID, MessageCount: len(msgs), ConversationType: row.SessionType,
+		ShowName: m.showName, FaceURL: m.faceURL, MessageList: msgs}, nil
+}
+
+// callFindMessages loads messages by clientMsgID from conversations of the
+// caller.
+func callFindMessages(c *call) (any, error) {
+	var list []struct {
+		ConversationID  string   `json:"conversationID"`
+		ClientMsgIDList []string `json:"clientMsgIDList"`
+	}
+	if err := c.args.ObjectList(0, "params", &list); err != nil {
+		return nil, err
+	}
+	if len(list) > 100 {
+		return nil, badArg("params")
+	}
+	res := SearchResult{FindResultItems: []*SearchResultItem{}}
+	e := c.s.e
+	for _, q := range list {
+		ref, ok := parseConversationID(q.ConversationID)
+		if !ok || len(q.ClientMsgIDList) > 200 {
+			return nil, badArg("params.conversationID")
+		}
+		row, err := c.myRow(ref)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := storage.ChatMessagesByClientIDs(c.ctx, e.db, ref.ID, q.ClientMsgIDList)
+		if err != nil {
+			return nil, err
+		}
+		var msgs []*Message
+		for _, r := range rows {
+			if r.Seq > row.MinSeq && r.Seq <= row.VisibleMax() {
+				msgs = append(msgs, fromStored(r))
+			}
+		}
+		if len(msgs) == 0 {
+			continue
+		}
+		item, err := c.resultItem(row, msgs)
+		if err != nil {
+			return nil, err
+		}
+		res.FindResultItems = append(res.FindResultItems, item)
+		res.TotalCount += len(msgs)
+	}
+	return res, nil
+}

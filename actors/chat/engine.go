@@ -1,0 +1,376 @@
+// Package chat is the chat engine: the websocket gateway speaking the
+// OpenIM JS SDK v3 protocol, and the actors behind it — one session actor
+// per socket, one user actor per online user on this node (the fan-in of
+// its sockets), one conversation actor per active 1:1 chat and one group
+// actor per active group or channel. Conversation and group actors
+// serialise sends, dedupe by clientMsgID, check the rules in the
+// persisting transaction, commit in batches (seq assigned in the store)
+// and fan out; deliveries to users on other nodes travel over the bus.
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/gorilla/websocket"
+
+	"kj/auth"
+	"kj/engine/bus"
+	"kj/engine/clock"
+	"kj/engine/presence"
+	"kj/httpapi"
+	"kj/storage"
+)
+
+// Config tunes the engine; zero values take the documented defaults.
+type Config struct {
+	NodeID string
+	// Cluster sends deliveries to users on other nodes over the bus and
+	// subscribes per online user; otherwise the node delivers in process.
+	Cluster bool
+	// GroupMaxMembers caps a group's size (KJ_GROUP_MAX_MEMBERS), 2000.
+	GroupMaxMembers int
+	// RevokeWindow is how long a sender may revoke (KJ_REVOKE_WINDOW), 2m.
+	RevokeWindow time.Duration
+	// PingPeriod is the server ping interval, 25 s.
+	PingPeriod time.Duration
+	// IdleTimeout closes a socket silent this long (no frame, no pong), 60 s.
+	IdleTimeout time.Duration
+	// WriteTimeout bounds one frame write, 10 s.
+	WriteTimeout time.Duration
+	// MaxFrame is the largest request frame, 256 KiB; a bigger one closes
+	// the socket (1009).
+	MaxFrame int64
+	// OutboundQueue is how many frames may wait for a socket before it is
+	// disconnected as a slow consumer, 512.
+	OutboundQueue int
+	// RequestRate and RequestBurst limit requests per socket: 30/s, burst 60.
+	RequestRate  float64
+	RequestBurst float64
+	// MaxBatch caps the messages committed in one transaction, 128.
+	MaxBatch int
+	// ActorIdle retires an idle conversation or group actor, 2 min.
+	ActorIdle time.Duration
+	// MaxMuteSeconds caps ChangeGroupMemberMute, 30 days.
+	MaxMuteSeconds int64
+}
+
+func (c *Config) defaults() {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&c.RevokeWindow, 2*time.Minute)
+	def(&c.PingPeriod, 25*time.Second)
+	def(&c.IdleTimeout, 60*time.Second)
+	def(&c.WriteTimeout, 10*time.Second)
+	def(&c.ActorIdle, 2*time.Minute)
+	if c.GroupMaxMembers <= 0 {
+		c.GroupMaxMembers = 2000
+	}
+	if c.MaxFrame <= 0 {
+		c.MaxFrame = 256 << 10
+	}
+	if c.OutboundQueue <= 0 {
+		c.OutboundQueue = 512
+	}
+	if c.RequestRate <= 0 {
+		c.RequestRate = 30
+	}
+	if c.RequestBurst <= 0 {
+		c.RequestBurst = 60
+	}
+	if c.MaxBatch <= 0 {
+		c.MaxBatch = 128
+	}
+	if c.MaxMuteSeconds <= 0 {
+		c.MaxMuteSeconds = 30 * 24 * 3600
+	}
+	if c.NodeID == "" {
+		c.NodeID = "node-" + strconv.FormatInt(storage.NewID(), 36)
+	}
+}
+
+// Deps are the node services the engine works with.
+type Deps struct {
+	DB       storage.DB
+	Bus      bus.Bus
+	Clock    clock.Clock
+	Sessions *auth.Sessions
+	Presence presence.Presence
+	Actors   *actor.ActorSystem
+	Log      *slog.Logger
+}
+
+// Engine is the chat engine of one node.
+type Engine struct {
+	cfg      Config
+	db       storage.DB
+	bus      bus.Bus
+	clock    clock.Clock
+	auth     *auth.Sessions
+	presence presence.Presence
+	log      *slog.Logger
+	system   *actor.ActorSystem
+	root     *actor.RootContext
+	upgrader websocket.Upgrader
+
+	users    *registry[int64, *userEntry]
+	convs    *registry[string, *actor.PID]
+	groups   *registry[int64, *actor.PID]
+	sockets  *registry[int64, *session]
+	subs     []bus.Subscription
+	draining atomic.Bool
+	closed   atomic.Bool
+	wg       sync.WaitGroup // flush goroutines in flight
+}
+
+// New builds the engine; Start subscribes it to the bus.
+func New(d Deps, cfg Config) *Engine {
+	cfg.defaults()
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	e := &Engine{
+		cfg: cfg, db: d.DB, bus: d.Bus, clock: d.Clock, auth: d.Sessions, presence: d.Presence,
+		log: d.Log.With("area", "chat"), system: d.Actors, root: d.Actors.Root,
+		users: newRegistry[int64, *userEntry](), convs: newRegistry[string, *actor.PID](),
+		groups: newRegistry[int64, *actor.PID](), sockets: newRegistry[int64, *session](),
+	}
+	// Small buffers and a shared write buffer pool keep an idle socket
+	// cheap: the write buffer is held only while a frame is written.
+	e.upgrader = websocket.Upgrader{
+		ReadBufferSize:  512,
+		WriteBufferSize: 512,
+		WriteBufferPool: &sync.Pool{},
+		CheckOrigin:     func(*http.Request) bool { return true },
+	}
+	return e
+}
+
+// Start subscribes to session ends, broadcasts and (single node) user
+// pushes, and re-arms the unmute timers of muted members so an unmute is
+// announced even when its deadline passed while no node was running.
+func (e *Engine) Start(ctx context.Context) error {
+	sub, err := e.bus.Subscribe(auth.SessionEndedSubject, e.onSessionEnded)
+	if err != nil {
+		return err
+	}
+	e.subs = append(e.subs, sub)
+	if sub, err = e.bus.Subscribe(bus.BroadcastSubject, e.onBroadcast); err != nil {
+		return err
+	}
+	e.subs = append(e.subs, sub)
+	if !e.cfg.Cluster {
+		// One subscription for every user of this node: the in-process bus
+		// matches each publish against every subscription, so per-user
+		// subscriptions would cost O(online users) per push.
+		if sub, err = e.bus.Subscribe(bus.UserSubjects, e.onUserSubject); err != nil {
+			return err
+		}
+		e.subs = append(e.subs, sub)
+	}
+	mutes, err := storage.ChatMutes(ctx, e.db)
+	if err != nil {
+		return err
+	}
+	seen := map[int64]bool{}
+	for _, m := range mutes {
+		if !seen[m.GroupID] {
+			seen[m.GroupID] = true
+			e.tellGroup(m.GroupID, &wakeGroup{})
+		}
+	}
+	return nil
+}
+
+// Close stops the engine's subscriptions; Drain closes the sockets first.
+func (e *Engine) Close() {
+	if e.closed.Swap(true) {
+		return
+	}
+	for _, s := range e.subs {
+		_ = s.Unsubscribe()
+	}
+	e.wg.Wait()
+	// Stop the actors (and with them their timers) so a node that closed
+	// announces nothing more.
+	var futures []*actor.Future
+	stop := func(pid *actor.PID) { futures = append(futures, e.root.StopFuture(pid)) }
+	e.groups.each(func(_ int64, pid *actor.PID) { stop(pid) })
+	e.convs.each(func(_ string, pid *actor.PID) { stop(pid) })
+	e.users.each(func(_ int64, u *userEntry) { stop(u.pid) })
+	for _, f := range futures {
+		_ = f.Wait()
+	}
+}
+
+// Drain refuses new sockets and closes the open ones with a reason so the
+// clients reconnect elsewhere, waiting (until ctx ends) for them to go.
+func (e *Engine) Drain(ctx context.Context) {
+	e.draining.Store(true)
+	e.sockets.each(func(_ int64, s *session) {
+		s.closeWith(websocket.CloseServiceRestart, httpapi.CodeChatDraining)
+	})
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for e.sockets.count() > 0 {
+		select {
+		case <-ctx.Done():
+			e.sockets.each(func(_ int64, s *session) { s.abort() })
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Connections is the number of open sockets on this node.
+func (e *Engine) Connections() int { return e.sockets.count() }
+
+func (e *Engine) now() int64 { return e.clock.Now().UnixMilli() }
+
+// ctx is the context of work the engine does on its own behalf.
+func (e *Engine) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), 30*time.Second)
+}
+
+// onSessionEnded kicks the sockets of a replaced or signed-out sign-in.
+func (e *Engine) onSessionEnded(_ string, data []byte) {
+	var ev auth.SessionEnded
+	if json.Unmarshal(data, &ev) != nil || ev.UserID == 0 {
+		return
+	}
+	e.tellUser(ev.UserID, &kick{authSessionID: ev.SessionID, reason: ev.Reason})
+}
+
+// onBroadcast hands a business notification to every socket of the node.
+func (e *Engine) onBroadcast(_ string, data []byte) {
+	var n bus.Notification
+	if json.Unmarshal(data, &n) != nil || n.Key == "" {
+		return
+	}
+	frame := businessFrame(n)
+	e.sockets.each(func(_ int64, s *session) {
+		if s.isLoggedIn() {
+			s.push(frame)
+		}
+	})
+}
+
+// onUserSubject routes a push to one user (single-node mode).
+func (e *Engine) onUserSubject(subject string, data []byte) {
+	id, ok := bus.UserFromSubject(subject)
+	if !ok {
+		return
+	}
+	uid, err := parseUserID(id)
+	if err != nil {
+		return
+	}
+	e.onUserData(uid, data)
+}
+
+// onUserData decodes what arrived on a user's subject: a business
+// notification ({"key","data"}) or a chat event from another node.
+func (e *Engine) onUserData(userID int64, data []byte) {
+	var env struct {
+		Key  string     `json:"key"`
+		Data string     `json:"data"`
+		Chat *userEvent `json:"chat"`
+		Node string     `json:"node"`
+	}
+	if json.Unmarshal(data, &env) != nil {
+		return
+	}
+	switch {
+	case env.Chat != nil:
+		if env.Node == e.cfg.NodeID {
+			return // delivered in process already
+		}
+		env.Chat.prepare()
+		e.tellUser(userID, env.Chat)
+	case env.Key != "":
+		e.tellUser(userID, &bizNotice{n: bus.Notification{Key: env.Key, Data: env.Data}})
+	}
+}
+
+// tellUser sends msg to the user actor of userID on this node, if online.
+func (e *Engine) tellUser(userID int64, msg any) bool {
+	return e.users.with(userID, nil, func(u *userEntry) { e.root.Send(u.pid, msg) })
+}
+
+// deliver hands an event to the users on this node and, in a cluster, to
+// their sockets on other nodes.
+func (e *Engine) deliver(userIDs []int64, ev *userEvent) {
+	ev.prepare()
+	for _, id := range userIDs {
+		e.tellUser(id, ev)
+	}
+	if !e.cfg.Cluster || len(userIDs) == 0 {
+		return
+	}
+	payload, err := json.Marshal(struct {
+		Chat *userEvent `json:"chat"`
+		Node string     `json:"node"`
+	}{ev, e.cfg.NodeID})
+	if err != nil {
+		e.log.Error("encode delivery", "err", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, id := range userIDs {
+		if err := e.bus.Publish(ctx, bus.UserSubject(storage.FormatID(id)), payload); err != nil {
+			e.log.Warn("publish delivery", "user", id, "err", err)
+		}
+	}
+}
+
+// push delivers one callback (event name and data) to users.
+func (e *Engine) push(userIDs []int64, event string, data any) {
+	if len(userIDs) == 0 {
+		return
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		e.log.Error("encode push", "event", event, "err", err)
+		return
+	}
+	e.deliver(userIDs, &userEvent{Kind: evPush, Event: event, Data: b})
+}
+
+// changed tells users that their view of conversations changed (read,
+// pinned, draft, membership ...): their user actors reload and push.
+func (e *Engine) changed(userIDs []int64, convIDs ...string) {
+	if len(userIDs) == 0 || len(convIDs) == 0 {
+		return
+	}
+	e.deliver(userIDs, &userEvent{Kind: evConv, Convs: convIDs})
+}
+
+// errBusy is what a client sees when the store fails.
+func errBusy() error { return httpapi.ChatError(httpapi.CodeChatBusy) }
+
+// storeErr maps a store error onto the client's view.
+func storeErr(err error, notFound int) error {
+	if err == nil {
+		return nil
+	}
+	var he *httpapi.Error
+	if errors.As(err, &he) {
+		return err
+	}
+	if errors.Is(err, storage.ErrNotFound) && notFound != 0 {
+		return httpapi.ChatError(notFound)
+	}
+	return err
+}

@@ -1,0 +1,71 @@
+package chat
+
+import (
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+)
+
+// supervision restarts a failed actor (its state is reloaded from the
+// store) up to 10 times a minute, then stops it.
+var supervision = actor.NewOneForOneStrategy(10, time.Minute, func(reason any) actor.Directive {
+	actorRestarts.Inc()
+	return actor.RestartDirective
+})
+
+// testHook, when set by a test, sees every message an actor receives
+// (kind: session, user, conversation, group) and may panic to exercise
+// supervision.
+var testHook atomic.Pointer[func(kind string, msg any)]
+
+var (
+	connections = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "kj_chat_connections", Help: "Open chat sockets on this node.",
+	})
+	refusedSockets = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_refused_sockets_total", Help: "Sockets refused for a bad or replaced chat token.",
+	})
+	kickedSockets = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_kicked_sockets_total", Help: "Sockets closed because their sign-in was replaced or ended.",
+	})
+	slowConsumers = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_slow_consumer_disconnects_total", Help: "Sockets disconnected because their outbound queue was full.",
+	})
+	framesIn = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_frames_in_total", Help: "Frames read from chat sockets.",
+	})
+	framesOut = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_frames_out_total", Help: "Frames written to chat sockets.",
+	})
+	requests = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "kj_chat_requests_total", Help: "Chat requests by call name (known calls only).",
+	}, []string{"call"})
+	requestErrors = promauto.NewCounterVec(prometheus.CounterOpts{
+		Name: "kj_chat_request_errors_total", Help: "Chat requests answered with an error, by code.",
+	}, []string{"code"})
+	messagesStored = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_messages_stored_total", Help: "Messages and notices committed.",
+	})
+	commitBatch = promauto.NewHistogram(prometheus.HistogramOpts{
+		Name: "kj_chat_commit_batch_size", Help: "Sends committed per transaction (group commit).",
+		Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128},
+	})
+	commitSeconds = promauto.NewHistogram(prometheus.HistogramOpts{
+		Name: "kj_chat_commit_duration_seconds", Help: "Time of one commit transaction.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+	})
+	sendSeconds = promauto.NewHistogram(prometheus.HistogramOpts{
+		Name: "kj_chat_send_duration_seconds", Help: "From a send reaching its conversation actor to the durable acknowledgement.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+	})
+	actorRestarts = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_actor_restarts_total", Help: "Chat actors restarted by their supervisor.",
+	})
+)
+
+// codeBucket keeps the error label set small.
+func codeBucket(code int) string { return strconv.Itoa(code) }

@@ -1,0 +1,420 @@
+// Conformance of the chat gateway with the published OpenIM JS SDK
+// (open-im-sdk 3.5.2, unmodified): a real `kj serve` on a fresh embedded
+// store, users signed up through the HTTP API, the SDK driving every call
+// over the websocket.
+//
+//   KJ_BIN=bin/kj node --experimental-websocket --test actors/chat/sdktest/sdk.test.mjs
+//
+// Without KJ_BIN the binary is built with `go build` first. Node 20 needs
+// --experimental-websocket; Node 22+ has a global WebSocket.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import net from 'node:net';
+import { OpenIMSDK, CbEvents } from 'open-im-sdk';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const password = 'abc123';
+const suffix = String(Date.now() % 1e6);
+
+/** A `kj serve` process on a free port and a fresh data directory. */
+class Server {
+  constructor(bin, dataDir, port) {
+    this.bin = bin;
+    this.dataDir = dataDir;
+    this.port = port;
+    this.base = `http://127.0.0.1:${port}`;
+    this.ws = `ws://127.0.0.1:${port}/ws`;
+    this.log = '';
+  }
+
+  async start() {
+    this.proc = spawn(this.bin, ['serve'], {
+      env: {
+        ...process.env,
+        KJ_ADDR: `127.0.0.1:${this.port}`,
+        KJ_DATA_DIR: this.dataDir,
+        KJ_DATABASE_URL: '',
+        KJ_REDIS_URL: '',
+        KJ_NATS_URL: '',
+        KJ_LOG_LEVEL: 'warn',
+        KJ_SHUTDOWN_TIMEOUT: '5s',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.proc.stdout.on('data', (b) => (this.log += b));
+    this.proc.stderr.on('data', (b) => (this.log += b));
+    this.exited = new Promise((resolve) => this.proc.on('exit', resolve));
+    const deadline = Date.now() + 30000;
+    for (;;) {
+      try {
+        const r = await fetch(`${this.base}/healthz`);
+        if (r.ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`kj did not start:\n${this.log}`);
+      await sleep(50);
+    }
+  }
+
+  /** SIGTERM: the node drains, closing sockets with a reason. */
+  async stop() {
+    if (!this.proc || this.proc.exitCode !== null) return;
+    this.proc.kill('SIGTERM');
+    await this.exited;
+  }
+
+  async api(path, body) {
+    const r = await fetch(`${this.base}/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en-US' },
+      body: JSON.stringify(body),
+    });
+    return r.json();
+  }
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Rejects when p takes longer than ms (a request on a closed SDK socket never settles). */
+function within(p, ms, what) {
+  let timer;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), ms);
+    }),
+  ]);
+}
+
+/** The error of a rejected SDK call ({event, errCode, errMsg, operationID}). */
+async function rejection(p) {
+  try {
+    await within(p, 10000, 'a call that should fail');
+  } catch (e) {
+    return e;
+  }
+  throw new Error('the call succeeded');
+}
+
+/** A signed-in user with an SDK instance that records every callback. */
+class User {
+  constructor(server, account, tokens) {
+    this.server = server;
+    this.account = account;
+    this.id = tokens.userId;
+    this.tokens = tokens;
+    this.events = [];
+    this.waiters = [];
+  }
+
+  async connect() {
+    this.sdk = new OpenIMSDK();
+    for (const ev of Object.values(CbEvents)) {
+      this.sdk.on(ev, (res) => this.record(ev, res));
+    }
+    const r = await within(
+      this.sdk.login({
+        userID: this.id,
+        token: this.tokens.chatToken,
+        wsAddr: this.server.ws,
+        apiAddr: this.server.base,
+        platformID: 5,
+      }),
+      10000,
+      `${this.account} login`,
+    );
+    assert.equal(r.errCode, 0);
+    await this.waitEvent(CbEvents.OnConnectSuccess);
+  }
+
+  record(event, res) {
+    const w = this.waiters.find((x) => x.event === event && x.match(res.data));
+    if (w) {
+      this.waiters.splice(this.waiters.indexOf(w), 1);
+      w.resolve(res.data);
+      return;
+    }
+    this.events.push({ event, data: res.data });
+  }
+
+  /** Waits for (and consumes) a callback whose data matches. */
+  waitEvent(event, match = () => true, ms = 10000) {
+    const i = this.events.findIndex((e) => e.event === event && match(e.data));
+    if (i >= 0) return Promise.resolve(this.events.splice(i, 1)[0].data);
+    return within(
+      new Promise((resolve) => this.waiters.push({ event, match, resolve })),
+      ms,
+      `${this.account}: ${event}`,
+    );
+  }
+
+  /** Calls an SDK method and returns the reply's data. */
+  async call(method, ...args) {
+    const r = await within(this.sdk[method](...args), 10000, `${this.account}.${method}`);
+    assert.equal(r.errCode, 0, `${method}: ${r.errMsg}`);
+    return r.data;
+  }
+
+  async text(text, recvID, groupID = '') {
+    const message = await this.call('createTextMessage', text);
+    return this.call('sendMessage', { recvID, groupID, message });
+  }
+}
+
+let server;
+let dataDir;
+const users = {};
+
+async function signUp(name) {
+  const account = `${name}${suffix}`;
+  const reg = await server.api('/register', { account, password });
+  assert.equal(reg.code, 0, `register ${account}: ${reg.message}`);
+  return signIn(account);
+}
+
+async function signIn(account) {
+  const r = await server.api('/accountLogin', { account, password, platform: 5, operationID: `op-${account}` });
+  assert.equal(r.code, 0, `accountLogin ${account}: ${r.message}`);
+  assert.ok(r.data.token && r.data.jwt && r.data.chatToken && r.data.userId);
+  return new User(server, account, r.data);
+}
+
+function single(a, b) {
+  return a < b ? `si_${a}_${b}` : `si_${b}_${a}`;
+}
+
+before(async () => {
+  let bin = process.env.KJ_BIN;
+  dataDir = mkdtempSync(join(tmpdir(), 'kj-sdk-'));
+  if (!bin) {
+    bin = join(dataDir, 'kj');
+    execFileSync('go', ['build', '-o', bin, '.'], { cwd: repo, stdio: 'inherit' });
+  }
+  server = new Server(bin, join(dataDir, 'data'), await freePort());
+  await server.start();
+  for (const name of ['alice', 'bob', 'carol']) {
+    users[name] = await signUp(name);
+    await users[name].connect();
+  }
+});
+
+after(async () => {
+  for (const u of Object.values(users)) {
+    try {
+      await within(u.sdk.logout(), 2000, 'logout');
+    } catch {
+      // already closed
+    }
+  }
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('two users: friend request, accept, chat, unread, mark read, dedupe, typing, revoke', { timeout: 60000 }, async () => {
+  const { alice, bob } = users;
+  const self = await alice.call('getSelfUserInfo');
+  assert.equal(self.userID, alice.id);
+  assert.equal(self.nickname, alice.account);
+
+  const noVerify = await rejection(alice.sdk.addFriend({ toUserID: bob.id, reqMsg: '' }));
+  assert.equal(noVerify.errCode, 1312);
+  assert.equal(noVerify.event, 'AddFriend');
+  assert.ok(noVerify.errMsg);
+
+  await alice.call('addFriend', { toUserID: bob.id, reqMsg: 'Hi, I am Alice' });
+  const app = await bob.waitEvent(CbEvents.OnFriendApplicationAdded);
+  assert.equal(app.fromUserID, alice.id);
+  assert.equal(app.reqMsg, 'Hi, I am Alice');
+  const pending = await bob.call('getFriendApplicationListAsRecipient');
+  assert.equal(pending.length, 1);
+  assert.equal(pending[0].handleResult, 0);
+
+  await bob.call('acceptFriendApplication', { toUserID: alice.id, handleMsg: 'welcome' });
+  const added = await alice.waitEvent(CbEvents.OnFriendAdded);
+  assert.equal(added.userID, bob.id);
+  const friends = await alice.call('getFriendList');
+  assert.deepEqual(friends.map((f) => f.friendInfo.userID), [bob.id]);
+  const accepted = await alice.call('getFriendApplicationListAsApplicant');
+  assert.equal(accepted[0].handleResult, 1);
+
+  const conv = single(alice.id, bob.id);
+  const message = await alice.call('createTextMessage', 'hello bob');
+  assert.equal(message.contentType, 101);
+  assert.equal(message.status, 1);
+  assert.equal(message.textElem.content, 'hello bob');
+  const sent = await alice.call('sendMessage', { recvID: bob.id, groupID: '', message });
+  assert.equal(sent.status, 2);
+  assert.ok(sent.serverMsgID);
+  assert.ok(sent.seq > 0);
+  assert.equal(sent.clientMsgID, message.clientMsgID);
+
+  const got = await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === message.clientMsgID);
+  assert.equal(got.textElem.content, 'hello bob');
+  assert.equal(got.sendID, alice.id);
+  assert.equal(got.seq, sent.seq);
+  await bob.waitEvent(CbEvents.OnTotalUnreadMessageCountChanged, (n) => n === 1);
+  assert.equal(await bob.call('getTotalUnreadMsgCount'), 1);
+  const list = await bob.call('getAllConversationList');
+  const item = list.find((c) => c.conversationID === conv);
+  assert.equal(item.unreadCount, 1);
+  assert.equal(item.userID, alice.id);
+  assert.equal(JSON.parse(item.latestMsg).clientMsgID, message.clientMsgID);
+
+  // A resend with the same clientMsgID returns the stored message.
+  const again = await alice.call('sendMessage', { recvID: bob.id, groupID: '', message });
+  assert.equal(again.seq, sent.seq);
+  assert.equal(again.serverMsgID, sent.serverMsgID);
+
+  await bob.call('markConversationMessageAsRead', conv);
+  await bob.waitEvent(CbEvents.OnTotalUnreadMessageCountChanged, (n) => n === 0);
+  assert.equal(await bob.call('getTotalUnreadMsgCount'), 0);
+  const [one] = await bob.call('getMultipleConversation', [conv]);
+  assert.equal(one.unreadCount, 0);
+
+  await bob.call('typingStatusUpdate', { recvID: alice.id, msgTip: 'typing' });
+  const typing = await alice.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.contentType === 113);
+  assert.equal(typing.typingElem.msgTips, 'typing');
+
+  const oops = await alice.text('oops', bob.id);
+  await alice.call('revokeMessage', { conversationID: conv, clientMsgID: oops.clientMsgID });
+  const revoked = await bob.waitEvent(CbEvents.OnNewRecvMessageRevoked, (r) => r.clientMsgID === oops.clientMsgID);
+  assert.equal(revoked.revokerID, alice.id);
+
+  await bob.call('setConversationDraft', { conversationID: conv, draftText: 'unsent' });
+  await bob.call('pinConversation', { conversationID: conv, isPinned: true });
+  const [pinned] = await bob.call('getAllConversationList');
+  assert.equal(pinned.conversationID, conv);
+  assert.equal(pinned.isPinned, true);
+  assert.equal(pinned.draftText, 'unsent');
+
+  const history = await bob.call('getAdvancedHistoryMessageList', { conversationID: conv, count: 20, startClientMsgID: '', lastMinSeq: 0 });
+  assert.deepEqual(history.messageList.map((m) => m.seq), history.messageList.map((_, i) => i + 1));
+  assert.equal(history.isEnd, true);
+
+  const foreign = await rejection(bob.sdk.markConversationMessageAsRead(single(alice.id, users.carol.id)));
+  assert.equal(foreign.errCode, 1308);
+});
+
+test('three users: a group with roles and mute', { timeout: 60000 }, async () => {
+  const { alice, bob, carol } = users;
+  const group = await alice.call('createGroup', {
+    memberUserIDs: [bob.id, carol.id],
+    groupInfo: { groupName: 'Team', needVerification: 2 },
+  });
+  assert.equal(group.memberCount, 3);
+  assert.equal(group.ownerUserID, alice.id);
+  await carol.waitEvent(CbEvents.OnJoinedGroupAdded, (g) => g.groupID === group.groupID);
+  const nameless = await rejection(alice.sdk.createGroup({ memberUserIDs: [], groupInfo: { groupName: '' } }));
+  assert.equal(nameless.errCode, 1317);
+
+  await alice.call('setGroupMemberInfo', { groupID: group.groupID, userID: bob.id, roleLevel: 60 });
+  await carol.waitEvent(CbEvents.OnGroupMemberInfoChanged, (m) => m.userID === bob.id && m.roleLevel === 60);
+  const members = await carol.call('getGroupMemberList', { groupID: group.groupID, filter: 0, offset: 0, count: 2000 });
+  const roles = Object.fromEntries(members.map((m) => [m.userID, m.roleLevel]));
+  assert.deepEqual(roles, { [alice.id]: 100, [bob.id]: 60, [carol.id]: 20 });
+  const admins = await carol.call('getGroupMemberOwnerAndAdmin', group.groupID);
+  assert.equal(admins.length, 2);
+
+  // A member cannot kick; an admin cannot act on the owner.
+  const memberKicks = await rejection(carol.sdk.kickGroupMember({ groupID: group.groupID, reason: '', userIDList: [bob.id] }));
+  assert.equal(memberKicks.errCode, 1321);
+  const adminMutesOwner = await rejection(bob.sdk.changeGroupMemberMute({ groupID: group.groupID, userID: alice.id, mutedSeconds: 60 }));
+  assert.equal(adminMutesOwner.errCode, 1321);
+  const adminDismisses = await rejection(bob.sdk.dismissGroup(group.groupID));
+  assert.equal(adminDismisses.errCode, 1321);
+
+  // The admin mutes the member: her sends fail until unmuted.
+  await bob.call('changeGroupMemberMute', { groupID: group.groupID, userID: carol.id, mutedSeconds: 60 });
+  const muteInfo = await carol.waitEvent(CbEvents.OnGroupMemberInfoChanged, (m) => m.userID === carol.id && m.muteEndTime > 0);
+  assert.ok(muteInfo.muteEndTime > Date.now() - 5000);
+  const muted = await rejection(carol.text('may I speak?', '', group.groupID));
+  assert.equal(muted.errCode, 1322);
+  await bob.call('changeGroupMemberMute', { groupID: group.groupID, userID: carol.id, mutedSeconds: 0 });
+  await carol.waitEvent(CbEvents.OnGroupMemberInfoChanged, (m) => m.userID === carol.id && m.muteEndTime === 0);
+  const spoken = await carol.text('thanks', '', group.groupID);
+  const heard = await alice.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === spoken.clientMsgID);
+  assert.equal(heard.groupID, group.groupID);
+  assert.equal(heard.sessionType, 3);
+
+  // The whole group muted: members silent, admins speak.
+  await bob.call('changeGroupMute', { groupID: group.groupID, isMute: true });
+  const quiet = await rejection(carol.text('hello?', '', group.groupID));
+  assert.equal(quiet.errCode, 1323);
+  await bob.text('admins may', '', group.groupID);
+  await alice.call('changeGroupMute', { groupID: group.groupID, isMute: false });
+
+  // Kick, then dismiss: the group refuses everything after.
+  await bob.call('kickGroupMember', { groupID: group.groupID, reason: 'bye', userIDList: [carol.id] });
+  await carol.waitEvent(CbEvents.OnJoinedGroupDeleted, (g) => g.groupID === group.groupID);
+  const kicked = await rejection(carol.text('still here?', '', group.groupID));
+  assert.equal(kicked.errCode, 1320);
+  await alice.call('dismissGroup', group.groupID);
+  await bob.waitEvent(CbEvents.OnGroupDismissed, (g) => g.groupID === group.groupID);
+  const dismissed = await rejection(bob.text('anyone?', '', group.groupID));
+  assert.equal(dismissed.errCode, 1319);
+});
+
+test('reconnect after a node restart, and catch-up by seq after being offline', { timeout: 90000 }, async () => {
+  const { alice, bob } = users;
+  const conv = single(alice.id, bob.id);
+  const [before] = await bob.call('getMultipleConversation', [conv]);
+  let last = before.maxSeq;
+
+  // The node restarts: the SDKs reconnect on their own and log in again.
+  await server.stop();
+  await server.start();
+  await Promise.all([alice, bob].map((u) => u.waitEvent(CbEvents.OnConnectSuccess, () => true, 30000)));
+  const live = await alice.text('after the restart', bob.id);
+  assert.equal(live.seq, last + 1);
+  await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === live.clientMsgID);
+  last = live.seq;
+
+  // Bob reads, goes offline; Alice writes; Bob comes back and asks for
+  // what follows his last seq: everything, in order, once.
+  await bob.call('markConversationMessageAsRead', conv);
+  await bob.call('logout');
+  const sent = [];
+  for (const t of ['one', 'two', 'three']) sent.push(await alice.text(t, bob.id));
+  await bob.connect();
+  const page = await bob.call('getAdvancedHistoryMessageListReverse', {
+    conversationID: conv,
+    startClientMsgID: '',
+    lastMinSeq: last,
+    count: 20,
+  });
+  assert.deepEqual(page.messageList.map((m) => m.textElem?.content), ['one', 'two', 'three']);
+  assert.deepEqual(page.messageList.map((m) => m.seq), [last + 1, last + 2, last + 3]);
+  assert.equal(page.isEnd, true);
+  const [after] = await bob.call('getMultipleConversation', [conv]);
+  assert.equal(after.unreadCount, 3);
+  assert.equal(after.maxSeq, last + 3);
+});
+
+test('signing in again elsewhere kicks the old socket offline', { timeout: 30000 }, async () => {
+  const old = users.carol;
+  const fresh = await signIn(old.account);
+  const kicked = old.waitEvent(CbEvents.OnKickedOffline);
+  await fresh.connect();
+  await kicked;
+  users.carol = fresh;
+  assert.equal(await fresh.call('getLoginStatus'), 3);
+});

@@ -1,0 +1,297 @@
+package chat
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"kj/httpapi"
+)
+
+// Request is one frame from the SDK:
+// {"reqFuncName","operationID","userID","data"}, data being a string that
+// holds a JSON array of positional arguments.
+type Request struct {
+	ReqFuncName string `json:"reqFuncName"`
+	OperationID string `json:"operationID"`
+	UserID      string `json:"userID"`
+	Data        string `json:"data"`
+}
+
+// Reply is every frame the gateway writes: a reply to a request (event =
+// reqFuncName, same operationID) or a push (event = callback name, empty
+// operationID). Data is a JSON document encoded as a string.
+type Reply struct {
+	Event       string `json:"event"`
+	ErrCode     int    `json:"errCode"`
+	ErrMsg      string `json:"errMsg"`
+	Data        string `json:"data"`
+	OperationID string `json:"operationID"`
+}
+
+// Limits of a request frame's fields (the frame itself is capped by the
+// socket's read limit).
+const (
+	maxNameLen = 64
+	maxOpIDLen = 128
+	maxArgs    = 16
+)
+
+// errFrame is a frame that is not a request object; the gateway answers it
+// with CodeChatBadFrame.
+var errFrame = errors.New("chat: malformed frame")
+
+// DecodeRequest parses a frame and its argument array. A frame that is not
+// a JSON object with string fields fails with errFrame; a data string that
+// is not a JSON array fails with a bad-argument error (the request is
+// identified, so the reply can name it).
+func DecodeRequest(b []byte) (Request, Args, error) {
+	var r Request
+	if !utf8.Valid(b) {
+		return r, Args{}, errFrame
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&r); err != nil {
+		return Request{}, Args{}, errFrame
+	}
+	if dec.More() {
+		return Request{}, Args{}, errFrame
+	}
+	if r.ReqFuncName == "" || len(r.ReqFuncName) > maxNameLen || !isName(r.ReqFuncName) || len(r.OperationID) > maxOpIDLen {
+		return Request{}, Args{}, errFrame
+	}
+	a := Args{call: r.ReqFuncName}
+	if r.Data == "" {
+		return r, a, nil
+	}
+	if err := json.Unmarshal([]byte(r.Data), &a.raw); err != nil || len(a.raw) > maxArgs {
+		return r, Args{call: r.ReqFuncName}, badArg("data")
+	}
+	return r, a, nil
+}
+
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Args are the positional arguments of one request, read with typed
+// accessors that fail with a translated error naming the argument.
+type Args struct {
+	call string
+	raw  []json.RawMessage
+}
+
+// Len is the number of arguments given.
+func (a Args) Len() int { return len(a.raw) }
+
+func badArg(name string) error {
+	return httpapi.ChatError(httpapi.CodeChatBadArgument, "arg", name)
+}
+
+func (a Args) get(i int) (json.RawMessage, bool) {
+	if i >= len(a.raw) {
+		return nil, false
+	}
+	v := bytes.TrimSpace(a.raw[i])
+	if len(v) == 0 || string(v) == "null" {
+		return nil, false
+	}
+	return v, true
+}
+
+// hasValue says whether argument i is given and not null.
+func (a Args) hasValue(i int) bool { _, ok := a.get(i); return ok }
+
+// isString says whether argument i is a JSON string.
+func (a Args) isString(i int) bool {
+	v, ok := a.get(i)
+	return ok && v[0] == '"'
+}
+
+// String reads a string argument; a missing one is an error.
+func (a Args) String(i int, name string) (string, error) {
+	v, ok := a.get(i)
+	if !ok || v[0] != '"' {
+		return "", badArg(name)
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", badArg(name)
+	}
+	return s, nil
+}
+
+// OptString reads a string argument that may be missing or null.
+func (a Args) OptString(i int, name string) (string, error) {
+	if _, ok := a.get(i); !ok {
+		return "", nil
+	}
+	return a.String(i, name)
+}
+
+// Int reads an integral number argument.
+func (a Args) Int(i int, name string) (int64, error) {
+	v, ok := a.get(i)
+	if !ok {
+		return 0, badArg(name)
+	}
+	return parseInt(v, name)
+}
+
+func parseInt(v json.RawMessage, name string) (int64, error) {
+	if v[0] != '-' && (v[0] < '0' || v[0] > '9') {
+		return 0, badArg(name)
+	}
+	if n, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+		return n, nil
+	}
+	// JavaScript numbers may arrive as 1e3 or 5.0; accept whole values.
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, badArg(name)
+	}
+	return int64(f), nil
+}
+
+// Float reads a number argument.
+func (a Args) Float(i int, name string) (float64, error) {
+	v, ok := a.get(i)
+	if !ok || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+		return 0, badArg(name)
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, badArg(name)
+	}
+	return f, nil
+}
+
+// Bool reads a boolean argument.
+func (a Args) Bool(i int, name string) (bool, error) {
+	v, ok := a.get(i)
+	if !ok {
+		return false, badArg(name)
+	}
+	switch string(v) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, badArg(name)
+}
+
+// OptBool reads a boolean argument that may be missing.
+func (a Args) OptBool(i int, name string) (bool, error) {
+	if _, ok := a.get(i); !ok {
+		return false, nil
+	}
+	return a.Bool(i, name)
+}
+
+// Object decodes an object argument into dst. The SDK sends objects as a
+// JSON string inside the array; a bare object is accepted too. Unknown
+// fields are ignored, fields of the wrong type are named in the error.
+func (a Args) Object(i int, name string, dst any) error {
+	v, ok := a.get(i)
+	if !ok {
+		return badArg(name)
+	}
+	if v[0] == '"' {
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return badArg(name)
+		}
+		v = bytes.TrimSpace([]byte(s))
+	}
+	if len(v) == 0 || v[0] != '{' {
+		return badArg(name)
+	}
+	return decodeInto(v, name, dst)
+}
+
+// StringList reads an array of strings, sent as a JSON string or bare.
+func (a Args) StringList(i int, name string) ([]string, error) {
+	v, ok := a.get(i)
+	if !ok {
+		return nil, badArg(name)
+	}
+	if v[0] == '"' {
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return nil, badArg(name)
+		}
+		v = bytes.TrimSpace([]byte(s))
+	}
+	var out []string
+	if len(v) == 0 || v[0] != '[' || json.Unmarshal(v, &out) != nil {
+		return nil, badArg(name)
+	}
+	return out, nil
+}
+
+// ObjectList reads an array of objects, sent as a JSON string or bare.
+func (a Args) ObjectList(i int, name string, dst any) error {
+	v, ok := a.get(i)
+	if !ok {
+		return badArg(name)
+	}
+	if v[0] == '"' {
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return badArg(name)
+		}
+		v = bytes.TrimSpace([]byte(s))
+	}
+	if len(v) == 0 || v[0] != '[' {
+		return badArg(name)
+	}
+	return decodeInto(v, name, dst)
+}
+
+// decodeInto unmarshals v, turning type errors into a bad-argument error
+// that names the offending field ("message.textElem.content").
+func decodeInto(v []byte, name string, dst any) error {
+	if err := json.Unmarshal(v, dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return badArg(name + "." + te.Field)
+		}
+		return badArg(name)
+	}
+	return nil
+}
+
+// encodeReply renders a reply frame. data is encoded as JSON and carried
+// as a string; nil data is the empty string.
+func encodeReply(event, opID string, data any, code int, msg string) []byte {
+	r := Reply{Event: event, ErrCode: code, ErrMsg: msg, OperationID: opID}
+	if data != nil {
+		switch d := data.(type) {
+		case rawJSON:
+			r.Data = string(d)
+		default:
+			b, err := json.Marshal(data)
+			if err != nil {
+				r.ErrCode, r.ErrMsg = httpapi.CodeChatBusy, fmt.Sprintf("encode reply: %v", err)
+			} else {
+				r.Data = string(b)
+			}
+		}
+	}
+	b, _ := json.Marshal(r)
+	return b
+}
+
+// rawJSON is reply data that is already JSON.
+type rawJSON []byte

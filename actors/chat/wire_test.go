@@ -1,0 +1,120 @@
+package chat
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"kj/httpapi"
+)
+
+func TestDecodeRequestAndArgs(t *testing.T) {
+	req, args, err := DecodeRequest([]byte(`{"reqFuncName":"GetGroupMemberList","operationID":"op1","userID":"1","data":"[\"12\",0,0,2000]"}`))
+	if err != nil || req.ReqFuncName != "GetGroupMemberList" || req.OperationID != "op1" || args.Len() != 4 {
+		t.Fatalf("%+v %v %v", req, args, err)
+	}
+	if s, err := args.String(0, "groupID"); err != nil || s != "12" {
+		t.Fatalf("string arg %q %v", s, err)
+	}
+	if n, err := args.Int(3, "count"); err != nil || n != 2000 {
+		t.Fatalf("int arg %d %v", n, err)
+	}
+	if _, err := args.String(1, "filter"); !isCode(err, httpapi.CodeChatBadArgument) {
+		t.Fatalf("number read as string: %v", err)
+	}
+	if _, err := args.Int(9, "missing"); !isCode(err, httpapi.CodeChatBadArgument) {
+		t.Fatalf("missing arg: %v", err)
+	}
+	// An object argument arrives as a JSON string (or bare); type errors name the field.
+	_, args, _ = DecodeRequest([]byte(`{"reqFuncName":"X","operationID":"o","data":"[\"{\\\"toUserID\\\":\\\"5\\\",\\\"reqMsg\\\":7}\", {\"a\":1}, \"[\\\"x\\\"]\", 1e3, 2.5, true]"}`))
+	var p struct {
+		ToUserID string `json:"toUserID"`
+		ReqMsg   string `json:"reqMsg"`
+	}
+	err = args.Object(0, "params", &p)
+	var he *httpapi.Error
+	if !errors.As(err, &he) || he.Args["arg"] != "params.reqMsg" {
+		t.Fatalf("type error: %v", err)
+	}
+	var bare map[string]int
+	if err := args.Object(1, "bare", &bare); err != nil || bare["a"] != 1 {
+		t.Fatalf("bare object %v %v", bare, err)
+	}
+	if l, err := args.StringList(2, "list"); err != nil || len(l) != 1 || l[0] != "x" {
+		t.Fatalf("list %v %v", l, err)
+	}
+	if n, err := args.Int(3, "n"); err != nil || n != 1000 {
+		t.Fatalf("1e3 %d %v", n, err)
+	}
+	if _, err := args.Int(4, "n"); err == nil {
+		t.Fatal("2.5 read as an integer")
+	}
+	if b, err := args.Bool(5, "b"); err != nil || !b {
+		t.Fatalf("bool %v %v", b, err)
+	}
+	// An empty data string is no arguments; a non-array is an error.
+	if _, a, err := DecodeRequest([]byte(`{"reqFuncName":"X","operationID":"o","data":""}`)); err != nil || a.Len() != 0 {
+		t.Fatalf("empty data: %v", err)
+	}
+	if _, _, err := DecodeRequest([]byte(`{"reqFuncName":"X","operationID":"o","data":"{}"}`)); !isCode(err, httpapi.CodeChatBadArgument) {
+		t.Fatalf("object data: %v", err)
+	}
+	for _, bad := range []string{``, `null`, `[]`, `{"reqFuncName":1}`, `{"reqFuncName":"a b"}`, `{"reqFuncName":"X"} {"x":1}`, "\xff"} {
+		if _, _, err := DecodeRequest([]byte(bad)); !errors.Is(err, errFrame) {
+			t.Fatalf("%q: %v", bad, err)
+		}
+	}
+}
+
+func isCode(err error, code int) bool {
+	var he *httpapi.Error
+	return errors.As(err, &he) && he.Code == code
+}
+
+// FuzzDecodeRequest throws arbitrary frames at the decoder and every typed
+// accessor: nothing panics, a frame either decodes or fails with errFrame
+// or a bad-argument error, and a decoded request round-trips.
+func FuzzDecodeRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"reqFuncName":"Login","operationID":"1","userID":"7","data":"[\"7\",\"tok\"]"}`,
+		`{"reqFuncName":"SendMessageNotOss","operationID":"2","data":"[\"{\\\"clientMsgID\\\":\\\"a\\\",\\\"contentType\\\":101,\\\"textElem\\\":{\\\"content\\\":\\\"hi\\\"}}\",\"8\",\"\",\"{}\",false]"}`,
+		`{"reqFuncName":"GetGroupMemberList","operationID":"3","data":"[\"1\",0,0,2000]"}`,
+		`{"reqFuncName":"X","data":"[null,1e400,-0,\"\\u0000\"]"}`,
+		`{"reqFuncName":"X","data":"[[[[[[[[]]]]]]]]"}`,
+		`{}`, `[]`, `"x"`, `{"reqFuncName":"X","data":5}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		req, args, err := DecodeRequest(b)
+		if err != nil {
+			if !errors.Is(err, errFrame) && !isCode(err, httpapi.CodeChatBadArgument) {
+				t.Fatalf("unexpected error kind: %v", err)
+			}
+			return
+		}
+		for i := 0; i < args.Len()+1; i++ {
+			args.String(i, "s")
+			args.OptString(i, "s")
+			args.Int(i, "i")
+			args.Float(i, "f")
+			args.Bool(i, "b")
+			args.StringList(i, "l")
+			var m Message
+			args.Object(i, "o", &m)
+			var ms []*Message
+			args.ObjectList(i, "ol", &ms)
+		}
+		again, err := json.Marshal(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req2, _, err := DecodeRequest(again)
+		if err != nil && !isCode(err, httpapi.CodeChatBadArgument) {
+			t.Fatalf("re-encoded request fails: %v", err)
+		}
+		if req2.ReqFuncName != req.ReqFuncName || req2.OperationID != req.OperationID {
+			t.Fatalf("round trip %+v != %+v", req2, req)
+		}
+	})
+}

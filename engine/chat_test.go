@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"kj/auth"
+	"kj/engine/config"
+	"kj/storage"
+)
+
+// TestChatGatewayIsMountedAndDrained opens a node, logs a socket in at
+// /ws and shuts the node down: the socket is closed with 1012 (service
+// restart) so its client reconnects elsewhere.
+func TestChatGatewayIsMountedAndDrained(t *testing.T) {
+	cfg, err := config.Load(nil, func(k string) string { return map[string]string{"KJ_DATA_DIR": t.TempDir()}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	n, err := Open(ctx, cfg, NewLogger(io.Discard, "error"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- n.ServeListener(ctx, ln) }()
+	base := "http://" + ln.Addr().String()
+
+	if code, _ := get(t, base+"/ws"); code != http.StatusBadRequest {
+		t.Fatalf("/ws without sendID and token: %d", code)
+	}
+	u := storage.User{ID: storage.NewID(), Account: "gateway", PasswordHash: "x", Nickname: "gw", InviteCode: "pro_gateway", CreatedAt: 1, UpdatedAt: 1}
+	if err := storage.CreateUser(ctx, n.DB, u); err != nil {
+		t.Fatal(err)
+	}
+	var tok auth.Tokens
+	if err := n.DB.Tx(ctx, func(tx storage.Tx) error {
+		tok, _, err = n.Sessions.SignIn(ctx, tx, u.ID, 5)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	q := url.Values{"sendID": {u.IDString()}, "token": {tok.ChatToken}, "platformID": {"5"}, "operationID": {"o"}}
+	conn, _, err := websocket.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/ws?"+q.Encode(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	data, _ := json.Marshal([]string{u.IDString(), tok.ChatToken})
+	login, _ := json.Marshal(map[string]string{"reqFuncName": "Login", "operationID": "l", "userID": u.IDString(), "data": string(data)})
+	if err := conn.WriteMessage(websocket.TextMessage, login); err != nil {
+		t.Fatal(err)
+	}
+	_, reply, err := conn.ReadMessage()
+	if err != nil || !strings.Contains(string(reply), `"event":"Login","errCode":0`) {
+		t.Fatalf("login reply %s %v", reply, err)
+	}
+	if n.Chat.Connections() != 1 {
+		t.Fatalf("%d connections", n.Chat.Connections())
+	}
+	cancel()
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		_, _, err := conn.ReadMessage()
+		if err == nil {
+			continue
+		}
+		var ce *websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != websocket.CloseServiceRestart {
+			t.Fatalf("closed with %v, want 1012", err)
+		}
+		break
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("shutdown: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("node did not drain")
+	}
+}
