@@ -31,14 +31,17 @@ func TestMain(m *testing.M) {
 // TestParseBench; `make bench` runs them.)
 func TestSmoke(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel) // after the parallel subtests, unlike a defer
 	bin, err := BuildKJ(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	for _, id := range []string{"W6", "W4"} {
+	// In parallel: each has its own schema, server and ports, and nothing
+	// here depends on timing.
+	for _, id := range []string{"W6", "W4", "W1", "W2", "W3"} {
 		t.Run(id, func(t *testing.T) {
+			t.Parallel()
 			var log bytes.Buffer
 			o := &Options{Workload: id, Smoke: true, Bin: bin, Out: out, Log: &log}
 			r, err := Run(ctx, o)
@@ -48,8 +51,16 @@ func TestSmoke(t *testing.T) {
 			if !r.Smoke || r.Commit == "" || r.Machine.Cores == 0 || r.Server == nil || r.Box == nil {
 				t.Fatalf("result incomplete: %+v", r)
 			}
-			if len(r.Steps) == 0 || r.Latency.Count == 0 {
+			if id == "W1" {
+				// Idle sockets: no ramp; every socket stayed up.
+				if r.Figures["connections"] != 20 {
+					t.Fatalf("W1 sockets alive: %v\n%s", r.Figures, log.String())
+				}
+			} else if len(r.Steps) == 0 || r.Latency.Count == 0 {
 				t.Fatalf("no steps measured: %+v\n%s", r, log.String())
+			}
+			if (id == "W2" || id == "W3") && (r.Loss == nil || r.Loss.Sent == 0 || r.Loss.Received != r.Loss.Sent) {
+				t.Fatalf("every chat message must be sent and received once: %+v", r.Loss)
 			}
 			if r.Errors != 0 {
 				t.Fatalf("%d errors\n%s", r.Errors, log.String())
@@ -57,7 +68,11 @@ func TestSmoke(t *testing.T) {
 			if r.Loss != nil && !r.Loss.OK() {
 				t.Fatalf("loss: %s", r.Loss)
 			}
-			for _, f := range []string{id + ".json", id + ".png"} {
+			files := []string{id + ".json", id + ".png"}
+			if id == "W1" {
+				files = files[:1] // no ramp, no plot
+			}
+			for _, f := range files {
 				if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
 					t.Fatalf("%s not written: %v", f, err)
 				}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,11 +23,16 @@ type Options struct {
 	Procs    int           // generator processes for socket workloads (0: as needed)
 	Conns    int           // W1: connections (0: the workload's default)
 	Log      io.Writer
+
+	logMu sync.Mutex // the log is written from several goroutines
 }
 
 func (o *Options) logf(format string, args ...any) {
 	if o.Log != nil {
-		fmt.Fprintf(o.Log, time.Now().Format("15:04:05.000")+" "+format+"\n", args...)
+		line := fmt.Sprintf(time.Now().Format("15:04:05.000")+" "+format+"\n", args...)
+		o.logMu.Lock()
+		io.WriteString(o.Log, line)
+		o.logMu.Unlock()
 	}
 }
 
