@@ -31,7 +31,7 @@ const FixturePassword = "load-abc123"
 
 // Account is one fixture user with a live sign-in.
 type Account struct {
-	ID        int64  `json:"userId"`
+	ID        int64  `json:"userId,string"` // a string: JavaScript numbers cannot hold every int64
 	Account   string `json:"account"`
 	Password  string `json:"password"`
 	Token     string `json:"token"`
