@@ -78,13 +78,13 @@ func TestJudgement(t *testing.T) {
 	}{
 		{step(5, 1000, 1000, 10000, 0), Holds},
 		{step(10, 1000, 960, 10000, 0), Holds},
-		{step(12, 1000, 1000, 10000, 0), Degraded},   // over the target
-		{step(5, 1000, 900, 10000, 0), Degraded},     // rate not achieved
-		{step(5, 1000, 1000, 10000, 3), Degraded},    // a few errors
-		{step(41, 1000, 1000, 10000, 0), Degraded},   // a spoilt tail, rate still achieved
+		{step(12, 1000, 1000, 10000, 0), Degraded},    // over the target
+		{step(5, 1000, 900, 10000, 0), Degraded},      // rate not achieved
+		{step(5, 1000, 1000, 10000, 3), Degraded},     // a few errors
+		{step(41, 1000, 1000, 10000, 0), Degraded},    // a spoilt tail, rate still achieved
 		{step(1500, 1000, 1000, 10000, 0), Saturated}, // queues growing
-		{step(5, 1000, 700, 10000, 0), Saturated},    // collapsed rate
-		{step(5, 1000, 1000, 10000, 200), Saturated}, // 2 % failed
+		{step(5, 1000, 700, 10000, 0), Saturated},     // collapsed rate
+		{step(5, 1000, 1000, 10000, 200), Saturated},  // 2 % failed
 	}
 	for i, c := range cases {
 		if got := Judgement(c.s, target); got != c.want {
