@@ -7,15 +7,17 @@ import (
 )
 
 // Ramp is an offered-rate schedule: Start events/s, then Start+Step, ...
-// up to Max, each rate held for Hold. The generator is open loop: it sends
+// up to Max (or, with Factor > 1, Start, Start×Factor, Start×Factor², ...,
+// which spans a wide range in few steps), each rate held for Hold. The generator is open loop: it sends
 // on the schedule whether or not earlier sends were answered, and every
 // payload carries its scheduled time, so a stalled server shows up as
 // latency instead of a slower offered rate (no coordinated omission).
 type Ramp struct {
 	Start float64       `json:"start"`
 	Step  float64       `json:"step"`
-	Max   float64       `json:"max"`
-	Hold  time.Duration `json:"hold"`
+	Max    float64       `json:"max"`
+	Factor float64       `json:"factor,omitempty"`
+	Hold   time.Duration `json:"hold"`
 }
 
 // Validate rejects schedules that would not end or not start.
@@ -25,7 +27,9 @@ func (r Ramp) Validate() error {
 		return fmt.Errorf("ramp: start rate %v must be positive", r.Start)
 	case r.Max < r.Start:
 		return fmt.Errorf("ramp: max rate %v below start %v", r.Max, r.Start)
-	case r.Step < 0 || (r.Step == 0 && r.Max != r.Start):
+	case r.Factor != 0 && (r.Factor <= 1 || math.IsInf(r.Factor, 0) || math.IsNaN(r.Factor)):
+		return fmt.Errorf("ramp: factor %v must be above 1", r.Factor)
+	case r.Factor == 0 && (r.Step < 0 || (r.Step == 0 && r.Max != r.Start)):
 		return fmt.Errorf("ramp: step %v cannot reach max %v from %v", r.Step, r.Max, r.Start)
 	case r.Hold <= 0:
 		return fmt.Errorf("ramp: hold %v must be positive", r.Hold)
@@ -41,11 +45,14 @@ func (r Ramp) Rates() []float64 {
 	var out []float64
 	for i := 0; ; i++ {
 		x := r.Start + float64(i)*r.Step
+		if r.Factor > 1 {
+			x = math.Round(r.Start * math.Pow(r.Factor, float64(i)))
+		}
 		if x > r.Max*(1+1e-9) {
 			break
 		}
 		out = append(out, x)
-		if r.Step == 0 {
+		if r.Step == 0 && r.Factor == 0 {
 			break
 		}
 	}

@@ -25,7 +25,7 @@ func init() {
 
 func runW2(ctx context.Context, o *Options) (*Result, error) {
 	users := 10000
-	ramp := Ramp{Start: 2000, Step: 2000, Max: 30000, Hold: 10 * time.Second}
+	ramp := Ramp{Start: 250, Factor: 1.5, Max: 32000, Hold: 10 * time.Second}
 	if o.Smoke {
 		users = 20
 		ramp = Ramp{Start: 20, Step: 20, Max: 40, Hold: time.Second}

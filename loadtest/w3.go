@@ -25,7 +25,7 @@ func init() {
 func runW3(ctx context.Context, o *Options) (*Result, error) {
 	groups, size, posters := 10, 1000, 20
 	// In posts per second over all groups; deliveries = posts × (size-1).
-	ramp := Ramp{Start: 20, Step: 20, Max: 600, Hold: 10 * time.Second}
+	ramp := Ramp{Start: 4, Factor: 1.5, Max: 640, Hold: 10 * time.Second}
 	if o.Smoke {
 		groups, size, posters = 2, 5, 2
 		ramp = Ramp{Start: 4, Step: 4, Max: 8, Hold: time.Second}

@@ -30,8 +30,8 @@ func init() {
 func runW4(ctx context.Context, o *Options) (*Result, error) {
 	players, conns := 10000, 1000
 	burst := 2 * time.Second
-	steady := Ramp{Start: 2000, Step: 2000, Max: 12000, Hold: 2 * time.Second}
-	betting, drawing, rest := 14*time.Second, 2*time.Second, 3*time.Second
+	steady := Ramp{Start: 500, Factor: 1.5, Max: 16000, Hold: 2 * time.Second}
+	betting, drawing, rest := 22*time.Second, 2*time.Second, 3*time.Second
 	if o.Smoke {
 		players, conns = 40, 8
 		burst = 500 * time.Millisecond

@@ -22,7 +22,7 @@ func init() {
 
 func runW6(ctx context.Context, o *Options) (*Result, error) {
 	users, lanes := 2000, 256
-	ramp := Ramp{Start: 1000, Step: 1000, Max: 7000, Hold: 10 * time.Second}
+	ramp := Ramp{Start: 500, Step: 500, Max: 6000, Hold: 10 * time.Second}
 	if o.Smoke {
 		users, lanes = 20, 4
 		ramp = Ramp{Start: 40, Step: 40, Max: 80, Hold: time.Second}
