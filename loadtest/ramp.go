@@ -13,8 +13,8 @@ import (
 // payload carries its scheduled time, so a stalled server shows up as
 // latency instead of a slower offered rate (no coordinated omission).
 type Ramp struct {
-	Start float64       `json:"start"`
-	Step  float64       `json:"step"`
+	Start  float64       `json:"start"`
+	Step   float64       `json:"step"`
 	Max    float64       `json:"max"`
 	Factor float64       `json:"factor,omitempty"`
 	Hold   time.Duration `json:"hold"`

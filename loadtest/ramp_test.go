@@ -35,7 +35,7 @@ func TestRampRates(t *testing.T) {
 	if r := (Ramp{Start: 250, Factor: 1.5, Max: 30000, Hold: time.Second}).Rates(); len(r) != 12 || r[1] != 375 {
 		t.Fatalf("geometric: %v", r)
 	}
-	for _, bad := range []Ramp{{Start: 1, Factor: 1, Max: 5, Hold: time.Second}, {Start: 1, Factor: 0.5, Max: 5, Hold: time.Second},{}, {Start: -1, Max: 5, Hold: time.Second}, {Start: 5, Max: 1, Hold: time.Second},
+	for _, bad := range []Ramp{{Start: 1, Factor: 1, Max: 5, Hold: time.Second}, {Start: 1, Factor: 0.5, Max: 5, Hold: time.Second}, {}, {Start: -1, Max: 5, Hold: time.Second}, {Start: 5, Max: 1, Hold: time.Second},
 		{Start: 1, Step: 0, Max: 5, Hold: time.Second}, {Start: 1, Step: 1, Max: 5}} {
 		if bad.Validate() == nil || bad.Rates() != nil {
 			t.Errorf("%+v accepted", bad)

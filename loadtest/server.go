@@ -123,6 +123,10 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 		sep = "&"
 	}
 	s.DBURL = url + sep + "search_path=" + s.Schema
+	if o.PoolMax == 0 {
+		// An experiment's knob: every node's pgx pool size.
+		fmt.Sscan(os.Getenv("KJ_LOAD_POOL_MAX"), &o.PoolMax)
+	}
 	if o.PoolMax > 0 {
 		s.DBURL += fmt.Sprintf("&pool_max_conns=%d", o.PoolMax)
 	}

@@ -45,8 +45,11 @@ func wsBase(n *Node) string { return "ws://" + n.Addr }
 // and checks every stream. fanout turns messages sent into deliveries
 // expected (1 for pairs, members-1 for groups); perAck says whether the
 // achieved rate counts durable acknowledgements (W2) or deliveries (W3).
-func chatRamp(ctx context.Context, o *Options, f *Fleet, ramp Ramp, target time.Duration, fanout float64, byAck bool, name string, prof *Profiler) ([]StepResult, *Histogram, *Histogram, WorkerFinalSummary, error) {
-	start := time.Now().Add(500 * time.Millisecond)
+func chatRamp(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, target time.Duration, fanout float64, byAck bool, name string, prof *Profiler) ([]StepResult, *Histogram, *Histogram, WorkerFinalSummary, error) {
+	start := time.Now().Add(500*time.Millisecond + warm)
+	if warm > 0 {
+		o.logf("%s: warm-up, one message per sender over %v", name, warm)
+	}
 	if err := f.Go(start); err != nil {
 		return nil, nil, nil, WorkerFinalSummary{}, err
 	}

@@ -24,10 +24,10 @@ func init() {
 }
 
 func runW2(ctx context.Context, o *Options) (*Result, error) {
-	users := 10000
+	users, warm := 10000, 30*time.Second
 	ramp := Ramp{Start: 250, Factor: 1.5, Max: 32000, Hold: 10 * time.Second}
 	if o.Smoke {
-		users = 20
+		users, warm = 20, time.Second
 		ramp = Ramp{Start: 20, Step: 20, Max: 40, Hold: time.Second}
 	}
 	if o.Conns > 0 {
@@ -56,7 +56,7 @@ func runW2(ctx context.Context, o *Options) (*Result, error) {
 			Send:   &Send{Lane: i, RecvID: strconv.FormatInt(accounts[peer].ID, 10), Stream: stream},
 			Expect: []string{peerStream}}
 	}
-	plans := splitPlans(Plan{Workload: "W2", WSBase: wsBase(node), Lanes: users, Ramp: ramp, Dialers: 32, Grace: time.Second},
+	plans := splitPlans(Plan{Workload: "W2", WSBase: wsBase(node), Lanes: users, Ramp: ramp, Dialers: 32, Grace: time.Second, Warm: warm},
 		members, workersFor(o, users), 2)
 	o.logf("W2: %d sockets over %d generator processes", users, len(plans))
 	fleet, readies, err := StartFleet(ctx, plans, o.logf)
@@ -68,7 +68,7 @@ func runW2(ctx context.Context, o *Options) (*Result, error) {
 		return nil, err
 	}
 	mark := st.Mark()
-	steps, deliver, ack, fin, err := chatRamp(ctx, o, fleet, ramp, 50*time.Millisecond, 1, true, "W2", NewProfiler(o, node, "W2"))
+	steps, deliver, ack, fin, err := chatRamp(ctx, o, fleet, ramp, warm, 50*time.Millisecond, 1, true, "W2", NewProfiler(o, node, "W2"))
 	if err != nil {
 		return nil, err
 	}

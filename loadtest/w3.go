@@ -23,11 +23,11 @@ func init() {
 }
 
 func runW3(ctx context.Context, o *Options) (*Result, error) {
-	groups, size, posters := 10, 1000, 20
+	groups, size, posters, warm := 10, 1000, 20, 20*time.Second
 	// In posts per second over all groups; deliveries = posts × (size-1).
 	ramp := Ramp{Start: 4, Factor: 1.5, Max: 640, Hold: 10 * time.Second}
 	if o.Smoke {
-		groups, size, posters = 2, 5, 2
+		groups, size, posters, warm = 2, 5, 2, time.Second
 		ramp = Ramp{Start: 4, Step: 4, Max: 8, Hold: time.Second}
 	}
 	users := groups * size
@@ -95,7 +95,7 @@ func runW3(ctx context.Context, o *Options) (*Result, error) {
 			members[i] = m
 		}
 	}
-	plans := splitPlans(Plan{Workload: "W3", WSBase: wsBase(node), Lanes: lane, Ramp: ramp, Dialers: 32, Grace: time.Second},
+	plans := splitPlans(Plan{Workload: "W3", WSBase: wsBase(node), Lanes: lane, Ramp: ramp, Dialers: 32, Grace: time.Second, Warm: warm},
 		members, workersFor(o, users), 1)
 	o.logf("W3: %d sockets over %d generator processes, %d posting lanes", users, len(plans), lane)
 	fleet, readies, err := StartFleet(ctx, plans, o.logf)
@@ -108,7 +108,7 @@ func runW3(ctx context.Context, o *Options) (*Result, error) {
 	}
 	mark := st.Mark()
 	fanout := float64(size - 1)
-	steps, deliver, ack, fin, err := chatRamp(ctx, o, fleet, ramp, 100*time.Millisecond, fanout, false, "W3", NewProfiler(o, node, "W3"))
+	steps, deliver, ack, fin, err := chatRamp(ctx, o, fleet, ramp, warm, 100*time.Millisecond, fanout, false, "W3", NewProfiler(o, node, "W3"))
 	if err != nil {
 		return nil, err
 	}

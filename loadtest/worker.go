@@ -35,15 +35,21 @@ const MaxConnsPerWorker = 9000
 
 // Plan is one worker's share of a socket workload.
 type Plan struct {
-	Workload string        `json:"workload"`
-	Worker   int           `json:"worker"`
-	WSBase   string        `json:"wsBase"` // ws://127.0.0.1:port
-	Source   string        `json:"source"` // loopback source address to dial from
-	Members  []Member      `json:"members"`
-	Lanes    int           `json:"lanes"` // sending lanes over all workers
-	Ramp     Ramp          `json:"ramp"`  // in messages sent per second, all workers together
-	Dialers  int           `json:"dialers"`
-	Grace    time.Duration `json:"grace"` // how long after a step ends its report waits
+	Workload string   `json:"workload"`
+	Worker   int      `json:"worker"`
+	WSBase   string   `json:"wsBase"` // ws://127.0.0.1:port
+	Source   string   `json:"source"` // loopback source address to dial from
+	Members  []Member `json:"members"`
+	Lanes    int      `json:"lanes"` // sending lanes over all workers
+	Ramp     Ramp     `json:"ramp"`  // in messages sent per second, all workers together
+	Dialers  int      `json:"dialers"`
+	// Warm is how long before the ramp each sender sends one message
+	// (lanes spread evenly over it), so every conversation, group and
+	// user actor is live and cached when the measured ramp begins; those
+	// messages are checked for loss like all others but measured in no
+	// step.
+	Warm  time.Duration `json:"warm"`
+	Grace time.Duration `json:"grace"` // how long after a step ends its report waits
 }
 
 // Member is one socket: its account, what it sends, what it must receive.
@@ -398,6 +404,25 @@ func (w *worker) sendLane(ctx context.Context, c *ChatConn, s Send, rates []floa
 	var n uint64
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	if warm := w.plan.Warm; warm > 0 {
+		sched := w.start.Add(-warm + time.Duration(float64(warm)*float64(s.Lane)/float64(max(1, w.plan.Lanes))))
+		timer.Reset(time.Until(sched))
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.stop:
+			return
+		case <-timer.C:
+		}
+		p := Payload{Stream: s.Stream, N: n, Sched: sched.UnixNano()}
+		if err := c.SendText(s.RecvID, s.GroupID, p, fmt.Sprintf("kjl-%s-%d", strings.ReplaceAll(s.Stream, ".", "_"), n)); err != nil {
+			return
+		}
+		n++
+		w.mu.Lock()
+		w.sent[s.Stream] = n
+		w.mu.Unlock()
+	}
 	for i, rate := range rates {
 		stepStart := w.start.Add(time.Duration(i) * hold)
 		for _, off := range (Lane{Rate: rate, Index: s.Lane, Lanes: w.plan.Lanes}).Times(hold) {
