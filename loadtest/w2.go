@@ -94,6 +94,7 @@ func runW2(ctx context.Context, o *Options) (*Result, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d messages sent were never acknowledged", fin.Unacked))
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("loss check: %s", fin.Loss))
+	addCostFigures(r, "Msg")
 	return r, nil
 }
 

@@ -130,5 +130,6 @@ func runW3(ctx context.Context, o *Options) (*Result, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d sockets closed during the run: %s", users-fin.Alive, closedText(fin.Closed)))
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("loss check: %s", fin.Loss))
+	addCostFigures(r, "Delivery")
 	return r, nil
 }
