@@ -88,6 +88,13 @@ func StartFleet(ctx context.Context, plans []Plan, logf func(string, ...any)) (*
 		case r := <-w.ready:
 			readies[i] = r
 		case <-w.done:
+			// A report sent just before a clean exit is still in its channel.
+			select {
+			case r := <-w.ready:
+				readies[i] = r
+				continue
+			default:
+			}
 			f.Close()
 			return nil, nil, fmt.Errorf("worker %d exited before its sockets were up: %v", i, w.err)
 		case <-ctx.Done():
@@ -183,6 +190,14 @@ func (f *Fleet) Finish(ctx context.Context, grace time.Duration) ([]WorkerFinal,
 				sent[k] += v
 			}
 		case <-w.done:
+			select {
+			case m := <-w.sent:
+				for k, v := range m {
+					sent[k] += v
+				}
+				continue
+			default:
+			}
 			return nil, nil, fmt.Errorf("worker %d exited: %v", w.index, w.err)
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
@@ -198,6 +213,13 @@ func (f *Fleet) Finish(ctx context.Context, grace time.Duration) ([]WorkerFinal,
 		select {
 		case finals[i] = <-w.final:
 		case <-w.done:
+			// The final report comes just before a clean exit: both may be
+			// ready when we look, and select picks either.
+			select {
+			case finals[i] = <-w.final:
+				continue
+			default:
+			}
 			return nil, nil, fmt.Errorf("worker %d exited: %v", w.index, w.err)
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
