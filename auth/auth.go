@@ -107,12 +107,13 @@ func (s *Sessions) Announce(ctx context.Context, userID int64, reason string, se
 	}
 }
 
-// Authenticate resolves an access token to its user and session.
+// Authenticate resolves an access token to its user and session, in one
+// store round trip (it runs on every authenticated request).
 func (s *Sessions) Authenticate(ctx context.Context, token string) (storage.User, storage.AuthSession, error) {
 	if token == "" {
 		return storage.User{}, storage.AuthSession{}, ErrNoToken
 	}
-	sess, err := storage.SessionByToken(ctx, s.DB, token)
+	sess, u, err := storage.SessionUserByToken(ctx, s.DB, token)
 	if err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return storage.User{}, storage.AuthSession{}, ErrExpired
@@ -120,10 +121,6 @@ func (s *Sessions) Authenticate(ctx context.Context, token string) (storage.User
 		return storage.User{}, storage.AuthSession{}, err
 	}
 	if err := s.check(sess, sess.TokenExpiresAt); err != nil {
-		return storage.User{}, sess, err
-	}
-	u, err := storage.UserByID(ctx, s.DB, sess.UserID)
-	if err != nil {
 		return storage.User{}, sess, err
 	}
 	return u, sess, nil

@@ -269,6 +269,7 @@ func (n *Node) ServeListener(ctx context.Context, ln net.Listener) error {
 		MaxHeaderBytes:    64 << 10,
 	}
 	nodeUp.Set(1)
+	n.startProfiling(ctx)
 	n.Log.Info("kj serving", "addr", ln.Addr().String(), "store", n.DB.Dialect(), "cluster", n.Config.NATSURL != "", "webapp", webapp.Built())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 )
 
 // Session states.
@@ -69,6 +70,29 @@ func CreateSession(ctx context.Context, tx Tx, s AuthSession) (replaced []int64,
 // SessionByToken finds the session of an access token (any state).
 func SessionByToken(ctx context.Context, q Querier, token string) (AuthSession, error) {
 	return scanSession(q.QueryRow(ctx, `SELECT `+sessionColumns+` FROM auth_sessions WHERE token_hash = $1`, HashSecret(token)))
+}
+
+// SessionUserByToken finds the session of an access token (any state) and
+// its user in one round trip: every authenticated request does this, so it
+// is one query instead of two. ErrNotFound when the token is unknown.
+func SessionUserByToken(ctx context.Context, q Querier, token string) (AuthSession, User, error) {
+	var s AuthSession
+	var u User
+	err := q.QueryRow(ctx, `SELECT `+prefixColumns("s.", sessionColumns)+`, `+prefixColumns("u.", userColumns)+`
+		FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`, HashSecret(token)).Scan(
+		&s.ID, &s.UserID, &s.Platform, &s.TokenHash, &s.JWTHash, &s.ChatTokenHash, &s.TokenExpiresAt, &s.JWTExpiresAt, &s.State, &s.CreatedAt,
+		&u.ID, &u.Account, &u.PasswordHash, &u.Nickname, &u.Avatar, &u.Phone, &u.InviteCode, &u.SuperiorID, &u.IsActivation,
+		&u.IsOperator, &u.FundPasswordHash, &u.CreatedAt, &u.UpdatedAt)
+	return s, u, err
+}
+
+// prefixColumns qualifies a column list with a table alias.
+func prefixColumns(alias, columns string) string {
+	parts := strings.Split(columns, ",")
+	for i, c := range parts {
+		parts[i] = alias + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // SessionByJWT finds the session of a renewal token (any state).

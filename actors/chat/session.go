@@ -68,7 +68,8 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "system busy", http.StatusServiceUnavailable)
 		return
 	}
-	conn, err := e.upgrader.Upgrade(w, r, nil)
+	bw := &batchingWriter{ResponseWriter: w}
+	conn, err := e.upgrader.Upgrade(bw, r, nil)
 	if err != nil {
 		return // the upgrader answered
 	}
@@ -77,7 +78,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s := &session{
-		e: e, id: storage.NewID(), conn: conn, userID: user.ID, self: senderOf(user, platform),
+		e: e, id: storage.NewID(), conn: conn, out: bw.conn, userID: user.ID, self: senderOf(user, platform),
 		authID: sess.ID, tokenHash: storage.HashSecret(token), expiresAt: sess.JWTExpiresAt,
 		platform: platform, lang: lang, host: r.Host, tokens: e.cfg.RequestBurst, last: time.Now(),
 	}
@@ -133,6 +134,7 @@ type session struct {
 	e         *Engine
 	id        int64
 	conn      *websocket.Conn
+	out       *batchConn // conn's writes, batched by the writer
 	pid       *actor.PID
 	userID    int64
 	self      sender
@@ -257,18 +259,36 @@ func (s *session) writeLoop() {
 			return
 		}
 		s.mu.Unlock()
+		// Several frames waiting go to the kernel in one write.
+		batched := len(batch) > 1
+		if batched {
+			s.out.Batch()
+		}
 		for _, f := range batch {
 			_ = s.conn.SetWriteDeadline(time.Now().Add(s.e.cfg.WriteTimeout))
 			if err := s.conn.WriteMessage(websocket.TextMessage, f); err != nil {
-				s.mu.Lock()
-				s.closed, s.queue, s.writing = true, nil, false
-				s.mu.Unlock()
-				s.conn.Close()
+				s.writeFailed()
 				return
 			}
 			framesOut.Inc()
 		}
+		if batched {
+			_ = s.conn.SetWriteDeadline(time.Now().Add(s.e.cfg.WriteTimeout))
+			if err := s.out.Flush(); err != nil {
+				s.writeFailed()
+				return
+			}
+		}
 	}
+}
+
+// writeFailed drops a socket whose write failed.
+func (s *session) writeFailed() {
+	_ = s.out.Flush() // leave batching; the buffer goes back to its pool
+	s.mu.Lock()
+	s.closed, s.queue, s.writing = true, nil, false
+	s.mu.Unlock()
+	s.conn.Close()
 }
 
 // closeWith closes the socket after the frames already queued, with a

@@ -71,6 +71,8 @@ type Config struct {
 	WindowMaxBet    int64         // KJ_WINDOW_MAX_BET, cents
 	GroupMaxMembers int           // KJ_GROUP_MAX_MEMBERS: largest group or channel
 	RevokeWindow    time.Duration // KJ_REVOKE_WINDOW: how long a sender may revoke a chat message
+
+	PprofAddr string // KJ_PPROF_ADDR: loopback address serving /debug/pprof/; empty = off
 }
 
 // Var describes one configuration variable: its environment name, flag name,
@@ -293,6 +295,21 @@ var Vars = []Var{
 		return nil
 	}},
 	{"KJ_REVOKE_WINDOW", "revoke-window", "2m", "how long after sending a chat message its sender may revoke it", durationVar(func(c *Config) *time.Duration { return &c.RevokeWindow })},
+	{"KJ_PPROF_ADDR", "pprof-addr", "", "loopback host:port serving Go profiles at /debug/pprof/ (CPU, heap, goroutine, block, mutex) for load tests; empty = off", func(c *Config, v string) error {
+		if v != "" {
+			if err := checkAddr(v); err != nil {
+				return err
+			}
+			// Profiles show internals (and cost CPU): never on a public
+			// interface.
+			host, _, _ := net.SplitHostPort(v)
+			if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+				return errors.New("want a loopback address, e.g. 127.0.0.1:6060")
+			}
+		}
+		c.PprofAddr = v
+		return nil
+	}},
 }
 
 func boolVar(field func(*Config) *bool) func(*Config, string) error {

@@ -1,0 +1,97 @@
+package chat
+
+import (
+	"bufio"
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+)
+
+// batchConn lets a socket's writer send every frame waiting in its queue
+// with one write to the kernel instead of one per frame. A delivery makes
+// three frames for each recipient (the message, the conversation change,
+// the unread total), and on a busy node the write syscalls were most of
+// the gateway's CPU (W3 profile: 47 % in syscalls, 57 % under writeLoop).
+//
+// Between Batch and Flush, writes (gorilla's frames, pings included) are
+// appended to a buffer taken from a pool; Flush writes it at once and gives
+// the buffer back, so an idle socket holds no buffer. Outside a batch,
+// writes go straight through.
+type batchConn struct {
+	net.Conn
+	mu       sync.Mutex
+	batching bool
+	buf      *[]byte
+}
+
+var batchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// batchFlushAt bounds what one batch buffers before it writes anyway.
+const batchFlushAt = 64 << 10
+
+func (b *batchConn) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.batching {
+		return b.Conn.Write(p)
+	}
+	if b.buf == nil {
+		b.buf = batchBuffers.Get().(*[]byte)
+	}
+	*b.buf = append(*b.buf, p...)
+	if len(*b.buf) >= batchFlushAt {
+		if err := b.flushLocked(); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// Batch starts buffering writes.
+func (b *batchConn) Batch() {
+	b.mu.Lock()
+	b.batching = true
+	b.mu.Unlock()
+}
+
+// Flush ends the batch, writing what it buffered in one call.
+func (b *batchConn) Flush() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.batching = false
+	return b.flushLocked()
+}
+
+func (b *batchConn) flushLocked() error {
+	if b.buf == nil {
+		return nil
+	}
+	_, err := b.Conn.Write(*b.buf)
+	*b.buf = (*b.buf)[:0]
+	if cap(*b.buf) <= batchFlushAt*2 {
+		batchBuffers.Put(b.buf)
+	}
+	b.buf = nil
+	return err
+}
+
+// batchingWriter hands the websocket upgrader a batchConn around the
+// hijacked connection.
+type batchingWriter struct {
+	http.ResponseWriter
+	conn *batchConn
+}
+
+func (w *batchingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("chat: response cannot be hijacked")
+	}
+	c, rw, err := h.Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	w.conn = &batchConn{Conn: c}
+	return w.conn, rw, nil
+}

@@ -1,0 +1,123 @@
+package chat
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"testing"
+)
+
+// countingConn records each write that reaches the "kernel".
+type countingConn struct {
+	net.Conn
+	mu     sync.Mutex
+	writes [][]byte
+	err    error
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return 0, c.err
+	}
+	c.writes = append(c.writes, append([]byte(nil), p...))
+	return len(p), nil
+}
+
+func TestBatchConnWritesABatchAtOnce(t *testing.T) {
+	under := &countingConn{}
+	b := &batchConn{Conn: under}
+	// Outside a batch every write goes straight through.
+	b.Write([]byte("a"))
+	b.Write([]byte("b"))
+	if len(under.writes) != 2 {
+		t.Fatalf("unbatched: %d writes", len(under.writes))
+	}
+	b.Batch()
+	for _, p := range []string{"one", "two", "three"} {
+		if n, err := b.Write([]byte(p)); err != nil || n != len(p) {
+			t.Fatalf("%d %v", n, err)
+		}
+	}
+	if len(under.writes) != 2 {
+		t.Fatal("a batch must not write before Flush")
+	}
+	if err := b.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if len(under.writes) != 3 || string(under.writes[2]) != "onetwothree" {
+		t.Fatalf("flushed %q", under.writes)
+	}
+	if b.buf != nil {
+		t.Fatal("an idle socket must not hold a buffer")
+	}
+	if err := b.Flush(); err != nil || len(under.writes) != 3 {
+		t.Fatal("an empty flush writes nothing")
+	}
+}
+
+func TestBatchConnBoundsItsBuffer(t *testing.T) {
+	under := &countingConn{}
+	b := &batchConn{Conn: under}
+	b.Batch()
+	big := bytes.Repeat([]byte("x"), batchFlushAt/2+1)
+	b.Write(big)
+	b.Write(big) // crosses the bound: written now
+	if len(under.writes) != 1 || len(under.writes[0]) != len(big)*2 {
+		t.Fatalf("%d writes", len(under.writes))
+	}
+	b.Write([]byte("tail"))
+	b.Flush()
+	if len(under.writes) != 2 || string(under.writes[1]) != "tail" {
+		t.Fatalf("%d writes", len(under.writes))
+	}
+}
+
+func TestBatchConnReportsAFailedFlush(t *testing.T) {
+	under := &countingConn{err: io.ErrClosedPipe}
+	b := &batchConn{Conn: under}
+	b.Batch()
+	if _, err := b.Write([]byte("frame")); err != nil {
+		t.Fatalf("buffered write: %v", err)
+	}
+	if err := b.Flush(); !errors.Is(err, io.ErrClosedPipe) {
+		t.Fatalf("flush: %v", err)
+	}
+	if b.batching || b.buf != nil {
+		t.Fatal("a failed flush still ends the batch")
+	}
+}
+
+func TestBatchConnConcurrentWriters(t *testing.T) {
+	// Pings (WriteControl from a timer) may write while the writer batches.
+	a, z := net.Pipe()
+	defer a.Close()
+	b := &batchConn{Conn: a}
+	got := make(chan []byte)
+	go func() {
+		all, _ := io.ReadAll(z)
+		got <- all
+	}()
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				b.Batch()
+				b.Write([]byte{byte('a' + i)})
+				if err := b.Flush(); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	a.Close()
+	if all := <-got; len(all) != 200 {
+		t.Fatalf("%d bytes arrived, want 200", len(all))
+	}
+}

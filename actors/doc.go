@@ -1,0 +1,6 @@
+// Package actors holds one package per actor kind (ledger, window, ...);
+// this directory's own tests measure the actor core itself, protoactor-go
+// as the engine uses it (workload W7 of PERFORMANCE.md):
+//
+//	go test -run '^$' -bench W7 -benchmem ./actors/
+package actors

@@ -1,0 +1,104 @@
+package loadtest
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The box is shared: the generator, the server, PostgreSQL and whatever
+// else runs here compete for two cores. A result says how the CPU time of
+// its measured window was spent, so a figure taken on a busy box can be
+// told from one taken on a quiet box.
+
+// BoxSample is a reading of the whole machine's CPU time and of the
+// processes a run cares about, in seconds since boot.
+type BoxSample struct {
+	Busy      float64 // all CPUs, not idle or waiting for I/O
+	Server    float64
+	Postgres  float64 // every process named postgres (shared with other users of the server)
+	Generator float64 // this process and its worker processes
+}
+
+var (
+	workerMu   sync.Mutex
+	workerPIDs = map[int]bool{}
+)
+
+func trackWorker(pid int, on bool) {
+	workerMu.Lock()
+	defer workerMu.Unlock()
+	if on {
+		workerPIDs[pid] = true
+	} else {
+		delete(workerPIDs, pid)
+	}
+}
+
+// SampleBox reads the CPU counters; serverPIDs are the kj nodes.
+func SampleBox(serverPIDs ...int) BoxSample {
+	var s BoxSample
+	if b, err := os.ReadFile("/proc/stat"); err == nil {
+		line, _, _ := strings.Cut(string(b), "\n")
+		f := strings.Fields(line)
+		// cpu user nice system idle iowait irq softirq steal ...
+		for i := 1; i < len(f); i++ {
+			if i == 4 || i == 5 {
+				continue
+			}
+			v, _ := strconv.ParseFloat(f[i], 64)
+			s.Busy += v / userHZ
+		}
+	}
+	for _, pid := range serverPIDs {
+		s.Server += procCPU(pid)
+	}
+	s.Generator = procCPU(os.Getpid())
+	workerMu.Lock()
+	for pid := range workerPIDs {
+		s.Generator += procCPU(pid)
+	}
+	workerMu.Unlock()
+	if ents, err := os.ReadDir("/proc"); err == nil {
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			if comm, err := os.ReadFile("/proc/" + e.Name() + "/comm"); err == nil && strings.TrimSpace(string(comm)) == "postgres" {
+				s.Postgres += procCPU(pid)
+			}
+		}
+	}
+	return s
+}
+
+func procCPU(pid int) float64 {
+	p, err := ReadProc(pid)
+	if err != nil {
+		return 0
+	}
+	return p.CPU
+}
+
+// BoxStats is how the machine's CPU was used during a window, in cores
+// (1.0 = one core busy the whole time).
+type BoxStats struct {
+	BusyCores      float64 `json:"busyCores"`
+	ServerCores    float64 `json:"serverCores"`
+	PostgresCores  float64 `json:"postgresCores"`
+	GeneratorCores float64 `json:"generatorCores"`
+	OtherCores     float64 `json:"otherCores"` // everything else on the box (other users' work)
+}
+
+// BoxWindow turns two samples taken secs apart into cores used.
+func BoxWindow(a, b BoxSample, secs float64) BoxStats {
+	if secs <= 0 {
+		return BoxStats{}
+	}
+	st := BoxStats{BusyCores: (b.Busy - a.Busy) / secs, ServerCores: (b.Server - a.Server) / secs,
+		PostgresCores: (b.Postgres - a.Postgres) / secs, GeneratorCores: (b.Generator - a.Generator) / secs}
+	st.OtherCores = max(0, st.BusyCores-st.ServerCores-st.PostgresCores-st.GeneratorCores)
+	return st
+}

@@ -1,0 +1,351 @@
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// The chat client speaks the gateway's protocol (OpenIM JS SDK v3 frames,
+// design/PROTOCOL.md) with as little work per frame as possible: a load
+// generator on the same two cores as the server must not be what limits a
+// run. Frames it sends are built by hand; frames it receives are scanned
+// for the few fields it needs instead of being decoded.
+
+// Every chat message a workload sends is a text whose content is
+// "kjl|<stream>|<number>|<scheduled unix ns>": the stream and number feed
+// the loss check, the scheduled time the latency (from when the message
+// was due, not when it went out, so a stalled generator or server shows as
+// latency). Its request's operationID is "k<scheduled unix ns>", so the
+// durable acknowledgement's latency needs no lookup table either.
+const payloadPrefix = "kjl|"
+
+// Payload is what a load message carries.
+type Payload struct {
+	Stream string
+	N      uint64
+	Sched  int64 // unix ns
+}
+
+// String is the message text.
+func (p Payload) String() string {
+	return payloadPrefix + p.Stream + "|" + strconv.FormatUint(p.N, 10) + "|" + strconv.FormatInt(p.Sched, 10)
+}
+
+// ScanPayload finds a load payload in a frame (however deeply its JSON
+// strings are escaped: the payload has no characters that need escaping).
+func ScanPayload(frame []byte) (Payload, bool) {
+	i := bytes.Index(frame, []byte(payloadPrefix))
+	if i < 0 {
+		return Payload{}, false
+	}
+	rest := frame[i+len(payloadPrefix):]
+	j := bytes.IndexByte(rest, '|')
+	if j <= 0 {
+		return Payload{}, false
+	}
+	p := Payload{Stream: string(rest[:j])}
+	for _, c := range rest[:j] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return Payload{}, false
+		}
+	}
+	rest = rest[j+1:]
+	n, k := scanUint(rest)
+	if k == 0 || k >= len(rest) || rest[k] != '|' {
+		return Payload{}, false
+	}
+	p.N = n
+	ts, k2 := scanUint(rest[k+1:])
+	if k2 == 0 {
+		return Payload{}, false
+	}
+	p.Sched = int64(ts)
+	return p, true
+}
+
+func scanUint(b []byte) (uint64, int) {
+	var n uint64
+	i := 0
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' && i < 19 {
+		n = n*10 + uint64(b[i]-'0')
+		i++
+	}
+	return n, i
+}
+
+// scanNumberAfter reads the number following key (which ends just before
+// the digits), e.g. `seq\":` inside an escaped data string.
+func scanNumberAfter(frame []byte, key string) (int64, bool) {
+	i := bytes.Index(frame, []byte(key))
+	if i < 0 {
+		return 0, false
+	}
+	rest := frame[i+len(key):]
+	neg := len(rest) > 0 && rest[0] == '-'
+	if neg {
+		rest = rest[1:]
+	}
+	n, k := scanUint(rest)
+	if k == 0 {
+		return 0, false
+	}
+	if neg {
+		return -int64(n), true
+	}
+	return int64(n), true
+}
+
+// ScanSeq is the server's seq of the message a push carries (inside the
+// escaped data string).
+func ScanSeq(frame []byte) (int64, bool) { return scanNumberAfter(frame, `\"seq\":`) }
+
+// FrameEvent is a frame's event name (the gateway writes it first).
+func FrameEvent(frame []byte) string {
+	const pre = `{"event":"`
+	if !bytes.HasPrefix(frame, []byte(pre)) {
+		var f struct {
+			Event string `json:"event"`
+		}
+		_ = json.Unmarshal(frame, &f)
+		return f.Event
+	}
+	rest := frame[len(pre):]
+	if j := bytes.IndexByte(rest, '"'); j >= 0 {
+		return string(rest[:j])
+	}
+	return ""
+}
+
+// ScanReply reads a reply's errCode and operationID.
+func ScanReply(frame []byte) (errCode int64, opID string) {
+	errCode, _ = scanNumberAfter(frame, `"errCode":`)
+	const key = `"operationID":"`
+	if i := bytes.LastIndex(frame, []byte(key)); i >= 0 {
+		rest := frame[i+len(key):]
+		if j := bytes.IndexByte(rest, '"'); j >= 0 {
+			opID = string(rest[:j])
+		}
+	}
+	return errCode, opID
+}
+
+// request builds a request frame: data is the JSON array of args,
+// itself a JSON string.
+func request(name, opID, userID string, args ...any) ([]byte, error) {
+	if args == nil {
+		args = []any{}
+	}
+	data, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]string{"reqFuncName": name, "operationID": opID, "userID": userID, "data": string(data)})
+}
+
+// textMessageFrame is a SendMessage request of a text message, built
+// without reflection: the fields a Create call would have filled, the
+// payload as its text.
+func textMessageFrame(buf []byte, from, recvID, groupID string, p Payload, clientMsgID string) []byte {
+	sessionType := "1"
+	if groupID != "" {
+		sessionType = "3"
+	}
+	msg := `{"clientMsgID":"` + clientMsgID + `","createTime":` + strconv.FormatInt(p.Sched/1e6, 10) +
+		`,"sessionType":` + sessionType + `,"sendID":"` + from + `","recvID":"` + recvID + `","groupID":"` + groupID +
+		`","msgFrom":100,"contentType":101,"senderPlatformID":5,"status":1,"textElem":{"content":"` + p.String() + `"}}`
+	args, _ := json.Marshal([]any{msg, recvID, groupID, "{}", false})
+	buf = append(buf[:0], `{"reqFuncName":"SendMessage","operationID":"k`...)
+	buf = strconv.AppendInt(buf, p.Sched, 10)
+	buf = append(buf, `","userID":"`...)
+	buf = append(buf, from...)
+	buf = append(buf, `","data":`...)
+	b, _ := json.Marshal(string(args))
+	buf = append(buf, b...)
+	return append(buf, '}')
+}
+
+// ChatConn is one logged-in chat socket.
+type ChatConn struct {
+	UserID string
+	ws     *websocket.Conn
+	wmu    sync.Mutex
+	buf    []byte
+
+	onFrame atomic.Pointer[func([]byte)]
+	pmu     sync.Mutex
+	pending map[string]chan []byte // replies awaited by Call
+	waiting atomic.Int32           // len(pending), read without the lock
+	ops     atomic.Int64
+	done    chan struct{}
+	err     error
+}
+
+var chatDialBuffers = &sync.Pool{}
+
+// DialChat opens a chat socket as account a from the loopback source
+// address src (empty: any) and logs in. frames gets every frame that is
+// not the answer to a Call.
+func DialChat(ctx context.Context, wsBase, src string, a Account, frames func([]byte)) (*ChatConn, error) {
+	nd := &net.Dialer{Timeout: 10 * time.Second}
+	if src != "" {
+		nd.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src)}
+	}
+	d := websocket.Dialer{NetDialContext: nd.DialContext, HandshakeTimeout: 30 * time.Second,
+		ReadBufferSize: 1024, WriteBufferSize: 1024, WriteBufferPool: chatDialBuffers}
+	uid := strconv.FormatInt(a.ID, 10)
+	q := url.Values{"sendID": {uid}, "token": {a.ChatToken}, "platformID": {"5"}, "operationID": {"dial"}}
+	ws, resp, err := d.DialContext(ctx, wsBase+"/ws?"+q.Encode(), nil)
+	if err != nil {
+		if resp != nil {
+			return nil, fmt.Errorf("chat dial %s: HTTP %d: %w", a.Account, resp.StatusCode, err)
+		}
+		return nil, fmt.Errorf("chat dial %s: %w", a.Account, err)
+	}
+	c := &ChatConn{UserID: uid, ws: ws, pending: map[string]chan []byte{}, done: make(chan struct{})}
+	if frames != nil {
+		c.onFrame.Store(&frames)
+	}
+	ws.SetReadLimit(4 << 20)
+	go c.read()
+	if _, err := c.Call(ctx, "Login", uid, a.ChatToken); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("chat login %s: %w", a.Account, err)
+	}
+	return c, nil
+}
+
+func (c *ChatConn) read() {
+	defer close(c.done)
+	for {
+		_, b, err := c.ws.ReadMessage()
+		if err != nil {
+			c.err = err
+			c.pmu.Lock()
+			for k, ch := range c.pending {
+				close(ch)
+				delete(c.pending, k)
+			}
+			c.waiting.Store(0)
+			c.pmu.Unlock()
+			return
+		}
+		if c.waiting.Load() > 0 {
+			_, op := ScanReply(b)
+			c.pmu.Lock()
+			ch, ok := c.pending[op]
+			if ok {
+				delete(c.pending, op)
+				c.waiting.Add(-1)
+			}
+			c.pmu.Unlock()
+			if ok {
+				ch <- b
+				continue
+			}
+		}
+		if f := c.onFrame.Load(); f != nil {
+			(*f)(b)
+		}
+	}
+}
+
+// Call sends a request and waits for its reply's data; a non-zero errCode
+// is an error.
+func (c *ChatConn) Call(ctx context.Context, name string, args ...any) (string, error) {
+	op := "c" + strconv.FormatInt(c.ops.Add(1), 10)
+	ch := make(chan []byte, 1)
+	c.pmu.Lock()
+	c.pending[op] = ch
+	c.waiting.Add(1)
+	c.pmu.Unlock()
+	frame, err := request(name, op, c.UserID, args...)
+	if err != nil {
+		return "", err
+	}
+	if err := c.write(frame); err != nil {
+		return "", err
+	}
+	select {
+	case b, ok := <-ch:
+		if !ok {
+			return "", fmt.Errorf("%s: socket closed: %v", name, c.err)
+		}
+		var r struct {
+			ErrCode int    `json:"errCode"`
+			ErrMsg  string `json:"errMsg"`
+			Data    string `json:"data"`
+		}
+		if err := json.Unmarshal(b, &r); err != nil {
+			return "", err
+		}
+		if r.ErrCode != 0 {
+			return "", fmt.Errorf("%s: errCode %d: %s", name, r.ErrCode, r.ErrMsg)
+		}
+		return r.Data, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case <-time.After(60 * time.Second):
+		return "", fmt.Errorf("%s: no reply in 60 s", name)
+	}
+}
+
+// SendText sends a text message carrying p to a user (recvID) or a group
+// (groupID); its reply arrives as a frame with operationID "k<p.Sched>".
+func (c *ChatConn) SendText(recvID, groupID string, p Payload, clientMsgID string) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	c.buf = textMessageFrame(c.buf, c.UserID, recvID, groupID, p, clientMsgID)
+	_ = c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	return c.ws.WriteMessage(websocket.TextMessage, c.buf)
+}
+
+func (c *ChatConn) write(frame []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_ = c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
+	return c.ws.WriteMessage(websocket.TextMessage, frame)
+}
+
+// SetFrames replaces the frame handler.
+func (c *ChatConn) SetFrames(f func([]byte)) { c.onFrame.Store(&f) }
+
+// Alive says whether the socket is still open.
+func (c *ChatConn) Alive() bool {
+	select {
+	case <-c.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Err is why the socket closed.
+func (c *ChatConn) Err() error {
+	if c.Alive() {
+		return nil
+	}
+	if c.err == nil {
+		return errors.New("closed")
+	}
+	return c.err
+}
+
+// Close ends the socket politely.
+func (c *ChatConn) Close() {
+	c.wmu.Lock()
+	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+	c.wmu.Unlock()
+	c.ws.Close()
+	<-c.done
+}

@@ -1,0 +1,107 @@
+package loadtest
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Driver runs an open-loop ramp in this process: each step's rate is
+// spread over Lanes goroutines (see Lane), each calling Do at its scheduled
+// times. A lane whose call is still running when the next time comes calls
+// late, and the lateness counts as latency (Do gets the scheduled time); a
+// call more than one step behind is skipped and counted as missed.
+type Driver struct {
+	Ramp   Ramp
+	Lanes  int
+	Target time.Duration // p99 target the steps are judged against
+	// Do makes one call scheduled at sched; it returns the latency to
+	// record (normally time.Since(sched)) or an error.
+	Do func(ctx context.Context, lane int, sched time.Time) (time.Duration, error)
+	// MaxLag is how far behind schedule a call may start before it is
+	// skipped as missed; one step's hold when zero.
+	MaxLag time.Duration
+	// BeforeStep, when set, runs as each step starts.
+	BeforeStep func(i int, rate float64)
+	// OnStep, when set, sees each step's result as it ends.
+	OnStep func(i int, s StepResult)
+}
+
+// Run executes the ramp until it ends, a step saturates, or ctx ends. It
+// returns the steps run and the histogram of every call.
+func (d Driver) Run(ctx context.Context) ([]StepResult, *Histogram) {
+	all := NewHistogram()
+	var steps []StepResult
+	for i, rate := range d.Ramp.Rates() {
+		if ctx.Err() != nil {
+			break
+		}
+		if d.BeforeStep != nil {
+			d.BeforeStep(i, rate)
+		}
+		s, h := d.step(ctx, rate)
+		s.Verdict = Judgement(s, d.Target).String()
+		all.Merge(h)
+		steps = append(steps, s)
+		if d.OnStep != nil {
+			d.OnStep(i, s)
+		}
+		if s.Verdict == Saturated.String() {
+			break
+		}
+	}
+	return steps, all
+}
+
+func (d Driver) step(ctx context.Context, rate float64) (StepResult, *Histogram) {
+	hold := d.Ramp.Hold
+	maxLag := d.MaxLag
+	if maxLag <= 0 {
+		maxLag = hold
+	}
+	start := time.Now().Add(20 * time.Millisecond)
+	var sent, done, errs, missed atomic.Int64
+	var lastDone atomic.Int64
+	hists := make([]*Histogram, d.Lanes)
+	var wg sync.WaitGroup
+	for lane := range d.Lanes {
+		hists[lane] = NewHistogram()
+		times := Lane{Rate: rate, Index: lane, Lanes: d.Lanes}.Times(hold)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := hists[lane]
+			for _, off := range times {
+				sched := start.Add(off)
+				if wait := time.Until(sched); wait > 0 {
+					select {
+					case <-ctx.Done():
+						return
+					case <-time.After(wait):
+					}
+				} else if -wait > maxLag {
+					missed.Add(1)
+					continue
+				}
+				sent.Add(1)
+				lat, err := d.Do(ctx, lane, sched)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				h.Record(lat)
+				done.Add(1)
+				lastDone.Store(int64(time.Since(start)))
+			}
+		}()
+	}
+	wg.Wait()
+	h := NewHistogram()
+	for _, x := range hists {
+		h.Merge(x)
+	}
+	took := max(hold, time.Duration(lastDone.Load()))
+	return StepResult{Offered: rate, Achieved: float64(done.Load()) / took.Seconds(), Sent: sent.Load(),
+		Done: done.Load(), Errors: errs.Load(), Missed: missed.Load(), Latency: h.Summary()}, h
+}

@@ -1,0 +1,184 @@
+package loadtest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ProcSample is one reading of a process from /proc.
+type ProcSample struct {
+	At       time.Time
+	RSS      uint64  // resident set, bytes
+	PeakRSS  uint64  // high-water mark of the resident set, bytes
+	CPU      float64 // user + system seconds since the process started
+	FDs      int     // open file descriptors
+	Threads  int
+	FDLimit  uint64 // the process's soft limit on open files
+	Sockets  int    // descriptors that are sockets
+	Captured bool
+}
+
+// clock ticks per second of /proc/<pid>/stat times; 100 on every Linux
+// build that matters (USER_HZ).
+const userHZ = 100
+
+// ReadProc samples process pid.
+func ReadProc(pid int) (ProcSample, error) {
+	s := ProcSample{At: time.Now()}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return s, err
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(v)
+		if len(f) == 0 {
+			continue
+		}
+		n, _ := strconv.ParseUint(f[0], 10, 64)
+		switch k {
+		case "VmRSS":
+			s.RSS = n * 1024
+		case "VmHWM":
+			s.PeakRSS = n * 1024
+		case "Threads":
+			s.Threads = int(n)
+		}
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return s, err
+	}
+	// Fields after the command name, which sits in parentheses and may hold
+	// spaces: utime and stime are fields 14 and 15 of the whole line.
+	if i := bytes.LastIndexByte(stat, ')'); i > 0 {
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) > 12 {
+			ut, _ := strconv.ParseUint(f[11], 10, 64)
+			st, _ := strconv.ParseUint(f[12], 10, 64)
+			s.CPU = float64(ut+st) / userHZ
+		}
+	}
+	if ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid)); err == nil {
+		s.FDs = len(ents)
+		for _, e := range ents {
+			if l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, e.Name())); err == nil && strings.HasPrefix(l, "socket:") {
+				s.Sockets++
+			}
+		}
+	}
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid)); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "Max open files") {
+				f := strings.Fields(strings.TrimPrefix(line, "Max open files"))
+				if len(f) > 0 {
+					s.FDLimit, _ = strconv.ParseUint(f[0], 10, 64)
+				}
+			}
+		}
+	}
+	s.Captured = true
+	return s, nil
+}
+
+// noFileLimit is this process's soft limit on open files.
+func noFileLimit() uint64 {
+	var r syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &r); err != nil {
+		return 0
+	}
+	return r.Cur
+}
+
+// RaiseNoFile lifts this process's soft limit on open files to the hard
+// limit (the Go runtime does it too, but child processes inherit what we
+// set here explicitly).
+func RaiseNoFile() uint64 {
+	var r syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &r); err != nil {
+		return 0
+	}
+	if r.Cur < r.Max {
+		r.Cur = r.Max
+		_ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &r)
+	}
+	return r.Cur
+}
+
+// Metrics scrapes a Prometheus text endpoint into name → value for the
+// unlabelled series (the Go runtime and process collectors' gauges).
+func Metrics(ctx context.Context, url string) (map[string]float64, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return parseMetrics(resp.Body)
+}
+
+func parseMetrics(r io.Reader) (map[string]float64, error) {
+	out := map[string]float64{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		name, val, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		if v, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
+			out[name] = v
+		}
+	}
+	return out, sc.Err()
+}
+
+// ServerStats are the server process's figures over a run.
+type ServerStats struct {
+	PID          int     `json:"pid"`
+	RSSBytes     uint64  `json:"rssBytes"`     // at the end of the measured window
+	PeakRSSBytes uint64  `json:"peakRssBytes"` // high-water mark over the run
+	CPUSeconds   float64 `json:"cpuSeconds"`   // user + system during the measured window
+	CPUPercent   float64 `json:"cpuPercentOfCore"`
+	WindowSec    float64 `json:"windowSeconds"`
+	PeakFDs      int     `json:"peakFds"`
+	PeakSockets  int     `json:"peakSockets"`
+	FDLimit      uint64  `json:"fdLimit"`
+	Threads      int     `json:"threads"`
+	HeapInuse    float64 `json:"heapInuseBytes,omitempty"`
+	StackInuse   float64 `json:"stackInuseBytes,omitempty"`
+	GoSys        float64 `json:"goSysBytes,omitempty"`
+	Goroutines   float64 `json:"goroutines,omitempty"`
+	GCCycles     float64 `json:"gcCycles,omitempty"`
+}
+
+// Window turns two samples into the stats of the time between them.
+func Window(pid int, from, to ProcSample, peakFDs, peakSockets int) ServerStats {
+	st := ServerStats{PID: pid, RSSBytes: to.RSS, PeakRSSBytes: to.PeakRSS, FDLimit: to.FDLimit,
+		Threads: to.Threads, PeakFDs: max(peakFDs, to.FDs), PeakSockets: max(peakSockets, to.Sockets)}
+	st.WindowSec = to.At.Sub(from.At).Seconds()
+	st.CPUSeconds = to.CPU - from.CPU
+	if st.WindowSec > 0 {
+		st.CPUPercent = st.CPUSeconds / st.WindowSec * 100
+	}
+	return st
+}

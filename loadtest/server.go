@@ -1,0 +1,421 @@
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"kj/storage"
+)
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// DatabaseURL is the PostgreSQL server load runs use: KJ_LOAD_DATABASE_URL,
+// else the tests' KJ_TEST_DATABASE_URL, else the local default. Each run
+// makes a schema of its own in it and drops it at the end.
+func DatabaseURL() string {
+	return env("KJ_LOAD_DATABASE_URL", env("KJ_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"))
+}
+
+// RedisURL and NATSURL are the services cluster-mode runs use.
+func RedisURL() string {
+	return env("KJ_LOAD_REDIS_URL", env("KJ_TEST_REDIS_URL", "redis://127.0.0.1:6379/0"))
+}
+
+// NATSURL is the NATS server cluster-mode runs use.
+func NATSURL() string {
+	return env("KJ_LOAD_NATS_URL", env("KJ_TEST_NATS_URL", "nats://127.0.0.1:4222"))
+}
+
+// BuildKJ compiles the kj binary into dir and returns its path.
+func BuildKJ(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "kj")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "kj")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build kj: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// StackOptions say what a workload needs running.
+type StackOptions struct {
+	Bin     string            // kj binary; built into WorkDir when empty
+	WorkDir string            // binary, logs, data; a temporary directory when empty
+	Nodes   int               // kj processes (1 unless a cluster run)
+	Cluster bool              // Redis presence and the NATS bus (always when Nodes > 1)
+	Env     map[string]string // extra KJ_ settings for every node
+	PoolMax int               // pgx pool size of each node (pool_max_conns), 0 = kj's default
+	Pprof   bool              // serve pprof on a loopback port per node (KJ_PPROF_ADDR)
+	Keep    bool              // keep the schema after the run (to look at it)
+	Log     func(format string, args ...any)
+}
+
+// Stack is one load run's world: a fresh PostgreSQL schema, migrated, and
+// the kj nodes serving it on loopback.
+type Stack struct {
+	Schema string
+	DBURL  string      // the schema's URL, as the nodes get it
+	DB     *storage.PG // the generator's own connection, for fixtures and checks
+	Nodes  []*Node
+	Bin    string
+	Dir    string
+
+	opts  StackOptions
+	admin *pgx.Conn
+	tmp   bool
+}
+
+// NewStack creates the schema and migrates it; Start runs the nodes.
+func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
+	if o.Nodes <= 0 {
+		o.Nodes = 1
+	}
+	if o.Nodes > 1 {
+		o.Cluster = true
+	}
+	if o.Log == nil {
+		o.Log = func(string, ...any) {}
+	}
+	s := &Stack{opts: o, Dir: o.WorkDir}
+	if s.Dir == "" {
+		d, err := os.MkdirTemp("", "kjload-")
+		if err != nil {
+			return nil, err
+		}
+		s.Dir, s.tmp = d, true
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			s.Close(context.Background())
+		}
+	}()
+	url := DatabaseURL()
+	admin, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("PostgreSQL is required and unreachable at %s (set KJ_LOAD_DATABASE_URL or run `make services`): %w", url, err)
+	}
+	s.admin = admin
+	s.Schema = fmt.Sprintf("kjload_%d_%d", time.Now().Unix(), rand.IntN(1e6))
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+s.Schema); err != nil {
+		return nil, fmt.Errorf("create schema: %w", err)
+	}
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	s.DBURL = url + sep + "search_path=" + s.Schema
+	if o.PoolMax == 0 {
+		// An experiment's knob: every node's pgx pool size.
+		fmt.Sscan(os.Getenv("KJ_LOAD_POOL_MAX"), &o.PoolMax)
+	}
+	if o.PoolMax > 0 {
+		s.DBURL += fmt.Sprintf("&pool_max_conns=%d", o.PoolMax)
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	cfg.ConnConfig.RuntimeParams["search_path"] = s.Schema
+	cfg.MaxConns = 16
+	if s.DB, err = storage.OpenPostgresConfig(ctx, cfg); err != nil {
+		return nil, err
+	}
+	if _, err := storage.Migrate(ctx, s.DB); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	s.Bin = o.Bin
+	if s.Bin == "" {
+		o.Log("building kj")
+		if s.Bin, err = BuildKJ(ctx, s.Dir); err != nil {
+			return nil, err
+		}
+	}
+	ok = true
+	return s, nil
+}
+
+// Start runs the nodes and waits until each answers /readyz.
+func (s *Stack) Start(ctx context.Context) error {
+	for i := range s.opts.Nodes {
+		n, err := s.startNode(ctx, i)
+		if err != nil {
+			return err
+		}
+		s.Nodes = append(s.Nodes, n)
+	}
+	return nil
+}
+
+// Close stops the nodes (SIGTERM, then SIGKILL after 20 s) and drops the
+// schema unless asked to keep it.
+func (s *Stack) Close(ctx context.Context) {
+	for _, n := range s.Nodes {
+		n.Stop()
+	}
+	if s.DB != nil {
+		s.DB.Close()
+	}
+	if s.admin != nil {
+		if !s.opts.Keep && s.Schema != "" {
+			if _, err := s.admin.Exec(ctx, "DROP SCHEMA "+s.Schema+" CASCADE"); err != nil {
+				s.opts.Log("drop schema %s: %v", s.Schema, err)
+			}
+		}
+		s.admin.Close(ctx)
+	}
+	if s.tmp {
+		os.RemoveAll(s.Dir)
+	}
+}
+
+// Node is one kj process.
+type Node struct {
+	Index     int
+	Addr      string // 127.0.0.1:port
+	PprofAddr string // where its profiles are served, when asked for
+	URL       string // http://addr
+	PID       int
+	LogPath   string
+
+	cmd    *exec.Cmd
+	exited chan struct{}
+	err    error
+
+	mu          sync.Mutex
+	peakFDs     int
+	peakSockets int
+	stopSample  chan struct{}
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+func (s *Stack) startNode(ctx context.Context, i int) (*Node, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	n := &Node{Index: i, Addr: addr, URL: "http://" + addr, exited: make(chan struct{}), stopSample: make(chan struct{})}
+	n.LogPath = filepath.Join(s.Dir, fmt.Sprintf("node-%d.log", i))
+	logf, err := os.Create(n.LogPath)
+	if err != nil {
+		return nil, err
+	}
+	data := filepath.Join(s.Dir, fmt.Sprintf("data-%d", i))
+	envs := map[string]string{
+		"KJ_ADDR": addr, "KJ_DATABASE_URL": s.DBURL, "KJ_LOG_LEVEL": "warn", "KJ_DATA_DIR": data,
+		"KJ_NODE_ID": fmt.Sprintf("load-%d", i), "KJ_AUTO_MIGRATE": "false", "KJ_WINDOW_COUNT": "0",
+	}
+	if s.opts.Pprof {
+		if n.PprofAddr, err = freeAddr(); err != nil {
+			return nil, err
+		}
+		envs["KJ_PPROF_ADDR"] = n.PprofAddr
+	}
+	if s.opts.Cluster {
+		envs["KJ_REDIS_URL"], envs["KJ_NATS_URL"] = RedisURL(), NATSURL()
+	}
+	for k, v := range s.opts.Env {
+		envs[k] = v
+	}
+	cmd := exec.Command(s.Bin, "serve")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	for _, k := range []string{"GOGC", "GOMEMLIMIT", "GOMAXPROCS", "GODEBUG"} {
+		if v := os.Getenv("KJ_LOAD_SERVER_" + k); v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	for k, v := range envs {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	// Its own process group: a ^C to the generator does not hit it before
+	// the generator stops it in order.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, err
+	}
+	n.cmd, n.PID = cmd, cmd.Process.Pid
+	go func() { n.err = cmd.Wait(); logf.Close(); close(n.exited) }()
+	go n.sample()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		select {
+		case <-n.exited:
+			return nil, fmt.Errorf("kj node %d exited at start: %v\n%s", i, n.err, tail(n.LogPath, 30))
+		case <-ctx.Done():
+			n.Stop()
+			return nil, ctx.Err()
+		default:
+		}
+		if resp, err := http.Get(n.URL + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return n, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			n.Stop()
+			return nil, fmt.Errorf("kj node %d not ready after 60 s\n%s", i, tail(n.LogPath, 30))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// sample tracks the peak of open descriptors, which /proc only shows as a
+// current value.
+func (n *Node) sample() {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-n.stopSample:
+			return
+		case <-n.exited:
+			return
+		case <-t.C:
+			if p, err := ReadProc(n.PID); err == nil {
+				n.mu.Lock()
+				n.peakFDs, n.peakSockets = max(n.peakFDs, p.FDs), max(n.peakSockets, p.Sockets)
+				n.mu.Unlock()
+			}
+		}
+	}
+}
+
+// Sample reads the node's process now.
+func (n *Node) Sample() ProcSample {
+	p, _ := ReadProc(n.PID)
+	n.mu.Lock()
+	n.peakFDs, n.peakSockets = max(n.peakFDs, p.FDs), max(n.peakSockets, p.Sockets)
+	n.mu.Unlock()
+	return p
+}
+
+// Stats are the node's figures between two samples, with its Go runtime
+// gauges from /metrics.
+func (n *Node) Stats(ctx context.Context, from, to ProcSample) *ServerStats {
+	n.mu.Lock()
+	st := Window(n.PID, from, to, n.peakFDs, n.peakSockets)
+	n.mu.Unlock()
+	if m, err := Metrics(ctx, n.URL+"/metrics"); err == nil {
+		st.HeapInuse, st.StackInuse, st.GoSys = m["go_memstats_heap_inuse_bytes"], m["go_memstats_stack_inuse_bytes"], m["go_memstats_sys_bytes"]
+		st.Goroutines, st.GCCycles = m["go_goroutines"], m["go_gc_duration_seconds_count"]
+	}
+	return &st
+}
+
+// Alive says whether the process still runs.
+func (n *Node) Alive() bool {
+	select {
+	case <-n.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// Stop sends SIGTERM (the node drains) and kills it after 20 s.
+func (n *Node) Stop() {
+	if n.cmd == nil || !n.Alive() {
+		return
+	}
+	select {
+	case <-n.stopSample:
+	default:
+		close(n.stopSample)
+	}
+	_ = n.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-n.exited:
+	case <-time.After(20 * time.Second):
+		_ = n.cmd.Process.Kill()
+		<-n.exited
+	}
+}
+
+// Err is how the process ended (nil while it runs or after a clean exit).
+func (n *Node) Err() error {
+	if n.Alive() {
+		return nil
+	}
+	var ee *exec.ExitError
+	if errors.As(n.err, &ee) && ee.ExitCode() == 0 {
+		return nil
+	}
+	return n.err
+}
+
+// tail returns the last lines of a log file, for error messages.
+func tail(path string, lines int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	ls := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(ls) > lines {
+		ls = ls[len(ls)-lines:]
+	}
+	return strings.Join(ls, "\n")
+}
+
+// Mark is the start of a measured window: the first node's process and
+// the machine's CPU counters.
+type Mark struct {
+	proc ProcSample
+	box  BoxSample
+}
+
+func (s *Stack) pids() []int {
+	out := make([]int, 0, len(s.Nodes))
+	for _, n := range s.Nodes {
+		out = append(out, n.PID)
+	}
+	return out
+}
+
+// Mark starts a measured window.
+func (s *Stack) Mark() Mark {
+	return Mark{proc: s.Nodes[0].Sample(), box: SampleBox(s.pids()...)}
+}
+
+// Measure ends the window begun at m: the first node's figures and how the
+// machine's CPU was spent. It fails when a node died meanwhile.
+func (s *Stack) Measure(ctx context.Context, m Mark) (*ServerStats, *BoxStats, error) {
+	for _, n := range s.Nodes {
+		if !n.Alive() {
+			return nil, nil, fmt.Errorf("kj node %d exited during the run: %v\n%s", n.Index, n.Err(), tail(n.LogPath, 30))
+		}
+	}
+	box := SampleBox(s.pids()...)
+	to := s.Nodes[0].Sample()
+	st := s.Nodes[0].Stats(ctx, m.proc, to)
+	b := BoxWindow(m.box, box, to.At.Sub(m.proc.At).Seconds())
+	return st, &b, nil
+}

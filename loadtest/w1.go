@@ -1,0 +1,152 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// W1: N chat sessions logged in and idle (heartbeats only) for 60 s on one
+// server process. Figures: the server's memory per connection — RSS and
+// the Go heap+stacks after a forced collection, each as (with sockets −
+// before sockets) / N, session and user actors included — and its CPU
+// while the sockets idle. Target: N = 18,000 (one process holds at most
+// ~19,000 sockets under this box's 20,000-file limit), <= 8 KiB each,
+// <= 10 % of a core.
+func init() {
+	register(&Workload{
+		ID: "W1", Title: "idle chat sessions, heartbeats only",
+		Target: Target{Text: "18,000 connections per process, <= 8 KiB each, <= 10 % of a core idle",
+			Limits: map[string]float64{"min:connections": 18000, "max:rssBytesPerConn": 8192, "max:idleCpuPercent": 10}},
+		Budget: 8 * time.Minute, SmokeBudget: 2 * time.Minute,
+		Run: runW1,
+	})
+}
+
+func runW1(ctx context.Context, o *Options) (*Result, error) {
+	conns, idle := 18000, 60*time.Second
+	if o.Smoke {
+		conns, idle = 20, 2*time.Second
+	}
+	if o.Conns > 0 {
+		conns = o.Conns
+	}
+	// pprof is always on here: its heap endpoint forces the collections
+	// that make the heap figures count live memory only.
+	st, err := NewStack(ctx, StackOptions{Bin: o.Bin, Keep: o.Keep, Log: o.logf, Pprof: true})
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close(context.Background())
+	o.logf("W1: fixture of %d users", conns)
+	accounts, err := LoadUsers(ctx, st.DB, FixtureOptions{Users: conns})
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Start(ctx); err != nil {
+		return nil, err
+	}
+	node := st.Nodes[0]
+	// A few sockets first, so one-time costs (the first actor system
+	// allocations, pools, code paths) are not counted per connection.
+	warm := min(20, conns)
+	wf, _, err := StartFleet(ctx, []Plan{{Workload: "W1", WSBase: wsBase(node), Source: SourceAddr(0), Dialers: 4,
+		Members: membersOf(accounts[:warm])}}, o.logf)
+	if err != nil {
+		return nil, err
+	}
+	wf.Close()
+	if err := forceGC(ctx, node); err != nil {
+		return nil, err
+	}
+	base, baseHeap := node.Sample(), heapAndStacks(ctx, node)
+	o.logf("W1: before: RSS %.1f MiB, heap+stacks %.1f MiB", mib(base.RSS), mib(baseHeap))
+
+	plans := splitPlans(Plan{Workload: "W1", WSBase: wsBase(node), Dialers: 32}, membersOf(accounts), workersFor(o, conns), 1)
+	o.logf("W1: %d sockets over %d generator processes", conns, len(plans))
+	t0 := time.Now()
+	fleet, readies, err := StartFleet(ctx, plans, o.logf)
+	if err != nil {
+		return nil, err
+	}
+	defer fleet.Close()
+	if err := fleetReady(o, readies, conns); err != nil {
+		return nil, err
+	}
+	connectSecs := time.Since(t0).Seconds()
+	// Let the login work settle, then measure the idle window.
+	sleepUntil(ctx, time.Now().Add(min(5*time.Second, idle)))
+	mark := st.Mark()
+	o.logf("W1: %d sockets idle for %v", conns, idle)
+	prof := NewProfiler(o, node, "W1")
+	prof.During(ctx, idle/2, "idle")
+	sleepUntil(ctx, time.Now().Add(idle))
+	prof.Wait()
+	server, box, err := st.Measure(ctx, mark)
+	if err != nil {
+		return nil, err
+	}
+	rssAfter := node.Sample().RSS
+	if err := forceGC(ctx, node); err != nil {
+		return nil, err
+	}
+	heapAfter := heapAndStacks(ctx, node)
+	// The resident set once the collector has run and had a moment to
+	// return free pages: what the sockets hold, without the garbage
+	// headroom a busy heap carries.
+	sleepUntil(ctx, time.Now().Add(min(5*time.Second, idle)))
+	rssGC := node.Sample().RSS
+	fin, _, err := fleet.Finish(ctx, time.Second)
+	if err != nil {
+		return nil, err
+	}
+	_, _, alive, closed, pushes, _ := MergeFinals(fin)
+	o.logf("W1: after: RSS %.1f MiB, heap+stacks %.1f MiB, %d sockets alive, server fds peak %d", mib(rssAfter), mib(heapAfter), alive, server.PeakFDs)
+
+	r := &Result{Server: server, Box: box,
+		Config: map[string]any{"connections": conns, "idle": idle.String(), "generators": len(plans), "warmSockets": warm},
+		Figures: map[string]float64{
+			"connections":            float64(alive),
+			"rssBytesPerConn":        float64(int64(rssAfter)-int64(base.RSS)) / float64(conns),
+			"rssAfterGCBytesPerConn": float64(int64(rssGC)-int64(base.RSS)) / float64(conns),
+			"heapBytesPerConn":       (heapAfter - baseHeap) / float64(conns),
+			"idleCpuPercent":         server.CPUPercent,
+			"connectPerSec":          float64(conns) / connectSecs,
+			"serverFdsPeak":          float64(server.PeakFDs),
+			"serverSocketsPeak":      float64(server.PeakSockets),
+			"rssMiB":                 mib(rssAfter),
+			"pushesWhileIdleAll":     float64(pushes),
+		}}
+	if alive != conns {
+		r.Errors = int64(conns - alive)
+		r.Notes = append(r.Notes, fmt.Sprintf("%d sockets closed while idle: %s", conns-alive, closedText(closed)))
+	}
+	return r, nil
+}
+
+func membersOf(accounts []Account) []Member {
+	out := make([]Member, len(accounts))
+	for i, a := range accounts {
+		out[i] = Member{Account: a}
+	}
+	return out
+}
+
+// heapAndStacks is the Go memory in use: heap spans plus goroutine stacks.
+func heapAndStacks(ctx context.Context, n *Node) float64 {
+	m, err := Metrics(ctx, n.URL+"/metrics")
+	if err != nil {
+		return 0
+	}
+	return m["go_memstats_heap_inuse_bytes"] + m["go_memstats_stack_inuse_bytes"]
+}
+
+func mib(b any) float64 {
+	switch v := b.(type) {
+	case uint64:
+		return float64(v) / (1 << 20)
+	case float64:
+		return v / (1 << 20)
+	}
+	return 0
+}
