@@ -223,7 +223,10 @@ export default async function accountScreens(t) {
     await page.getByRole('button', { name: new RegExp(t.text('switchAccount.add')) }).tap();
     await heading('auth.addAccountTitle').waitFor();
     await signInThroughUi(t, { account: other, password: PASSWORD });
-    await page.waitForURL((url) => url.pathname === '/pages/tabBar/mine');
+    // A fresh chat token opens the chat session, which may take the app to
+    // the chat tab (spec section 4); either way the sign-in page is left.
+    await page.waitForURL((url) => url.pathname !== '/pages/auth/login');
+    await page.goto(t.url('/pages/tabBar/mine'));
     await page.getByText(t.text('mine.account', { account: other })).waitFor();
     const otherToken = await token();
     await page.goto(t.url('/pages/my/switch-account'));
@@ -235,7 +238,8 @@ export default async function accountScreens(t) {
     const dialog = page.getByRole('dialog', { name: t.text('switchAccount.dialogTitle', { account }) });
     await dialog.getByLabel(t.text('pages.login.password'), { exact: true }).fill(NEW_PASSWORD);
     await dialog.getByRole('button', exact('switchAccount.confirm')).tap();
-    await page.waitForURL((url) => url.pathname === '/pages/tabBar/mine');
+    await page.waitForURL((url) => url.pathname !== '/pages/my/switch-account');
+    await page.goto(t.url('/pages/tabBar/mine'));
     await page.getByText(t.text('mine.account', { account })).waitFor();
     // /accountLoginAtm ended the session being left.
     const stale = await apiCall(t.baseURL, '/user/mine', {}, { token: otherToken, address });
