@@ -217,11 +217,9 @@ export default async function accountScreens(t) {
     await toast('safety.passwordChanged').waitFor();
   });
 
-  // Known bug, open: after switching account, the chat socket of the session
-  // being left receives OnUserTokenExpired and the chat session signs the NEW
-  // account out. Until the socket module ignores events of a replaced chat
-  // token, this check runs only when E2E_SWITCH_ACCOUNT=1.
-  if (process.env.E2E_SWITCH_ACCOUNT === '1') await t.test('switch account: add another account, then back with the password', async () => {
+  // /accountLoginAtm ends the session being left and the server tells its chat
+  // socket the token expired; that must not sign the next account out.
+  await t.test('switch account: add another account, then back with the password', async () => {
     await page.goto(t.url('/pages/my/switch-account'));
     await heading('mine.switchAccount').waitFor();
     await page.getByRole('button', { name: new RegExp(t.text('switchAccount.add')) }).tap();
@@ -245,6 +243,13 @@ export default async function accountScreens(t) {
     await page.waitForURL((url) => url.pathname !== '/pages/my/switch-account');
     await page.goto(t.url('/pages/tabBar/mine'));
     await page.getByText(t.text('mine.account', { account })).waitFor();
+    // Still signed in as the account switched to once the chat socket is up on its token.
+    await page.goto(t.url('/'));
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.equal(new URL(page.url()).pathname, '/');
+    const current = await token();
+    assert.ok(current && current !== otherToken, 'the account switched to keeps its session');
     // /accountLoginAtm ended the session being left.
     const stale = await apiCall(t.baseURL, '/user/mine', {}, { token: otherToken, address });
     assert.notEqual(stale.code, 0);

@@ -6,6 +6,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { accountsApi, type RegisterInput } from '../api/accounts';
+import { replacingChatSession } from '../api/chat';
 import { api, type LoginInput, type LoginResult } from '../api/client';
 import { userInfoQuery } from './queries';
 
@@ -25,7 +26,7 @@ export function useAccountActions() {
   const signIn = useCallback(
     async (input: LoginInput, { switching = false } = {}): Promise<LoginResult> => {
       const result = switching
-        ? await api.switchAccount(input, { quiet: true })
+        ? await replacingChatSession(() => api.switchAccount(input, { quiet: true }))
         : await api.accountLogin(input, { quiet: true });
       await afterSignIn(queryClient);
       return result;

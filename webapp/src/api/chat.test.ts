@@ -1,7 +1,15 @@
 import { createStore } from 'jotai';
 import { describe, expect, it, vi } from 'vitest';
 import { scriptedSocket } from '../test/fakeSocket';
-import { chatConnectionAtom, chatReconnectingAtom, onAnyBusinessPush, onBusinessPush, syncChatSession } from './chat';
+import {
+  chatConnectionAtom,
+  chatReconnectingAtom,
+  chatSessionEndedAtom,
+  onAnyBusinessPush,
+  onBusinessPush,
+  replacingChatSession,
+  syncChatSession,
+} from './chat';
 import { createBrowserStore, STORAGE_KEYS } from './storage';
 
 describe('onBusinessPush', () => {
@@ -77,6 +85,87 @@ describe('syncChatSession', () => {
 
     store.remove(STORAGE_KEYS.token);
     expect(jotai.get(chatConnectionAtom)).toBe('idle');
+    stop();
+  });
+
+  function signedIn(store: ReturnType<typeof createBrowserStore>, userID: string, chatToken: string): void {
+    store.set(STORAGE_KEYS.token, `access-${userID}`);
+    store.set(STORAGE_KEYS.userId, userID);
+    store.set(STORAGE_KEYS.wsToken, chatToken);
+  }
+
+  it('drops the stored session and reports it when the server says the token expired', async () => {
+    const harness = scriptedSocket();
+    const store = createBrowserStore();
+    const jotai = createStore();
+    signedIn(store, '42', 'chat-a');
+    const stop = syncChatSession(harness.socket, store, jotai);
+    await vi.waitFor(() => {
+      expect(jotai.get(chatConnectionAtom)).toBe('connected');
+    });
+    harness.ws.push('OnUserTokenExpired', null);
+    expect(store.get(STORAGE_KEYS.wsToken)).toBeNull();
+    expect(store.get(STORAGE_KEYS.token)).toBeNull();
+    expect(jotai.get(chatSessionEndedAtom)).toBe('expired');
+    expect(jotai.get(chatConnectionAtom)).toBe('idle');
+    stop();
+  });
+
+  it('keeps the next account signed in when a switch ends the session being left first', async () => {
+    const harness = scriptedSocket();
+    const store = createBrowserStore();
+    const jotai = createStore();
+    signedIn(store, '42', 'chat-a');
+    const stop = syncChatSession(harness.socket, store, jotai);
+    await vi.waitFor(() => {
+      expect(jotai.get(chatConnectionAtom)).toBe('connected');
+    });
+    const old = harness.ws;
+    await replacingChatSession(
+      () => {
+        // The server ends the old session (its socket hears so) before the reply stores the next one.
+        old.push('OnUserTokenExpired', null);
+        signedIn(store, '77', 'chat-b');
+        return Promise.resolve();
+      },
+      harness.socket,
+      store,
+      jotai,
+    );
+    expect(jotai.get(chatSessionEndedAtom)).toBeNull();
+    expect(store.get(STORAGE_KEYS.wsToken)).toBe('chat-b');
+    expect(harness.socket.userID).toBe('77');
+    await vi.waitFor(() => {
+      expect(jotai.get(chatConnectionAtom)).toBe('connected');
+    });
+    // The old socket's late words change nothing either.
+    old.push('OnKickedOffline', null);
+    expect(store.get(STORAGE_KEYS.wsToken)).toBe('chat-b');
+    expect(jotai.get(chatConnectionAtom)).toBe('connected');
+    stop();
+  });
+
+  it('ends the session after a switch that failed once the server had ended it', async () => {
+    const harness = scriptedSocket();
+    const store = createBrowserStore();
+    const jotai = createStore();
+    signedIn(store, '42', 'chat-a');
+    const stop = syncChatSession(harness.socket, store, jotai);
+    await vi.waitFor(() => {
+      expect(jotai.get(chatConnectionAtom)).toBe('connected');
+    });
+    const failed = replacingChatSession(
+      () => {
+        harness.ws.push('OnUserTokenExpired', null);
+        return Promise.reject(new Error('network'));
+      },
+      harness.socket,
+      store,
+      jotai,
+    );
+    await expect(failed).rejects.toThrow('network');
+    expect(store.get(STORAGE_KEYS.wsToken)).toBeNull();
+    expect(jotai.get(chatSessionEndedAtom)).toBe('expired');
     stop();
   });
 });

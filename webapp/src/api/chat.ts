@@ -68,7 +68,49 @@ export const chatConnectionAtom = atom<ConnectionState>('idle');
 /** True while connecting again after having been connected (the banner says "reconnecting"). */
 export const chatReconnectingAtom = atom(false);
 
+/**
+ * Set when the server ended this session (kicked offline, token expired) and the stored
+ * session was dropped; the shell tells the user and opens the sign-in page, then clears it.
+ */
+export const chatSessionEndedAtom = atom<'kicked' | 'expired' | null>(null);
+
 let sessionSync: (() => void) | null = null;
+
+/** The chat token a switch of account is ending on purpose (see `replacingChatSession`). */
+let replacedChatToken = '';
+
+/**
+ * Runs a switch of account (/accountLoginAtm ends the session being left, and the server
+ * tells that session's socket its token expired). While it runs, the end of the current chat
+ * session is expected and does not sign anybody out; once the next session is stored the
+ * socket moves to it.
+ */
+export async function replacingChatSession<T>(
+  work: () => Promise<T>,
+  socket: ChatSocket = chatSocket,
+  store: KeyValueStore = browserStore,
+  jotai: AppStore = appStore,
+): Promise<T> {
+  replacedChatToken = store.get(STORAGE_KEYS.wsToken) ?? '';
+  try {
+    return await work();
+  } finally {
+    replacedChatToken = '';
+    // The switch failed after the server had ended the session anyway: end it here too.
+    endIfSessionEnded(socket, store, jotai);
+  }
+}
+
+/** Drops the stored session when the socket's session ended on the server and is still the stored one. */
+function endIfSessionEnded(socket: ChatSocket, store: KeyValueStore, jotai: AppStore): void {
+  const state = socket.state;
+  if (state !== 'kicked' && state !== 'expired') return;
+  const token = socket.token;
+  if (token === '' || token === replacedChatToken) return;
+  if (store.get(STORAGE_KEYS.wsToken) !== token) return;
+  endSessionLocally(store);
+  jotai.set(chatSessionEndedAtom, state);
+}
 
 /**
  * Starts keeping the socket in step with the stored session (once; later calls do nothing).
@@ -285,6 +327,10 @@ export function syncChatSession(
   const mirror = (state: ConnectionState): void => {
     jotai.set(chatConnectionAtom, state);
     jotai.set(chatReconnectingAtom, state === 'connecting' && socket.connectedBefore);
+    // Decided here, in the socket's own callback, while the socket still holds the token that
+    // ended: a screen's effect would run later, when a switch may already have stored the
+    // next account's session, and would sign that one out.
+    endIfSessionEnded(socket, store, jotai);
   };
   const offState = socket.onStateChange(mirror);
   mirror(socket.state);

@@ -127,6 +127,11 @@ export class ChatSocket {
     return this.credentials?.userID ?? '';
   }
 
+  /** The chat token of the session this socket is (or was last) signed in with. */
+  get token(): string {
+    return this.credentials?.token ?? '';
+  }
+
   /** Connects as `credentials`; a call with other credentials replaces the session. */
   start(credentials: Credentials): void {
     const same =

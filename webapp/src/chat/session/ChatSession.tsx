@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useAtomValue } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { applyBusinessPush } from '../../account/businessPush';
-import { chatConnectionAtom, chatSocket, endSessionLocally, onAnyBusinessPush, startChatSession } from '../../api/chat';
+import { chatConnectionAtom, chatSessionEndedAtom, chatSocket, onAnyBusinessPush, startChatSession } from '../../api/chat';
 import { LOGIN_PATH } from '../../app/paths';
 import { showToast } from '../../state/toast';
 import { useMe } from '../data/hooks';
@@ -17,13 +17,15 @@ const FIRST_CONNECT_TIMEOUT_MS = 10_000;
 /**
  * Mounted once in the app shell: keeps the chat socket signed in with the stored session,
  * feeds its pushes (chat and the account area's business keys) into the query cache, shows the reconnecting banner, and ends the whole
- * session with a toast when the socket was kicked offline or its token expired.
+ * session with a toast when the socket was kicked offline or its token expired (not when a
+ * switch of account ended the session being left).
  */
 export function ChatSession() {
   const client = useQueryClient();
   const navigate = useNavigate();
   const { t } = useTranslation();
   const state = useAtomValue(chatConnectionAtom);
+  const [ended, setEnded] = useAtom(chatSessionEndedAtom);
   const me = useMe();
   const previous = useRef(me);
 
@@ -60,12 +62,13 @@ export function ChatSession() {
     };
   }, [state, t]);
 
+  // The session itself was already dropped where the socket reported it (api/chat.ts).
   useEffect(() => {
-    if (state !== 'kicked' && state !== 'expired') return;
-    showToast(t(state === 'kicked' ? 'chat.connection.kicked' : 'chat.connection.expired'));
-    endSessionLocally();
+    if (!ended) return;
+    setEnded(null);
+    showToast(t(ended === 'kicked' ? 'chat.connection.kicked' : 'chat.connection.expired'));
     void navigate(LOGIN_PATH, { replace: true });
-  }, [state, t, navigate]);
+  }, [ended, setEnded, t, navigate]);
 
   return <ConnectionBanner state={state} />;
 }
