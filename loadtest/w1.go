@@ -59,7 +59,7 @@ func runW1(ctx context.Context, o *Options) (*Result, error) {
 	if err := forceGC(ctx, node); err != nil {
 		return nil, err
 	}
-	base, baseHeap := node.Sample(), heapAndStacks(ctx, node)
+	base, baseHeap, baseStacks := node.Sample(), heapAndStacks(ctx, node), stacks(ctx, node)
 	o.logf("W1: before: RSS %.1f MiB, heap+stacks %.1f MiB", mib(base.RSS), mib(baseHeap))
 
 	plans := splitPlans(Plan{Workload: "W1", WSBase: wsBase(node), Dialers: 32}, membersOf(accounts), workersFor(o, conns), 1)
@@ -90,7 +90,7 @@ func runW1(ctx context.Context, o *Options) (*Result, error) {
 	if err := forceGC(ctx, node); err != nil {
 		return nil, err
 	}
-	heapAfter := heapAndStacks(ctx, node)
+	heapAfter, stacksAfter := heapAndStacks(ctx, node), stacks(ctx, node)
 	// The resident set once the collector has run and had a moment to
 	// return free pages: what the sockets hold, without the garbage
 	// headroom a busy heap carries.
@@ -110,6 +110,7 @@ func runW1(ctx context.Context, o *Options) (*Result, error) {
 			"rssBytesPerConn":        float64(int64(rssAfter)-int64(base.RSS)) / float64(conns),
 			"rssAfterGCBytesPerConn": float64(int64(rssGC)-int64(base.RSS)) / float64(conns),
 			"heapBytesPerConn":       (heapAfter - baseHeap) / float64(conns),
+			"stackBytesPerConn":      (stacksAfter - baseStacks) / float64(conns),
 			"idleCpuPercent":         server.CPUPercent,
 			"connectPerSec":          float64(conns) / connectSecs,
 			"serverFdsPeak":          float64(server.PeakFDs),
@@ -139,6 +140,15 @@ func heapAndStacks(ctx context.Context, n *Node) float64 {
 		return 0
 	}
 	return m["go_memstats_heap_inuse_bytes"] + m["go_memstats_stack_inuse_bytes"]
+}
+
+// stacks is the memory of goroutine stacks (part of heapAndStacks).
+func stacks(ctx context.Context, n *Node) float64 {
+	m, err := Metrics(ctx, n.URL+"/metrics")
+	if err != nil {
+		return 0
+	}
+	return m["go_memstats_stack_inuse_bytes"]
 }
 
 func mib(b any) float64 {
