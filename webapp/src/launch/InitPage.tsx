@@ -7,8 +7,11 @@ import { PageLoading } from '../app/PageLoading';
 import { useSession } from '../state/session';
 import './InitPage.css';
 
-/** The longest the splash waits for the signed-in user's info before opening the page anyway. */
-export const LAUNCH_WAIT_MS = 3000;
+/**
+ * The longest the splash waits for the signed-in user's info before opening the page anyway:
+ * long enough for a slow mobile network (and for a loaded test box), short of a hang.
+ */
+export const LAUNCH_WAIT_MS = 10_000;
 
 /** Where the launch page goes: its `redirect` when that is a path of this app (not itself), else home. */
 export function launchTarget(raw: string | null): string {
