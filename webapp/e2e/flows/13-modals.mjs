@@ -1,7 +1,8 @@
 // The pages around discover: the webview modal, the update prompts from the operator's
-// manifest, a share card, and the desktop frame a computer gets on launch.
+// manifest, a share card, the dialog pages driven by their query, the launch page, and the
+// desktop frame a computer gets on launch.
 import assert from 'node:assert/strict';
-import { operatorLogin } from '../support/accounts.mjs';
+import { operatorLogin, PASSWORD, registerUser } from '../support/accounts.mjs';
 
 export const server = { demo: true, env: { KJ_WINDOW_COUNT: '1' } };
 
@@ -76,6 +77,120 @@ export default async function modals(t) {
     assert.match(href, /^data:image\/png;base64,/);
     await page.goto(t.url('/pages/modal/share-image?json=not-json'));
     await page.getByText(t.text('modal.share.invalid')).waitFor();
+  });
+
+  const dialogPage = (path, query) => t.url(`${path}?${new URLSearchParams(query).toString()}`);
+  const modal = (query) => dialogPage('/pages/modal/modal', query);
+  const notice = (query) => dialogPage('/pages/modal/modal_n', query);
+
+  await t.test('the dialog page shows its query as text; confirm opens its app page', async () => {
+    await page.goto(modal({
+      title: 'Heads up',
+      content: '<b>not bold</b>\nsecond line',
+      confirmText: 'Open mine',
+      cancelText: 'Stay',
+      url: '/pages/tabBar/mine',
+    }));
+    const dialog = page.getByRole('dialog', { name: 'Heads up' });
+    await dialog.waitFor();
+    await dialog.getByText('<b>not bold</b>', { exact: false }).waitFor();
+    assert.equal(await dialog.locator('b').count(), 0, 'query text is never HTML');
+    const buttons = dialog.getByRole('button');
+    assert.deepEqual(await buttons.allTextContents(), ['Stay', 'Open mine']);
+    for (const box of await buttons.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height))) {
+      assert.ok(box >= 44, `touch target ${box} px`);
+    }
+    await t.screenshot('modal');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await t.screenshot('modal-dark');
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    await dialog.getByRole('button', { name: 'Open mine' }).tap();
+    await page.waitForURL((url) => url.pathname === '/pages/tabBar/mine');
+    await page.getByRole('heading', { level: 1, name: t.text('pages.mine.title') }).waitFor();
+  });
+
+  await t.test('the dialog page refuses a javascript: url; cancel and Escape go back (home without history)', async () => {
+    const alerts = [];
+    const onDialog = (browserDialog) => {
+      alerts.push(browserDialog.message());
+      void browserDialog.dismiss();
+    };
+    page.on('dialog', onDialog);
+    try {
+      await page.goto(modal({ content: 'Run it?', url: 'javascript:alert(1)' }));
+      const dialog = page.getByRole('dialog', { name: t.text('modal.dialog.title') });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: t.text('modal.dialog.confirm') }).tap();
+      await page.waitForURL((url) => url.pathname === '/');
+      assert.deepEqual(alerts, [], 'the javascript: url never ran');
+    } finally {
+      page.off('dialog', onDialog);
+    }
+    await page.goto(modal({ content: 'Cancel me' }));
+    await page.getByRole('dialog').getByRole('button', { name: t.text('modal.dialog.cancel') }).tap();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto(modal({ content: 'Escape me' }));
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.waitForURL((url) => url.pathname === '/');
+  });
+
+  await t.test('the notice dialog has one button and closes only with it', async () => {
+    await page.goto(notice({ title: 'Maintenance', content: 'Tonight from 2:00 to 3:00.', showCancel: 'true', cancelText: 'No' }));
+    const dialog = page.getByRole('dialog', { name: 'Maintenance' });
+    await dialog.waitFor();
+    assert.deepEqual(await dialog.getByRole('button').allTextContents(), [t.text('modal.dialog.acknowledge')]);
+    await t.screenshot('modal-notice');
+    await page.keyboard.press('Escape');
+    await page.locator('.dialog-backdrop').tap({ position: { x: 8, y: 8 } });
+    assert.equal(new URL(page.url()).pathname, '/pages/modal/modal_n');
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: t.text('modal.dialog.acknowledge') }).tap();
+    await page.waitForURL((url) => url.pathname === '/');
+  });
+
+  await t.test('the launch page opens its redirect, only a path of this app', async () => {
+    await page.goto(t.url(`/pages/init/init?redirect=${encodeURIComponent('/pages/tabBar/find')}`));
+    await page.waitForURL((url) => url.pathname === '/pages/tabBar/find');
+    await page.getByRole('heading', { level: 1, name: t.text('pages.find.title') }).waitFor();
+    await page.goto(t.url(`/pages/init/init?redirect=${encodeURIComponent('https://example.com/')}`));
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('heading', { level: 1, name: t.text('pages.chat.title') }).waitFor();
+  });
+
+  await t.test('signed in, the launch page shows its splash until the user info is in', async () => {
+    const user = await registerUser(t, `i${t.language.slice(0, 2)}`);
+    const { page: own } = await t.openSession();
+    await own.goto(t.url(`/pages/auth/login?redirect=${encodeURIComponent('/pages/tabBar/mine')}`));
+    await own.getByLabel(t.text('pages.login.account')).fill(user.account);
+    await own.getByLabel(t.text('pages.login.password')).fill(PASSWORD);
+    await own.getByRole('button', { name: t.text('pages.login.submit') }).tap();
+    await own.waitForURL((url) => url.pathname === '/pages/tabBar/mine');
+    // Hold the guard's user-info request so the splash stays up for a look.
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await own.route('**/api/user/mine', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await own.goto(t.url(`/pages/init/init?redirect=${encodeURIComponent('/pages/tabBar/find')}`));
+      await own.getByRole('heading', { level: 1, name: t.text('app.title') }).waitFor();
+      await own.getByRole('progressbar', { name: t.text('common.loading') }).waitFor();
+      assert.equal(new URL(own.url()).pathname, '/pages/init/init');
+      await t.screenshot('init', own);
+      release();
+      await own.waitForURL((url) => url.pathname === '/pages/tabBar/find');
+      await own.getByRole('heading', { level: 1, name: t.text('pages.find.title') }).waitFor();
+    } finally {
+      release();
+      await own.unrouteAll({ behavior: 'ignoreErrors' });
+    }
   });
 
   await t.test('a desktop browser gets the app inside the phone frame', async () => {

@@ -1,3 +1,5 @@
+import { hasHiddenChars } from '../format/text';
+
 /** Route paths shared by the router, the guard and the API module (spec section 2). */
 export const HOME_PATH = '/';
 export const LOGIN_PATH = '/pages/auth/login';
@@ -77,13 +79,38 @@ export function loginPath(from?: string): string {
   return `${LOGIN_PATH}?redirect=${encodeURIComponent(from)}`;
 }
 
+const PATH_BASE = 'https://app.invalid';
+
+/**
+ * `value` when it is a path of this app — one leading `/`, never `//host`, `/\host`, a full URL,
+ * a control or bidi character, or anything a URL parser would read as another host — else null.
+ * Such paths also go where the router does not look: an iframe's `src`, a link's `href`.
+ */
+export function appPath(value: string | null | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (hasHiddenChars(value)) return null;
+  try {
+    return new URL(value, PATH_BASE).origin === PATH_BASE ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Only same-origin paths are followed after sign-in, never `//host` or a full URL. */
 export function safeRedirect(value: string | null | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
-    return HOME_PATH;
-  }
-  return value.startsWith(LOGIN_PATH) ? HOME_PATH : value;
+  const path = appPath(value);
+  if (!path) return HOME_PATH;
+  return path.startsWith(LOGIN_PATH) ? HOME_PATH : path;
 }
+
+/** The launch page: runs the launch checks, then opens `?redirect=` (a path of this app) or home. */
+export const INIT_PATH = '/pages/init/init';
+
+/** The query-driven dialogs: with confirm and cancel, and the notice that must be acknowledged. */
+export const DIALOG_PATHS = {
+  modal: '/pages/modal/modal',
+  notice: '/pages/modal/modal_n',
+} as const;
 
 /** Discover, videos, same city, customer service and the modal pages (issue 10). */
 export const FIND_PATHS = {

@@ -25,6 +25,16 @@ const webviewPage = async () => ({ Component: (await import('../modal/WebviewPag
 const updateAlertPage = async () => ({ Component: (await import('../modal/UpdateAlertPage')).UpdateAlertPage });
 const shareImagePage = async () => ({ Component: (await import('../modal/ShareImagePage')).ShareImagePage });
 const iframePage = async () => ({ Component: (await import('../modal/IframePage')).IframePage });
+// The launch page and the query-driven dialogs (spec section 2, "Init/auth/modal").
+const initPage = async () => ({ Component: (await import('../launch/InitPage')).InitPage });
+const modalPage = async () => {
+  const { ModalPage } = await import('../modal/ModalPage');
+  return { element: <ModalPage /> };
+};
+const noticeModalPage = async () => {
+  const { ModalPage } = await import('../modal/ModalPage');
+  return { element: <ModalPage notice /> };
+};
 const languageSettingPage = async () => ({
   Component: (await import('../pages/my/LanguageSettingPage')).LanguageSettingPage,
 });
@@ -98,6 +108,7 @@ export const routes: RouteObject[] = [
           { path: 'pages/tabBar/love', lazy: lovePage },
         ],
       },
+      { path: 'pages/init/init', lazy: initPage },
       { path: 'pages/auth/login', lazy: loginPage },
       { path: 'pages/my/language-setting', lazy: languageSettingPage },
       { path: 'pages/my/edit-information', lazy: editInformationPage },
@@ -124,6 +135,8 @@ export const routes: RouteObject[] = [
       { path: 'pages/find/watch-video', lazy: watchVideoPage },
       { path: 'pages/love/video', lazy: loveVideoPage },
       { path: 'pages/customer/customer', lazy: customerPage },
+      { path: 'pages/modal/modal', lazy: modalPage },
+      { path: 'pages/modal/modal_n', lazy: noticeModalPage },
       { path: 'pages/modal/webview', lazy: webviewPage },
       { path: 'pages/modal/update-alert', lazy: updateAlertPage },
       { path: 'pages/modal/share-image', lazy: shareImagePage },

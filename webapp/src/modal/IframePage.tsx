@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { HOME_PATH, FIND_PATHS } from '../app/paths';
+import { appPath, HOME_PATH, FIND_PATHS } from '../app/paths';
 import './modal.css';
 
 /** The page to show inside the frame: a path of this app, never the frame itself or another site. */
 export function framedPath(raw: string | null): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return HOME_PATH;
-  if (raw.startsWith(FIND_PATHS.iframe)) return HOME_PATH;
-  return raw;
+  const path = appPath(raw);
+  if (!path || path.startsWith(FIND_PATHS.iframe)) return HOME_PATH;
+  return path;
 }
 
 /**

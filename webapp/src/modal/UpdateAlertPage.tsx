@@ -2,9 +2,9 @@ import '../components/ui/ui.css';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { useUpdateCheck } from '../account/useUpdateCheck';
 import { HOME_PATH } from '../app/paths';
+import { useBack } from '../app/useReturn';
 import { updatePromptAtom } from '../state/appUpdate';
 import './modal.css';
 
@@ -16,7 +16,7 @@ import './modal.css';
  */
 export function UpdateAlertPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const back = useBack(HOME_PATH);
   const check = useUpdateCheck();
   const prompt = useAtomValue(updatePromptAtom);
   const [checked, setChecked] = useState(false);
@@ -33,11 +33,8 @@ export function UpdateAlertPage() {
 
   useEffect(() => {
     if (!checked || prompt) return;
-    const state: unknown = window.history.state;
-    const index = typeof state === 'object' && state !== null && 'idx' in state ? state.idx : 0;
-    if (typeof index === 'number' && index > 0) void navigate(-1);
-    else void navigate(HOME_PATH, { replace: true });
-  }, [checked, prompt, navigate]);
+    back();
+  }, [checked, prompt, back]);
 
   return (
     <main className="page modal-page modal-page--dim" aria-busy={!checked}>
