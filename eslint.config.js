@@ -35,6 +35,13 @@ export default tseslint.config(
     },
   },
   {
+    // k6 scripts run in k6's JavaScript runtime, not Node: these are the globals it provides.
+    files: ['loadtest/k6/**/*.js'],
+    languageOptions: {
+      globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly', open: 'readonly' },
+    },
+  },
+  {
     // Browser tests: callbacks passed to page.evaluate() run in the page.
     files: ['webapp/e2e/**/*.mjs'],
     languageOptions: {

@@ -29,7 +29,7 @@ type counter struct {
 	done chan struct{}
 }
 
-type tick struct{ n int64 }
+type tick struct{}
 
 func (c *counter) Receive(ctx actor.Context) {
 	if _, ok := ctx.Message().(*tick); ok {

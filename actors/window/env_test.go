@@ -313,18 +313,6 @@ func (p *pushLog) settled(user int64) []SettledPush {
 	return out
 }
 
-func (p *pushLog) count(key string) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	n := 0
-	for _, x := range p.all {
-		if x.Key == key {
-			n++
-		}
-	}
-	return n
-}
-
 // waitPhase waits for a phase push of window w for issue and phase.
 func (e *env) waitPhase(w int64, issue string, ph Phase) PhasePush {
 	e.t.Helper()

@@ -22,7 +22,7 @@ export function api(path, body, token, extraHeaders) {
   let env;
   try {
     env = res.json();
-  } catch (e) {
+  } catch {
     env = { code: -1, message: String(res.status), data: null };
   }
   return { res, env };

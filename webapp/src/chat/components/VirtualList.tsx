@@ -18,6 +18,9 @@ interface VirtualListProps<T> {
 /** A list that renders only the rows in view, in its own scrolling area filling the page. */
 export function VirtualList<T>({ items, getKey, renderItem, estimateSize = 64, label, onRefresh, footer }: VirtualListProps<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The virtualizer's methods read mutable state, so the React Compiler must not memoize this
+  // component; the rule only reports that bail-out (facebook/react#34493). We do not run the compiler.
+  // eslint-disable-next-line react-hooks/incompatible-library -- skipping memoization here is correct
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,

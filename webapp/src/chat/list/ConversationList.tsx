@@ -28,6 +28,9 @@ export function ConversationList({ me }: { me: string }) {
   const [menuFor, setMenuFor] = useState<ConversationItem | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const list = data ?? [];
+  // The virtualizer's methods read mutable state, so the React Compiler must not memoize this
+  // component; the rule only reports that bail-out (facebook/react#34493). We do not run the compiler.
+  // eslint-disable-next-line react-hooks/incompatible-library -- skipping memoization here is correct
   const virtualizer = useVirtualizer({
     count: list.length,
     getScrollElement: () => scrollRef.current,
