@@ -8,7 +8,6 @@ import (
 	"errors"
 	"net/url"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -38,27 +37,10 @@ type UserInfo struct {
 	Notice          int64  `json:"notice"`       // unread notices
 	IsActivation    int    `json:"isActivation"` // 0 not activated, 1 activated
 	CustomerID      string `json:"customerId"`   // the operator who serves this user in chat
-	IsRecharge      bool   `json:"isRecharge"`   // has recharged (filled by the wallet area)
+	IsRecharge      bool   `json:"isRecharge"`   // a recharge was credited
 	InviteCode      string `json:"inviteCode"`
 	HasFundPassword bool   `json:"hasFundPassword"`
 	IsOperator      int    `json:"isOperator"`
-}
-
-// UserInfoFiller completes a UserInfo with facts another area owns
-// (whether the user has recharged). Areas add theirs from init with
-// AddUserInfoFiller.
-type UserInfoFiller func(c *Call, info *UserInfo) error
-
-var (
-	userInfoMu      sync.RWMutex
-	userInfoFillers []UserInfoFiller
-)
-
-// AddUserInfoFiller registers f for every /user/mine and /user/index.
-func AddUserInfoFiller(f UserInfoFiller) {
-	userInfoMu.Lock()
-	userInfoFillers = append(userInfoFillers, f)
-	userInfoMu.Unlock()
 }
 
 func (s *Server) userInfo(c *Call) (UserInfo, error) {
@@ -68,34 +50,20 @@ func (s *Server) userInfo(c *Call) (UserInfo, error) {
 		Phone: MaskPhone(u.Phone), IsActivation: u.IsActivation, InviteCode: u.InviteCode,
 		HasFundPassword: u.FundPasswordHash != "", IsOperator: u.IsOperator,
 	}
-	unread, err := storage.UnreadNotices(c.Ctx, s.DB, u.ID)
+	facts, err := storage.ProfileFactsOf(c.Ctx, s.DB, u.ID)
 	if err != nil {
 		return info, err
 	}
-	info.Notice = int64(unread)
+	info.Notice = int64(facts.UnreadNotices)
+	info.IsRecharge = facts.Recharged
 	// Operators are the customer service (customer.go): the agent already
 	// answering this user's customer-service chat, else one picked by user
 	// id so the choice is stable and spread out.
-	if v, err := storage.VisitorByUser(c.Ctx, s.DB, u.ID); err == nil && v.AgentID != 0 {
-		info.CustomerID = storage.User{ID: v.AgentID}.IDString()
-	} else if err != nil && !errors.Is(err, storage.ErrNotFound) {
-		return info, err
-	} else {
-		ops, err := storage.OperatorIDs(c.Ctx, s.DB)
-		if err != nil {
-			return info, err
-		}
-		if len(ops) > 0 {
-			info.CustomerID = storage.User{ID: ops[u.ID%int64(len(ops))]}.IDString()
-		}
-	}
-	userInfoMu.RLock()
-	fillers := userInfoFillers
-	userInfoMu.RUnlock()
-	for _, f := range fillers {
-		if err := f(c, &info); err != nil {
-			return info, err
-		}
+	switch {
+	case facts.AgentID != 0:
+		info.CustomerID = storage.User{ID: facts.AgentID}.IDString()
+	case facts.OperatorID != 0:
+		info.CustomerID = storage.User{ID: facts.OperatorID}.IDString()
 	}
 	return info, nil
 }

@@ -9,17 +9,6 @@ import (
 	"kj/storage/storagetest"
 )
 
-func init() {
-	// A filler as the wallet area adds its own; it only touches
-	// the test account "filled" so other tests see the plain values.
-	AddUserInfoFiller(func(c *Call, info *UserInfo) error {
-		if info.Username == "filled" {
-			info.IsRecharge = true
-		}
-		return nil
-	})
-}
-
 func TestUserMineAndIndex(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
@@ -71,10 +60,6 @@ func TestUserMineAndIndex(t *testing.T) {
 		idx := data[userIndexReply](t, call(t, h, "POST", "/api/user/index", "{}", "token", tok.Token))
 		if idx.UserInfo != info || idx.CreatedAt != clk.Now().UnixMilli() || idx.SuperiorBound {
 			t.Fatalf("index: %+v", idx)
-		}
-		_, ftok := newUser(t, s, "filled")
-		if f := data[UserInfo](t, call(t, h, "POST", "/api/user/mine", "{}", "token", ftok.Token)); !f.IsRecharge {
-			t.Fatalf("fillers of other areas: %+v", f)
 		}
 		if r := call(t, h, "POST", "/api/user/mine", "{}"); r.Code != CodeTokenExpired {
 			t.Fatalf("no token: %+v", r)

@@ -29,14 +29,6 @@ func init() {
 		s.Post("/user/userCoinRecode", User, s.pointsRecords)
 		s.Post("/user/userExchangeRecode", User, s.exchangeRecords)
 	})
-	// isRecharge of /user/mine and /user/index: a recharge was credited.
-	AddUserInfoFiller(func(c *Call, info *UserInfo) error {
-		has, err := storage.HasCompletedRecharge(c.Ctx, c.s.DB, c.User.ID)
-		if has {
-			info.IsRecharge = true
-		}
-		return err
-	})
 }
 
 // amountReply is the points account of the mine page, in cents.

@@ -88,15 +88,6 @@ func RechargeOrdersByStatus(ctx context.Context, q Querier, status, limit, offse
 	return out, total, err
 }
 
-// HasCompletedRecharge reports whether a user has had a recharge credited
-// (the isRecharge flag of the user info).
-func HasCompletedRecharge(ctx context.Context, q Querier, userID int64) (bool, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM recharge_orders WHERE user_id = $1 AND status = $2 LIMIT 1) x`,
-		userID, OrderCompleted).Scan(&n)
-	return n > 0, err
-}
-
 // ExchangeOrder is a withdrawal of points to a bank card.
 type ExchangeOrder struct {
 	ID         int64

@@ -55,10 +55,10 @@ func TestWalletOrdersAndRecords(t *testing.T) {
 		if ok, _ := storage.SetRechargeStatus(ctx, db, r2.ID, storage.OrderUnderReview, storage.OrderFailed, 9, "no such tx", 400); !ok {
 			t.Fatal("fail r2")
 		}
-		if has, _ := storage.HasCompletedRecharge(ctx, db, u.ID); !has {
-			t.Fatal("isRecharge")
+		if f, err := storage.ProfileFactsOf(ctx, db, u.ID); err != nil || !f.Recharged {
+			t.Fatal("isRecharge", err)
 		}
-		if has, _ := storage.HasCompletedRecharge(ctx, db, other.ID); has {
+		if f, _ := storage.ProfileFactsOf(ctx, db, other.ID); f.Recharged {
 			t.Fatal("isRecharge of a user without recharges")
 		}
 
