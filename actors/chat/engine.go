@@ -259,6 +259,27 @@ func (e *Engine) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), 30*time.Second)
 }
 
+// lazyContext is e.ctx() made on first use, for paths that reach the store
+// only now and then.
+type lazyContext struct {
+	e      *Engine
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func (l *lazyContext) get() context.Context {
+	if l.ctx == nil {
+		l.ctx, l.cancel = l.e.ctx()
+	}
+	return l.ctx
+}
+
+func (l *lazyContext) release() {
+	if l.cancel != nil {
+		l.cancel()
+	}
+}
+
 // onSessionEnded kicks the sockets of a replaced or signed-out sign-in.
 func (e *Engine) onSessionEnded(_ string, data []byte) {
 	var ev auth.SessionEnded
