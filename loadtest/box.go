@@ -24,15 +24,25 @@ type BoxSample struct {
 var (
 	workerMu   sync.Mutex
 	workerPIDs = map[int]bool{}
+	// workersDone is the CPU seconds of worker processes that have exited:
+	// /proc forgets them, and a run's closing sample is taken after its
+	// fleet finished, so without it their work would count as "other".
+	workersDone float64
 )
 
-func trackWorker(pid int, on bool) {
+func trackWorker(pid int) {
 	workerMu.Lock()
 	defer workerMu.Unlock()
-	if on {
-		workerPIDs[pid] = true
-	} else {
+	workerPIDs[pid] = true
+}
+
+// workerExited moves an exited worker's CPU time from /proc to workersDone.
+func workerExited(pid int, cpuSeconds float64) {
+	workerMu.Lock()
+	defer workerMu.Unlock()
+	if workerPIDs[pid] {
 		delete(workerPIDs, pid)
+		workersDone += cpuSeconds
 	}
 }
 
@@ -59,6 +69,7 @@ func SampleBox(serverPIDs ...int) BoxSample {
 	for pid := range workerPIDs {
 		s.Generator += procCPU(pid)
 	}
+	s.Generator += workersDone
 	workerMu.Unlock()
 	if ents, err := os.ReadDir("/proc"); err == nil {
 		for _, e := range ents {

@@ -72,7 +72,7 @@ func StartFleet(ctx context.Context, plans []Plan, logf func(string, ...any)) (*
 			f.Close()
 			return nil, nil, err
 		}
-		trackWorker(cmd.Process.Pid, true)
+		trackWorker(cmd.Process.Pid)
 		w := &workerProc{index: i, cmd: cmd, in: in, enc: json.NewEncoder(in), ready: make(chan WorkerReady, 1),
 			sent: make(chan map[string]uint64, 1), final: make(chan WorkerFinal, 1), done: make(chan struct{})}
 		f.workers = append(f.workers, w)
@@ -114,7 +114,11 @@ func (w *workerProc) send(m workerMsg) error {
 func (f *Fleet) read(w *workerProc, out io.Reader) {
 	defer func() {
 		w.err = w.cmd.Wait()
-		trackWorker(w.cmd.Process.Pid, false)
+		var cpu float64
+		if ps := w.cmd.ProcessState; ps != nil {
+			cpu = (ps.UserTime() + ps.SystemTime()).Seconds()
+		}
+		workerExited(w.cmd.Process.Pid, cpu)
 		close(w.done)
 	}()
 	dec := json.NewDecoder(bufio.NewReaderSize(out, 1<<20))
