@@ -174,3 +174,9 @@ export const RefreshIcon = () => (
     <path d="M20 11a8 8 0 0 0-14.6-4.5M4 5v4h4M4 13a8 8 0 0 0 14.6 4.5M20 19v-4h-4" />
   </Icon>
 );
+
+export const CloseIcon = () => (
+  <Icon size={20}>
+    <path d="M6 6l12 12M18 6 6 18" />
+  </Icon>
+);

@@ -73,4 +73,25 @@ describe('switch account', () => {
     expect(new URLSearchParams(router.state.location.search).get('switch')).toBe('1');
     expect(await screen.findByRole('heading', { level: 1, name: 'Add account' })).toBeInTheDocument();
   });
+
+  it('removes another account from this device, never the one in use', async () => {
+    signIn('9');
+    rememberAccount({ id: '7', username: 'bob', nickName: 'Bob', avatar: '' });
+    rememberAccount({ id: '9', username: 'alice', nickName: 'Alice', avatar: '' });
+    const server = fakeServer({ '/user/mine': () => alice, '/user/amount': () => wallet });
+    const user = userEvent.setup();
+    renderApp('/pages/my/switch-account');
+    const list = await screen.findByRole('list', { name: 'Accounts on this device' });
+    expect(within(list).queryByRole('button', { name: 'Remove alice from this device' })).toBeNull();
+    await user.click(within(list).getByRole('button', { name: 'Remove bob from this device' }));
+    await waitFor(() => {
+      expect(within(list).queryByRole('button', { name: /Bob/ })).toBeNull();
+    });
+    expect(within(list).getByRole('button', { name: /Alice/ })).toHaveAttribute('aria-current', 'true');
+    expect(await screen.findByText('Removed from this device')).toBeInTheDocument();
+    const saved = JSON.parse(window.localStorage.getItem(STORAGE_KEYS.cacheAccount) ?? '[]') as { id: string }[];
+    expect(saved.map((a) => a.id)).toEqual(['9']);
+    // Only the device's list changes: the server is not asked anything.
+    expect(server.callsTo('/accountLoginAtm')).toHaveLength(0);
+  });
 });

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { CachedAccount } from '../../account/cachedAccounts';
+import { forgetAccount, type CachedAccount } from '../../account/cachedAccounts';
 import { useAccountActions } from '../../account/session';
 import { useCachedAccounts } from '../../account/useCachedAccounts';
 import { LOGIN_PATH, TAB_PATHS } from '../../app/paths';
@@ -12,7 +12,7 @@ import { EmptyState } from '../../components/empty-state/EmptyState';
 import { FormMessage } from '../../components/form/FormMessage';
 import { TextField } from '../../components/form/TextField';
 import { useSubmitThrottle } from '../../components/form/useSubmitThrottle';
-import { PlusIcon } from '../../components/icons/Icons';
+import { CloseIcon, PlusIcon } from '../../components/icons/Icons';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { useSession } from '../../state/session';
 import { showToast } from '../../state/toast';
@@ -22,7 +22,8 @@ import './SwitchAccountPage.css';
  * Switch account: the accounts this device signed in with, the current one marked in use.
  * Another one asks for its password (no password is ever stored) and signs in through
  * `/accountLoginAtm`, which ends the current session. "Add account" opens the sign-in page in
- * the same mode.
+ * the same mode. Any account but the one in use can be removed from this device's list (only
+ * the list: nothing on the server changes).
  */
 export function SwitchAccountPage() {
   const { t } = useTranslation();
@@ -56,6 +57,19 @@ export function SwitchAccountPage() {
                 </span>
                 {current ? <span className="accounts__current">{t('switchAccount.inUse')}</span> : null}
               </button>
+              {current ? null : (
+                <button
+                  type="button"
+                  className="accounts__remove"
+                  aria-label={t('switchAccount.remove', { account: account.username })}
+                  onClick={() => {
+                    forgetAccount(account.id);
+                    showToast(t('switchAccount.removed'));
+                  }}
+                >
+                  <CloseIcon />
+                </button>
+              )}
             </li>
           );
         })}
