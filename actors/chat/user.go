@@ -48,6 +48,7 @@ func (ev *userEvent) prepare() {
 		for i, m := range ev.Msgs {
 			if m.encoded == nil {
 				m.encoded, _ = json.Marshal(m)
+				m.latestWire = jsonEscape(jsonEscape(m.encoded))
 			}
 			ev.frames[i] = encodeReply("OnRecvNewMessage", "", rawJSON(m.encoded), 0, "")
 		}
@@ -370,6 +371,7 @@ func (a *userActor) pushConversations(event string, states ...*convState) {
 		}
 	}
 	items := make([]*ConversationItem, 0, len(states))
+	latest := make([]*Message, 0, len(states))
 	for _, st := range states {
 		if st.latest == nil && st.row.VisibleMax() > st.row.MinSeq {
 			if m, err := storage.LatestVisibleChatMessage(store.get(), a.e.db, a.u.id, st.row.ConversationID, st.row.MinSeq, st.row.VisibleMax()); err == nil {
@@ -377,8 +379,9 @@ func (a *userActor) pushConversations(event string, states ...*convState) {
 			}
 		}
 		items = append(items, conversationItem(st.row, st.meta, st.latest))
+		latest = append(latest, st.latest)
 	}
-	a.pushAll(encodeReply(event, "", items, 0, ""), 0)
+	a.pushAll(encodeConversationPush(event, items, latest), 0)
 }
 
 func (a *userActor) pushTotal() {

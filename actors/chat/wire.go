@@ -295,3 +295,59 @@ func encodeReply(event, opID string, data any, code int, msg string) []byte {
 
 // rawJSON is reply data that is already JSON.
 type rawJSON []byte
+
+// latestField is how an empty latestMsg field of a ConversationItem
+// encodes. It cannot occur inside an encoded string value (every quote
+// there is escaped), so its first occurrence is the field itself.
+var latestField = []byte(`"latestMsg":""`)
+
+// encodeConversationPush renders what encodeReply(event, "", items, 0, "")
+// renders, byte for byte, splicing in the twice-escaped latest message
+// each fanned-out message carries (latest[i] for items[i], nil when there
+// is none) instead of escaping it again for every recipient.
+func encodeConversationPush(event string, items []*ConversationItem, latest []*Message) []byte {
+	out := make([]byte, 0, 512)
+	out = append(out, `{"event":`...)
+	out = append(out, jsonQuote(event)...)
+	out = append(out, `,"errCode":0,"errMsg":"","data":"`...)
+	out = append(out, '[')
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		var m *Message
+		if i < len(latest) {
+			m = latest[i]
+		}
+		if m == nil || m.latestWire == nil || it.LatestMsg != string(m.encoded) {
+			b, _ := json.Marshal(it)
+			out = append(out, jsonEscape(b)...)
+			continue
+		}
+		plain := *it
+		plain.LatestMsg = ""
+		b, _ := json.Marshal(&plain)
+		at := bytes.Index(b, latestField)
+		mid := at + len(latestField) - 1 // between the field's two quotes
+		out = append(out, jsonEscape(b[:mid])...)
+		out = append(out, m.latestWire...)
+		out = append(out, jsonEscape(b[mid:])...)
+	}
+	out = append(out, ']')
+	out = append(out, `","operationID":""}`...)
+	return out
+}
+
+// jsonQuote is s as a JSON string, quotes included.
+func jsonQuote(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// jsonEscape is b as the inside of a JSON string (escaped, no quotes).
+// Escaping works character by character, so escaping the parts of a text
+// split between characters and joining them equals escaping the whole.
+func jsonEscape(b []byte) []byte {
+	q, _ := json.Marshal(string(b))
+	return q[1 : len(q)-1]
+}

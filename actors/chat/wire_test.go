@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"kj/httpapi"
+	"kj/storage"
 )
 
 func TestDecodeRequestAndArgs(t *testing.T) {
@@ -117,4 +118,52 @@ func FuzzDecodeRequest(f *testing.F) {
 			t.Fatalf("round trip %+v != %+v", req2, req)
 		}
 	})
+}
+
+// A conversation push spliced from the message's twice-escaped form must be
+// the very frame encodeReply renders, whatever the texts hold.
+func TestConversationPushMatchesEncodeReply(t *testing.T) {
+	fanned := func(text string) *Message {
+		m := &Message{ClientMsgID: "c1", ServerMsgID: "s1", SendID: "7", RecvID: "8", SenderNickname: text,
+			ContentType: 101, TextElem: &TextElem{Content: text}, Seq: 3, SendTime: 1700000000000}
+		ev := &userEvent{Kind: evMsgs, Msgs: []*Message{m}}
+		ev.prepare()
+		return m
+	}
+	nasty := []string{
+		"plain",
+		`"latestMsg":""`,
+		`quote " backslash \ slash /`,
+		"<script>&amp;</script>",
+		"中文 · émoji 🎉 · line\u2028sep\u2029 · tab\t · nul\x00",
+		"bad utf8 \xff\xfe here",
+	}
+	for _, text := range nasty {
+		m := fanned(text)
+		other := &Message{ClientMsgID: "c2", TextElem: &TextElem{Content: text}, ContentType: 101}
+		rows := []storage.ChatUserConversation{
+			{ConversationID: "si_7_8", SessionType: sessionSingle, PeerID: 8, MaxSeq: 3, Unread: 2, DraftText: text},
+			{ConversationID: "sg_9", SessionType: sessionGroup, GroupID: 9, MaxSeq: 1},
+			{ConversationID: "sg_10", SessionType: sessionGroup, GroupID: 10},
+		}
+		meta := convMeta{showName: text, faceURL: "/files/a.png?x=<1>&y=2"}
+		items := []*ConversationItem{
+			conversationItem(rows[0], meta, m),     // fanned out: spliced
+			conversationItem(rows[1], meta, other), // read from the store: encoded as usual
+			conversationItem(rows[2], meta, nil),   // no latest message
+		}
+		want := encodeReply("OnConversationChanged", "", items, 0, "")
+		got := encodeConversationPush("OnConversationChanged", items, []*Message{m, other, nil})
+		if string(got) != string(want) {
+			t.Fatalf("text %q:\n got %s\nwant %s", text, got, want)
+		}
+		var r Reply
+		if err := json.Unmarshal(got, &r); err != nil {
+			t.Fatalf("text %q: %v", text, err)
+		}
+		var back []ConversationItem
+		if err := json.Unmarshal([]byte(r.Data), &back); err != nil || len(back) != 3 || back[0].LatestMsg != string(m.encoded) || back[1].LatestMsg != items[1].LatestMsg {
+			t.Fatalf("text %q: data does not decode to the items: %v", text, err)
+		}
+	}
 }
