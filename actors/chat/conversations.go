@@ -88,11 +88,15 @@ func conversationItem(r storage.ChatUserConversation, meta convMeta, latest *Mes
 		it.GroupID = storage.FormatID(r.GroupID)
 	}
 	if latest != nil {
-		b := latest.encoded
-		if b == nil {
-			b, _ = json.Marshal(latest)
+		switch {
+		case latest.encodedText != "":
+			it.LatestMsg = latest.encodedText
+		case latest.encoded != nil:
+			it.LatestMsg = string(latest.encoded)
+		default:
+			b, _ := json.Marshal(latest)
+			it.LatestMsg = string(b)
 		}
-		it.LatestMsg = string(b)
 		it.LatestMsgSendTime = latest.SendTime
 	}
 	return it

@@ -95,6 +95,9 @@ type Message struct {
 	// encoded is the message's JSON, made once when it is fanned out and
 	// shared by every recipient's push and conversation item.
 	encoded []byte
+	// encodedText is encoded as a string (a conversation's latestMsg),
+	// made once so recipients share it instead of copying it each.
+	encodedText string
 	// latestWire is encoded as it sits in a conversation push frame: a
 	// string inside the data string, so escaped twice. Made with encoded,
 	// it spares every recipient re-escaping the message (W3 profile:

@@ -48,6 +48,7 @@ func (ev *userEvent) prepare() {
 		for i, m := range ev.Msgs {
 			if m.encoded == nil {
 				m.encoded, _ = json.Marshal(m)
+				m.encodedText = string(m.encoded)
 				m.latestWire = jsonEscape(jsonEscape(m.encoded))
 			}
 			ev.frames[i] = encodeReply("OnRecvNewMessage", "", rawJSON(m.encoded), 0, "")

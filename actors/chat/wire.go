@@ -319,9 +319,9 @@ func encodeConversationPush(event string, items []*ConversationItem, latest []*M
 		if i < len(latest) {
 			m = latest[i]
 		}
-		if m == nil || m.latestWire == nil || it.LatestMsg != string(m.encoded) {
+		if m == nil || m.latestWire == nil || it.LatestMsg != m.encodedText {
 			b, _ := json.Marshal(it)
-			out = append(out, jsonEscape(b)...)
+			out = appendEscaped(out, b)
 			continue
 		}
 		plain := *it
@@ -329,9 +329,9 @@ func encodeConversationPush(event string, items []*ConversationItem, latest []*M
 		b, _ := json.Marshal(&plain)
 		at := bytes.Index(b, latestField)
 		mid := at + len(latestField) - 1 // between the field's two quotes
-		out = append(out, jsonEscape(b[:mid])...)
+		out = appendEscaped(out, b[:mid])
 		out = append(out, m.latestWire...)
-		out = append(out, jsonEscape(b[mid:])...)
+		out = appendEscaped(out, b[mid:])
 	}
 	out = append(out, ']')
 	out = append(out, `","operationID":""}`...)
@@ -345,9 +345,60 @@ func jsonQuote(s string) []byte {
 }
 
 // jsonEscape is b as the inside of a JSON string (escaped, no quotes).
-// Escaping works character by character, so escaping the parts of a text
-// split between characters and joining them equals escaping the whole.
-func jsonEscape(b []byte) []byte {
-	q, _ := json.Marshal(string(b))
-	return q[1 : len(q)-1]
+func jsonEscape(b []byte) []byte { return appendEscaped(nil, b) }
+
+const hexDigits = "0123456789abcdef"
+
+// appendEscaped appends src escaped as encoding/json escapes a string's
+// characters (HTML-safe: <, > and & as \u escapes; U+2028 and U+2029;
+// invalid UTF-8 as \ufffd), without the quotes. Escaping works character by
+// character, so escaping the parts of a text split between characters and
+// joining them equals escaping the whole; the conversation push relies on
+// it. TestConversationPushMatchesEncodeReply holds it to encoding/json.
+func appendEscaped(dst, src []byte) []byte {
+	start := 0
+	for i := 0; i < len(src); {
+		b := src[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			dst = append(dst, src[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRune(src[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case c == '\u2028' || c == '\u2029':
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	return append(dst, src[start:]...)
 }

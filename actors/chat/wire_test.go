@@ -137,6 +137,7 @@ func TestConversationPushMatchesEncodeReply(t *testing.T) {
 		"<script>&amp;</script>",
 		"中文 · émoji 🎉 · line\u2028sep\u2029 · tab\t · nul\x00",
 		"bad utf8 \xff\xfe here",
+		"controls \b\f\r\x01\x1f\x7f end",
 	}
 	for _, text := range nasty {
 		m := fanned(text)
