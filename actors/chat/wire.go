@@ -328,6 +328,11 @@ func encodeConversationPush(event string, items []*ConversationItem, latest []*M
 		plain.LatestMsg = ""
 		b, _ := json.Marshal(&plain)
 		at := bytes.Index(b, latestField)
+		if at < 0 { // cannot happen while ConversationItem has the field; stay correct if it goes
+			b, _ = json.Marshal(it)
+			out = appendEscaped(out, b)
+			continue
+		}
 		mid := at + len(latestField) - 1 // between the field's two quotes
 		out = appendEscaped(out, b[:mid])
 		out = append(out, m.latestWire...)
