@@ -1042,29 +1042,12 @@ func callAcceptGroupApplication(c *call) (any, error) {
 	}
 	e, me := c.s.e, c.me()
 	return c.groupOp(gid, func(ctx context.Context, tx storage.Tx, w *noticeWriter) (*outcome, error) {
-		g, err := liveGroup(ctx, tx, gid)
+		h, err := handleGroupApplication(ctx, tx, w, gid, uid, me, storage.FriendAccepted, msg)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := acting(ctx, tx, gid, me, storage.RoleAdmin); err != nil {
-			return nil, err
-		}
-		if err := storage.HandleChatGroupRequest(ctx, tx, gid, uid, storage.FriendAccepted, msg, me, w.now); err != nil {
-			return nil, storeErr(err, httpapi.CodeChatNoApplication)
-		}
-		r, err := storage.ChatGroupRequestOf(ctx, tx, gid, uid)
-		if err != nil {
-			return nil, err
-		}
-		u, err := existingUser(ctx, tx, uid)
-		if err != nil {
-			return nil, err
-		}
-		admins, err := adminIDs(ctx, tx, gid)
-		if err != nil {
-			return nil, err
-		}
-		added, err := addMembers(ctx, tx, w, &g, []int64{uid}, storage.RoleMember, r.JoinSource, r.InviterID, int64(e.cfg.GroupMaxMembers))
+		g := h.group
+		added, err := addMembers(ctx, tx, w, &g, []int64{uid}, storage.RoleMember, h.request.JoinSource, h.request.InviterID, int64(e.cfg.GroupMaxMembers))
 		if err != nil {
 			return nil, err
 		}
@@ -1079,7 +1062,7 @@ func callAcceptGroupApplication(c *call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		pushes = append(pushes, pushTo{users: append(admins, uid), event: "OnGroupApplicationAccepted", data: groupRequestItem(r, g, u)})
+		pushes = append(pushes, h.push("OnGroupApplicationAccepted"))
 		return &outcome{members: true, pushes: pushes}, nil
 	})
 }
@@ -1091,30 +1074,54 @@ func callRefuseGroupApplication(c *call) (any, error) {
 	}
 	me := c.me()
 	return c.groupOp(gid, func(ctx context.Context, tx storage.Tx, w *noticeWriter) (*outcome, error) {
-		g, err := liveGroup(ctx, tx, gid)
+		h, err := handleGroupApplication(ctx, tx, w, gid, uid, me, storage.FriendRefused, msg)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := acting(ctx, tx, gid, me, storage.RoleAdmin); err != nil {
-			return nil, err
-		}
-		if err := storage.HandleChatGroupRequest(ctx, tx, gid, uid, storage.FriendRefused, msg, me, w.now); err != nil {
-			return nil, storeErr(err, httpapi.CodeChatNoApplication)
-		}
-		r, err := storage.ChatGroupRequestOf(ctx, tx, gid, uid)
-		if err != nil {
-			return nil, err
-		}
-		u, err := existingUser(ctx, tx, uid)
-		if err != nil {
-			return nil, err
-		}
-		admins, err := adminIDs(ctx, tx, gid)
-		if err != nil {
-			return nil, err
-		}
-		return &outcome{pushes: []pushTo{{users: append(admins, uid), event: "OnGroupApplicationRejected", data: groupRequestItem(r, g, u)}}}, nil
+		return &outcome{pushes: []pushTo{h.push("OnGroupApplicationRejected")}}, nil
 	})
+}
+
+// handledApplication is a group application just accepted or refused.
+type handledApplication struct {
+	group   storage.ChatGroup
+	request storage.ChatGroupRequest
+	user    storage.User
+	admins  []int64
+}
+
+// push tells the owner, the admins and the applicant how it was handled.
+func (h handledApplication) push(event string) pushTo {
+	return pushTo{users: append(h.admins, h.user.ID), event: event, data: groupRequestItem(h.request, h.group, h.user)}
+}
+
+// handleGroupApplication records the answer (state) of owner or admin me
+// to uid's application to group gid.
+func handleGroupApplication(ctx context.Context, tx storage.Tx, w *noticeWriter, gid, uid, me int64, state int, msg string) (handledApplication, error) {
+	var h handledApplication
+	g, err := liveGroup(ctx, tx, gid)
+	if err != nil {
+		return h, err
+	}
+	if _, err := acting(ctx, tx, gid, me, storage.RoleAdmin); err != nil {
+		return h, err
+	}
+	if err := storage.HandleChatGroupRequest(ctx, tx, gid, uid, state, msg, me, w.now); err != nil {
+		return h, storeErr(err, httpapi.CodeChatNoApplication)
+	}
+	r, err := storage.ChatGroupRequestOf(ctx, tx, gid, uid)
+	if err != nil {
+		return h, err
+	}
+	u, err := existingUser(ctx, tx, uid)
+	if err != nil {
+		return h, err
+	}
+	admins, err := adminIDs(ctx, tx, gid)
+	if err != nil {
+		return h, err
+	}
+	return handledApplication{group: g, request: r, user: u, admins: admins}, nil
 }
 
 func groupItems(gs []storage.ChatGroup) []*GroupItem {

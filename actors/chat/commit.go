@@ -171,6 +171,21 @@ type opDone struct {
 	wrote []*Message
 }
 
+// receiveTracked hands ctx's message to receive, keeping a message of the
+// commit pipeline in *current while it is handled. current is cleared only
+// on a normal return: after a panic the Restarting handler finds it and
+// answers it (failCurrent).
+func receiveTracked(current *any, ctx actor.Context, receive func(actor.Context)) {
+	switch ctx.Message().(type) {
+	case *sendRequest, *opRequest, *sendsDone, *opDone:
+		*current = ctx.Message()
+		receive(ctx)
+		*current = nil
+	default:
+		receive(ctx)
+	}
+}
+
 // startFlush commits the next batch in a goroutine of its own (one per
 // batch, never per message); the result comes back as a message.
 func (e *Engine) startFlush(actx actor.Context, owner any, p *pipeline, spec convSpec) {

@@ -37,18 +37,7 @@ func (a *conversationActor) spec() convSpec {
 	return convSpec{id: a.ref.ID, kind: sessionSingle, a: a.ref.A, b: a.ref.B, rowsReady: a.rowsReady}
 }
 
-func (a *conversationActor) Receive(ctx actor.Context) {
-	// current is cleared only on a normal return: after a panic the
-	// Restarting handler finds it and answers it.
-	switch ctx.Message().(type) {
-	case *sendRequest, *opRequest, *sendsDone, *opDone:
-		a.current = ctx.Message()
-		a.receive(ctx)
-		a.current = nil
-	default:
-		a.receive(ctx)
-	}
-}
+func (a *conversationActor) Receive(ctx actor.Context) { receiveTracked(&a.current, ctx, a.receive) }
 
 func (a *conversationActor) receive(ctx actor.Context) {
 	if h := testHook.Load(); h != nil {

@@ -67,18 +67,7 @@ func (a *groupActor) spec() convSpec {
 	return convSpec{id: a.convID, kind: sessionGroup, groupID: a.id}
 }
 
-func (a *groupActor) Receive(ctx actor.Context) {
-	// current is cleared only on a normal return: after a panic the
-	// Restarting handler finds it and answers it.
-	switch ctx.Message().(type) {
-	case *sendRequest, *opRequest, *sendsDone, *opDone:
-		a.current = ctx.Message()
-		a.receive(ctx)
-		a.current = nil
-	default:
-		a.receive(ctx)
-	}
-}
+func (a *groupActor) Receive(ctx actor.Context) { receiveTracked(&a.current, ctx, a.receive) }
 
 func (a *groupActor) receive(ctx actor.Context) {
 	if h := testHook.Load(); h != nil {
