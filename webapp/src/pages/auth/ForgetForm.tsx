@@ -12,6 +12,7 @@ import {
 } from '../../account/validation';
 import { FormMessage } from '../../components/form/FormMessage';
 import { SmsCodeButton } from '../../components/form/SmsCodeButton';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { TextField } from '../../components/form/TextField';
 import { useSubmitThrottle } from '../../components/form/useSubmitThrottle';
 import { showToast } from '../../state/toast';
@@ -136,26 +137,12 @@ export function ForgetForm({ initialAccount, onDone, onCancel }: ForgetFormProps
         }}
         trailing={<SmsCodeButton onSend={send} canSend={canSend} />}
       />
-      <TextField
-        label={t('auth.newPassword')}
-        name="new-password"
-        revealable
-        autoComplete="new-password"
-        placeholder={t('auth.passwordHint')}
-        hint={t('auth.passwordRule')}
-        value={password}
-        invalid={problem?.field === 'password'}
-        onChange={setPassword}
-      />
-      <TextField
-        label={t('auth.confirmPassword')}
-        name="confirm-password"
-        revealable
-        autoComplete="new-password"
-        placeholder={t('auth.confirmPasswordPlaceholder')}
-        value={confirm}
-        invalid={problem?.field === 'confirm'}
-        onChange={setConfirm}
+      <NewPasswordFields
+        password={password}
+        confirm={confirm}
+        onPassword={setPassword}
+        onConfirm={setConfirm}
+        invalid={problem?.field === 'password' || problem?.field === 'confirm' ? problem.field : null}
       />
       <FormMessage message={message} />
       <button type="submit" className="button button--block" disabled={reset.isPending || throttle.blocked}>

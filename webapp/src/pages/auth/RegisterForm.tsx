@@ -14,6 +14,7 @@ import {
   type MessageKey,
 } from '../../account/validation';
 import { FormMessage } from '../../components/form/FormMessage';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { TextField } from '../../components/form/TextField';
 import { useSubmitThrottle } from '../../components/form/useSubmitThrottle';
 import { RefreshIcon } from '../../components/icons/Icons';
@@ -113,26 +114,13 @@ export function RegisterForm({ switching, launchInviteCode, onSignedIn }: Regist
         invalid={problem?.field === 'account'}
         onChange={setAccount}
       />
-      <TextField
+      <NewPasswordFields
         label={t('pages.login.password')}
-        name="new-password"
-        revealable
-        autoComplete="new-password"
-        placeholder={t('auth.passwordHint')}
-        hint={t('auth.passwordRule')}
-        value={password}
-        invalid={problem?.field === 'password'}
-        onChange={setPassword}
-      />
-      <TextField
-        label={t('auth.confirmPassword')}
-        name="confirm-password"
-        revealable
-        autoComplete="new-password"
-        placeholder={t('auth.confirmPasswordPlaceholder')}
-        value={confirm}
-        invalid={problem?.field === 'confirm'}
-        onChange={setConfirm}
+        password={password}
+        confirm={confirm}
+        onPassword={setPassword}
+        onConfirm={setConfirm}
+        invalid={problem?.field === 'password' || problem?.field === 'confirm' ? problem.field : null}
       />
       <TextField
         label={inviteRequired ? t('auth.inviteCode') : t('auth.inviteCodeOptional')}

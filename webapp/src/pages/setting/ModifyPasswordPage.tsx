@@ -6,6 +6,7 @@ import { checkConfirmation, checkPassword, type MessageKey } from '../../account
 import { MY_PATHS } from '../../app/paths';
 import { useReturn } from '../../app/useReturn';
 import { FormMessage } from '../../components/form/FormMessage';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { TextField } from '../../components/form/TextField';
 import { useSubmitThrottle } from '../../components/form/useSubmitThrottle';
 import { PageHeader } from '../../components/page-header/PageHeader';
@@ -63,26 +64,12 @@ export function ModifyPasswordPage() {
           invalid={problem?.field === 'old'}
           onChange={setOld}
         />
-        <TextField
-          label={t('auth.newPassword')}
-          name="new-password"
-          revealable
-          autoComplete="new-password"
-          placeholder={t('auth.passwordHint')}
-          hint={t('auth.passwordRule')}
-          value={password}
-          invalid={problem?.field === 'password'}
-          onChange={setPassword}
-        />
-        <TextField
-          label={t('auth.confirmPassword')}
-          name="confirm-password"
-          revealable
-          autoComplete="new-password"
-          placeholder={t('auth.confirmPasswordPlaceholder')}
-          value={confirm}
-          invalid={problem?.field === 'confirm'}
-          onChange={setConfirm}
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          invalid={problem?.field === 'password' || problem?.field === 'confirm' ? problem.field : null}
         />
         <FormMessage message={problem ? t(problem.key) : (save.error?.message ?? null)} />
         <button type="submit" className="button button--block" disabled={save.isPending || throttle.blocked}>
