@@ -107,7 +107,8 @@ export default async function accounts(t) {
   await t.test('the mine tab shows the profile and a zero balance', async () => {
     await page.getByRole('navigation', { name: t.text('tabs.navigation') }).locator('a[data-tab="mine"]').tap();
     await page.getByText(t.text('mine.account', { account })).waitFor();
-    assert.equal(await page.getByTestId('points-balance').textContent(), '0.00');
+    // The balance loads after the page shows: wait for it rather than read it once.
+    await page.getByTestId('points-balance').and(page.getByText('0.00', { exact: true })).waitFor();
     await page.getByText(t.text('mine.notActivated'), { exact: true }).waitFor();
     await t.screenshot('mine');
   });
@@ -127,7 +128,8 @@ export default async function accounts(t) {
     await signInThroughUi(t, { account, password: PASSWORD });
     await page.waitForURL((url) => url.pathname === '/');
     await goToMine();
-    assert.equal(await page.getByTestId('points-balance').textContent(), '0.00');
+    // The balance loads after the page shows: wait for it rather than read it once.
+    await page.getByTestId('points-balance').and(page.getByText('0.00', { exact: true })).waitFor();
   });
 
   await t.test('set the fund password, then add a bank card: the mismatch is refused first', async () => {

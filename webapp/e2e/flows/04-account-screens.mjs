@@ -85,7 +85,8 @@ export default async function accountScreens(t) {
     assert.ok(order, 'the operator sees the recharge under review');
     await apiData(t.baseURL, '/admin/recharge/confirm', { orderId: order.id }, { token: operator.token, address });
     await goToMine();
-    assert.equal(await page.getByTestId('points-balance').textContent(), '50.00');
+    // The balance loads after the page shows: wait for it rather than read it once.
+    await page.getByTestId('points-balance').and(page.getByText('50.00', { exact: true })).waitFor();
   });
 
   await t.test('exchange 20 points; the operator fails it with a remark and refunds', async () => {
