@@ -3,8 +3,11 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 GO ?= go
 BIN := bin/kj
+# The module's own packages: `./...` would also walk into node_modules, where
+# some npm packages ship Go sources (flatted does) that are not ours to test.
+GO_PKGS = $(shell $(GO) list ./... | grep -v -e '/node_modules/' -e '/dist/')
 
-.PHONY: run demo test services lint bench build webapp deps test-go test-web test-e2e load k6
+.PHONY: run demo test services lint audit bench build webapp deps test-go test-web test-e2e load k6 cluster cluster-check fuzz faults
 
 ## run: install npm deps, build the web app, serve on the embedded store (:8080)
 run: webapp
@@ -29,11 +32,22 @@ webapp: deps
 	npm run build
 
 ## test: Go (race), web unit tests, browser smoke test; needs PostgreSQL, Redis, NATS
+## (test-go includes the fault suite, TestF1Faults: see `make faults`)
 test: services test-go test-web test-e2e
 
 test-go:
-	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 20m ./...
+	$(GO) vet $(GO_PKGS)
+	$(GO) test -race -count=1 -timeout 20m $(GO_PKGS)
+	$(MAKE) fuzz FUZZTIME=3s
+
+## fuzz: every fuzz target (frame decoder, JSON bodies, uploads) for FUZZTIME each
+FUZZTIME ?= 1m
+FUZZ_TARGETS := ./actors/chat:FuzzDecodeRequest ./httpapi:FuzzRegisterJSON ./httpapi:FuzzAccountLoginJSON ./httpapi:FuzzChatUpload
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t#*:} ($${t%%:*}) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) "$${t%%:*}" || exit 1; \
+	done
 
 test-web: deps
 	npm test
@@ -42,20 +56,50 @@ test-e2e: build
 	KJ_BIN=$(CURDIR)/$(BIN) npm run test:sdk
 	./scripts/chromium.sh
 	KJ_BIN=$(CURDIR)/$(BIN) npm run e2e
+	$(MAKE) --no-print-directory cluster-check
+
+## faults: the fault suite alone (about a minute): two kj nodes on a PostgreSQL, Redis and NATS
+## of its own (spare ports, temporary directories), each service killed and restarted under
+## chat, bet and sign-in traffic; FAULTS_FULL=1 runs loadtest F1 at full scale and writes
+## loadtest/results/F1.json
+faults: services
+ifeq ($(FAULTS_FULL),1)
+	$(GO) run ./loadtest/cmd/kjload -workload F1
+else
+	$(GO) test -count=1 -run '^TestF1Faults$$' -v ./loadtest/
+endif
 
 ## services: make sure PostgreSQL, Redis and NATS are up on loopback
 services:
 	./scripts/services.sh
 
-## lint: gofmt, go vet, staticcheck, tsc --noEmit, eslint
+## cluster: N kj nodes (default 3) behind HAProxy with Prometheus, on loopback; Ctrl-C stops it
+N ?= 3
+cluster: services build
+	N=$(N) ./scripts/cluster.sh
+
+## cluster-check: a fresh 3-node cluster on spare ports, the browser flow of webapp/e2e/cluster through HAProxy, then stop
+cluster-check: services build
+	PORT=18080 NODE_PORT=18081 PROM_PORT=19090 STATS_PORT=18404 METRICS_PORT=19181 N=3 ./scripts/cluster.sh --check
+
+## lint: gofmt, go vet, staticcheck, tsc --noEmit, eslint, promtool check rules and its rule tests
 lint: deps
+	./scripts/promtool.sh check rules deploy/prometheus/alerts.yml
+	./scripts/promtool.sh test rules deploy/prometheus/alerts_test.yml
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
-	$(GO) vet ./...
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+	$(GO) vet $(GO_PKGS)
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 $(GO_PKGS)
 	npm run typecheck
 	npm run lint
 
-## bench: the Go benchmarks of W7 (actor core), W4L (ledger writer), W4/W5 (rounds) on PostgreSQL,
+## audit: known vulnerabilities in what we ship — govulncheck (Go) and npm audit (production
+## packages); both read public vulnerability databases, so this needs their hosts, which an
+## offline build machine does not reach (kept out of lint for that reason)
+audit: deps
+	$(GO) run golang.org/x/vuln/cmd/govulncheck@v1.1.4 $(GO_PKGS)
+	npm audit --omit=dev
+
+## bench: the Go benchmarks of W7 (actor core), W4L (ledger writer), W2W (chat writer), W4/W5 (rounds) on PostgreSQL,
 ## -count runs each (BENCH_COUNT for W7, BENCH_DB_COUNT for the PostgreSQL ones), compared by
 ## benchstat with the previous run (loadtest/results/bench.txt)
 BENCH_COUNT ?= 5
@@ -65,6 +109,7 @@ bench: services
 	@mkdir -p loadtest/results
 	$(GO) test -run '^$$' -bench 'W7' -benchmem -count $(BENCH_COUNT) ./actors/ | tee loadtest/results/bench.new.txt
 	$(GO) test -run '^$$' -bench 'LedgerWriter' -benchtime 400000x -count $(BENCH_DB_COUNT) -timeout 60m ./actors/ledger/ | tee -a loadtest/results/bench.new.txt
+	$(GO) test -run '^$$' -bench 'ChatWriter' -benchmem -benchtime 200000x -count $(BENCH_DB_COUNT) -timeout 60m ./actors/chat/ | tee -a loadtest/results/bench.new.txt
 	$(GO) test -run '^$$' -bench 'W4|W5' -benchtime 1x -count $(BENCH_DB_COUNT) -timeout 60m ./actors/window/ | tee -a loadtest/results/bench.new.txt
 	@if [ -f loadtest/results/bench.txt ]; then \
 		$(GO) run $(BENCHSTAT) loadtest/results/bench.txt loadtest/results/bench.new.txt; \
@@ -73,11 +118,13 @@ bench: services
 	fi
 	mv loadtest/results/bench.new.txt loadtest/results/bench.txt
 
-## load: one workload of PERFORMANCE.md end to end (make load W=W2 [RUNS=3]); writes loadtest/results/W2.{json,png}
+## load: one workload of docs/PERFORMANCE.md end to end (make load W=W2 [RUNS=3]); writes loadtest/results/W2.{json,png}
+## PEER=centrifugo (W1, W3) also runs the workload against Centrifugo v6.9.1, built with go install into bin/peer
 W ?= W6
 RUNS ?= 1
+PEER ?=
 load: services
-	$(GO) run ./loadtest/cmd/kjload -workload $(W) -runs $(RUNS)
+	$(GO) run ./loadtest/cmd/kjload -workload $(W) -runs $(RUNS) $(if $(PEER),-peer $(PEER))
 
 ## k6: build k6 v1.8.1 into ./bin and run the k6 scripts (login storm, chat, bet burst) against a kj it starts
 K6 := bin/k6

@@ -13,7 +13,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
-// Workload W7 of PERFORMANCE.md: the actor core alone. Targets: ≥ 2M
+// Workload W7 of docs/PERFORMANCE.md: the actor core alone. Targets: ≥ 2M
 // tells/s, ≤ 2 KB per idle actor.
 
 func quietSystem() *actor.ActorSystem {

@@ -3,7 +3,8 @@
 // token (short-lived, sent as the `token` header), the jwt (long-lived, used
 // only to renew the token) and the chat token (opens the chat socket).
 // Secrets are random 256-bit strings; the store keeps only their hashes, so
-// revocation is a row update and works at once on every node.
+// revocation is a row update. Each node may keep recently validated access
+// tokens (TokenCache); revocation reaches those caches through the bus.
 package auth
 
 import (
@@ -14,8 +15,8 @@ import (
 	"fmt"
 	"time"
 
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/storage"
 )
 
@@ -46,6 +47,9 @@ type Sessions struct {
 	Clock    clock.Clock
 	TokenTTL time.Duration
 	JWTTTL   time.Duration
+	// Cache, when set, answers Authenticate for tokens validated recently
+	// (see TokenCache); nil checks every token in the store.
+	Cache *TokenCache
 }
 
 // SessionEndedSubject carries SessionEnded events so every node's chat
@@ -95,9 +99,15 @@ func (s *Sessions) SignIn(ctx context.Context, tx storage.Tx, userID int64, plat
 	return t, replaced, err
 }
 
-// Announce tells every node that sessions ended (best effort: a node that
-// misses it still refuses the dead token on its next check).
+// Announce tells every node that sessions ended: their sockets close and
+// their tokens leave every node's cache. This node's cache drops them before
+// Announce returns; the others when the bus delivers the event, and a node
+// that misses it stops trusting its cached copy after the cache's maximum
+// age. Call it after the transaction that ended the sessions committed.
 func (s *Sessions) Announce(ctx context.Context, userID int64, reason string, sessionIDs ...int64) {
+	if s.Cache != nil {
+		s.Cache.Evict(sessionIDs...)
+	}
 	if s.Bus == nil {
 		return
 	}
@@ -107,23 +117,77 @@ func (s *Sessions) Announce(ctx context.Context, userID int64, reason string, se
 	}
 }
 
-// Authenticate resolves an access token to its user and session, in one
-// store round trip (it runs on every authenticated request).
+// Authenticate resolves an access token to its user and session in one
+// store round trip, the user read as it is now. Routes that need only who
+// the caller is use Identify, which the node's cache answers.
 func (s *Sessions) Authenticate(ctx context.Context, token string) (storage.User, storage.AuthSession, error) {
 	if token == "" {
 		return storage.User{}, storage.AuthSession{}, ErrNoToken
 	}
+	var since uint64
+	if s.Cache != nil {
+		since = s.Cache.mark()
+	}
+	sess, u, err := s.lookup(ctx, token)
+	if err != nil {
+		return storage.User{}, sess, err
+	}
+	if s.Cache != nil {
+		s.Cache.put(storage.HashSecret(token), since, sess, u)
+	}
+	return u, sess, nil
+}
+
+// Identify resolves an access token to its session and the caller's
+// identity: a User with only ID, Account, InviteCode and CreatedAt set,
+// the fields that never change. A token validated recently is answered from
+// the node's cache (TokenCache) without a store round trip; revocation
+// reaches the cache through the bus (Announce, Renew).
+func (s *Sessions) Identify(ctx context.Context, token string) (storage.User, storage.AuthSession, error) {
+	if s.Cache == nil {
+		u, sess, err := s.Authenticate(ctx, token)
+		return identity(u), sess, err
+	}
+	if token == "" {
+		return storage.User{}, storage.AuthSession{}, ErrNoToken
+	}
+	hash := storage.HashSecret(token)
+	if sess, u, ok := s.Cache.get(hash); ok {
+		if err := s.check(sess, sess.TokenExpiresAt); err != nil {
+			return storage.User{}, sess, err
+		}
+		return u, sess, nil
+	}
+	since := s.Cache.mark()
+	sess, u, err := s.lookup(ctx, token)
+	if err != nil {
+		return storage.User{}, sess, err
+	}
+	s.Cache.put(hash, since, sess, u)
+	return identity(u), sess, nil
+}
+
+// identity keeps the fields of u that never change after registration.
+func identity(u storage.User) storage.User {
+	return storage.User{ID: u.ID, Account: u.Account, InviteCode: u.InviteCode, CreatedAt: u.CreatedAt}
+}
+
+// lookup reads and checks a token's session and user in the store.
+func (s *Sessions) lookup(ctx context.Context, token string) (storage.AuthSession, storage.User, error) {
+	if token == "" {
+		return storage.AuthSession{}, storage.User{}, ErrNoToken
+	}
 	sess, u, err := storage.SessionUserByToken(ctx, s.DB, token)
 	if err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
-			return storage.User{}, storage.AuthSession{}, ErrExpired
+			return storage.AuthSession{}, storage.User{}, ErrExpired
 		}
-		return storage.User{}, storage.AuthSession{}, err
+		return storage.AuthSession{}, storage.User{}, err
 	}
 	if err := s.check(sess, sess.TokenExpiresAt); err != nil {
-		return storage.User{}, sess, err
+		return sess, storage.User{}, err
 	}
-	return u, sess, nil
+	return sess, u, nil
 }
 
 // ChatSession resolves a chat token; it lives as long as the jwt.
@@ -171,7 +235,19 @@ func (s *Sessions) Renew(ctx context.Context, jwt string) (string, storage.AuthS
 	if errors.Is(err, storage.ErrNotFound) {
 		return "", sess, ErrJWTInvalid
 	}
-	return token, sess, err
+	if err != nil {
+		return "", sess, err
+	}
+	// The old token is dead: out of this node's cache now, out of the
+	// others' when the bus delivers.
+	if s.Cache != nil {
+		s.Cache.Evict(sess.ID)
+	}
+	if s.Bus != nil {
+		b := fmt.Appendf(nil, `{"sessionId":%d,"userId":%d}`, sess.ID, sess.UserID)
+		_ = s.Bus.Publish(ctx, TokenRenewedSubject, b)
+	}
+	return token, sess, nil
 }
 
 // SignOut revokes all three secrets of a session and tells the gateways.

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"kj/auth"
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"

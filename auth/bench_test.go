@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"kj/auth"
-	"kj/engine/clock"
+	"kj/internal/clock"
 	"kj/storage"
 	"kj/storage/storagetest"
 )

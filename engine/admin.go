@@ -10,22 +10,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
-	"kj/auth"
-	"kj/engine/config"
 	"kj/httpapi"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
-const adminUsage = `usage: kj admin create-operator --account NAME --password PW [store flags]
+const adminUsage = `usage: kj admin create-operator --account NAME --password PW [--role admin|agent] [store flags]
 
   --account NAME    the operator's account (4-20 letters, digits or _)
   --password PW     its password (6-20, letters and digits); "-" reads it
                     from the first line of standard input, keeping it out
                     of the process list
+  --role ROLE       admin (default: everything, manages operators) or agent
+                    (customer service, review queues, activation)
   store flags       --database-url, --data-dir ... as for kj serve
 `
 
@@ -37,9 +37,16 @@ func Admin(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	switch args[0] {
 	case "create-operator":
-		own, rest, err := takeFlags(args[1:], "account", "password")
+		own, rest, err := takeFlags(args[1:], "account", "password", "role?")
 		if err != nil {
 			return err
+		}
+		switch own["role"] {
+		case "":
+			own["role"] = storage.OperatorAdmin
+		case storage.OperatorAdmin, storage.OperatorAgent:
+		default: // refused before the store is opened (or created)
+			return fmt.Errorf("--role: want admin or agent, not %q\n\n%s", own["role"], adminUsage)
 		}
 		if own["password"] == "-" {
 			line, err := bufio.NewReader(stdin).ReadString('\n')
@@ -48,81 +55,65 @@ func Admin(args []string, stdin io.Reader, stdout io.Writer) error {
 			}
 			own["password"] = strings.TrimRight(line, "\r\n")
 		}
-		cfg, err := config.Load(rest, os.Getenv)
-		if err != nil {
-			return err
-		}
 		ctx := context.Background()
-		db, err := OpenStore(ctx, cfg)
+		_, db, _, err := commandStore(ctx, rest, true)
 		if err != nil {
 			return err
 		}
 		defer db.Close()
-		if _, err := storage.Migrate(ctx, db); err != nil {
-			return err
-		}
-		u, err := CreateOperator(ctx, db, time.Now(), own["account"], own["password"])
+		u, err := CreateOperator(ctx, db, time.Now(), own["account"], own["password"], own["role"])
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "operator %s created (user id %s) in the %s store\n", u.Account, u.IDString(), db.Dialect())
+		fmt.Fprintf(stdout, "operator %s (%s) created (user id %s) in the %s store\n", u.Account, own["role"], u.IDString(), db.Dialect())
 		return nil
 	}
 	return fmt.Errorf("admin: unknown subcommand %q\n\n%s", args[0], adminUsage)
 }
 
-// CreateOperator makes an operator account (activated, its own invite
-// code), checking the account and password by the same rules as
+// CreateOperator makes an operator account with a role (activated, its
+// own invite code), checking the account and password by the same rules as
 // /register. An existing account is an error, never overwritten.
-func CreateOperator(ctx context.Context, db storage.DB, now time.Time, account, password string) (storage.User, error) {
-	if err := httpapi.ValidateAccount(account); err != nil {
-		return storage.User{}, fmt.Errorf("--account: %s", cliMessage(err))
-	}
-	if err := httpapi.ValidatePassword("password", password); err != nil {
-		return storage.User{}, fmt.Errorf("--password: %s", cliMessage(err))
-	}
-	hash, err := auth.HashPassword(password)
-	if err != nil {
-		return storage.User{}, err
-	}
-	u := storage.User{ID: storage.NewID(), Account: account, PasswordHash: hash, Nickname: account,
-		IsActivation: 1, IsOperator: 1, CreatedAt: now.UnixMilli(), UpdatedAt: now.UnixMilli()}
-	for attempt := 0; ; attempt++ {
-		u.InviteCode = httpapi.NewInviteCode()
-		err = db.Tx(ctx, func(tx storage.Tx) error {
-			if _, err := storage.UserByAccount(ctx, tx, account); err == nil {
-				return fmt.Errorf("account %q already exists", account)
-			} else if !errors.Is(err, storage.ErrNotFound) {
-				return err
-			}
-			return storage.CreateUser(ctx, tx, u)
-		})
-		if errors.Is(err, storage.ErrConflict) && strings.Contains(err.Error(), "invite_code") && attempt < 3 {
-			continue
+func CreateOperator(ctx context.Context, db storage.DB, now time.Time, account, password, role string) (storage.User, error) {
+	u, err := httpapi.CreateOperator(ctx, db, now, account, password, role, 0)
+	var e *apierr.Error
+	switch {
+	case errors.Is(err, httpapi.ErrOperatorExists):
+		return u, fmt.Errorf("account %q already exists", account)
+	case errors.As(err, &e):
+		flag := "--role"
+		if strings.HasPrefix(e.Key, "account.") {
+			flag = "--account"
+		} else if strings.HasPrefix(e.Key, "password.") {
+			flag = "--password"
 		}
-		if errors.Is(err, storage.ErrConflict) {
-			return storage.User{}, fmt.Errorf("account %q already exists", account)
-		}
-		return u, err
+		return u, fmt.Errorf("%s: %s", flag, cliMessage(err))
 	}
+	return u, err
 }
 
 // cliMessage renders an API validation error in English for the terminal.
 func cliMessage(err error) string {
-	var e *httpapi.Error
+	var e *apierr.Error
 	if errors.As(err, &e) {
-		return httpapi.Translate("en-US", e.Key, e.Args)
+		return apierr.Translate("en-US", e.Key, e.Args)
 	}
 	return err.Error()
 }
 
 // takeFlags removes --name VALUE and --name=VALUE for the given names from
 // args, returning them and the remaining arguments (the store flags).
-// Every name is required.
+// Every name is required unless it ends in "?".
 func takeFlags(args []string, names ...string) (map[string]string, []string, error) {
 	want := map[string]bool{}
+	var required []string
 	for _, n := range names {
+		if n, optional := strings.CutSuffix(n, "?"); optional {
+			want[n] = true
+			continue
+		}
 		want[n] = true
+		required = append(required, n)
 	}
 	got := map[string]string{}
 	var rest []string
@@ -142,7 +133,7 @@ func takeFlags(args []string, names ...string) (map[string]string, []string, err
 		}
 		got[name] = value
 	}
-	for _, n := range names {
+	for _, n := range required {
 		if got[n] == "" {
 			return nil, nil, fmt.Errorf("--%s is required\n\n%s", n, adminUsage)
 		}

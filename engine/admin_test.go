@@ -44,7 +44,7 @@ func TestCreateOperatorBesideARunningNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "operator op_chief created") || strings.Contains(out.String(), "s3cret99") {
+	if !strings.Contains(out.String(), "operator op_chief (admin) created") || strings.Contains(out.String(), "s3cret99") {
 		t.Fatalf("output %q", out.String())
 	}
 	code, data := post(t, base+"/api/accountLogin", "", `{"account":"op_chief","password":"s3cret99","platform":5}`)
@@ -85,6 +85,16 @@ func TestCreateOperatorOnPostgres(t *testing.T) {
 	if err != nil || u.IsOperator != 1 || u.IsActivation != 1 || !strings.HasPrefix(u.InviteCode, "pro_") || !auth.CheckPassword(u.PasswordHash, "abc123") {
 		t.Fatalf("stored %+v %v", u, err)
 	}
+	if role, _ := storage.OperatorRole(context.Background(), db, u.ID); role != storage.OperatorAdmin {
+		t.Fatalf("without --role: %q, want admin", role)
+	}
+	if err := Admin([]string{"create-operator", "--database-url", url, "--account=pg_agent", "--password", "abc123", "--role=agent"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := storage.UserByAccount(context.Background(), db, "pg_agent")
+	if role, _ := storage.OperatorRole(context.Background(), db, a.ID); role != storage.OperatorAgent || !strings.Contains(out.String(), "pg_agent (agent) created") {
+		t.Fatalf("--role=agent: %q, output %q", role, out.String())
+	}
 }
 
 func TestCreateOperatorRefusesBadInput(t *testing.T) {
@@ -97,14 +107,18 @@ func TestCreateOperatorRefusesBadInput(t *testing.T) {
 		{"bad-name", "abc123"}: "--account: Account must be 4-20 letters, digits or underscores",
 	}
 	for in, want := range cases {
-		if _, err := CreateOperator(ctx, db, time.Now(), in[0], in[1]); err == nil || err.Error() != want {
+		if _, err := CreateOperator(ctx, db, time.Now(), in[0], in[1], storage.OperatorAgent); err == nil || err.Error() != want {
 			t.Errorf("%v: %v, want %q", in, err, want)
 		}
+	}
+	if _, err := CreateOperator(ctx, db, time.Now(), "good_op", "abc123", "owner"); err == nil || !strings.HasPrefix(err.Error(), "--role: ") {
+		t.Errorf("unknown role: %v", err)
 	}
 	for _, args := range [][]string{
 		{"create-operator", "--password", "abc123"},
 		{"create-operator", "--account", "good_op"},
 		{"create-operator", "--account"},
+		{"create-operator", "--account", "good_op", "--password", "abc123", "--role", "owner"},
 		{"remove-everything"},
 	} {
 		if err := Admin(args, nil, &bytes.Buffer{}); err == nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,7 +13,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"kj/auth"
-	"kj/engine/config"
 	"kj/storage"
 )
 
@@ -23,23 +20,9 @@ import (
 // /ws and shuts the node down: the socket is closed with 1012 (service
 // restart) so its client reconnects elsewhere.
 func TestChatGatewayIsMountedAndDrained(t *testing.T) {
-	cfg, err := config.Load(nil, func(k string) string { return map[string]string{"KJ_DATA_DIR": t.TempDir()}[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n, err := Open(ctx, cfg, NewLogger(io.Discard, "error"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- n.ServeListener(ctx, ln) }()
-	base := "http://" + ln.Addr().String()
+	n := serveNode(t, map[string]string{})
+	base := n.Base
+	ctx := context.Background()
 
 	if code, _ := get(t, base+"/ws"); code != http.StatusBadRequest {
 		t.Fatalf("/ws without sendID and token: %d", code)
@@ -50,13 +33,14 @@ func TestChatGatewayIsMountedAndDrained(t *testing.T) {
 	}
 	var tok auth.Tokens
 	if err := n.DB.Tx(ctx, func(tx storage.Tx) error {
+		var err error
 		tok, _, err = n.Sessions.SignIn(ctx, tx, u.ID, 5)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	q := url.Values{"sendID": {u.IDString()}, "token": {tok.ChatToken}, "platformID": {"5"}, "operationID": {"o"}}
-	conn, _, err := websocket.DefaultDialer.Dial("ws://"+ln.Addr().String()+"/ws?"+q.Encode(), nil)
+	conn, _, err := websocket.DefaultDialer.Dial("ws://"+n.Addr+"/ws?"+q.Encode(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +57,7 @@ func TestChatGatewayIsMountedAndDrained(t *testing.T) {
 	if n.Chat.Connections() != 1 {
 		t.Fatalf("%d connections", n.Chat.Connections())
 	}
-	cancel()
+	n.cancel()
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	for {
 		_, _, err := conn.ReadMessage()
@@ -86,12 +70,7 @@ func TestChatGatewayIsMountedAndDrained(t *testing.T) {
 		}
 		break
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("shutdown: %v", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("node did not drain")
+	if err := n.stop(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -26,17 +26,17 @@ import (
 	"kj/actors/ledger"
 	"kj/actors/window"
 	"kj/auth"
-	"kj/engine/bus"
-	"kj/engine/clock"
-	"kj/engine/config"
-	"kj/engine/counter"
-	"kj/engine/presence"
 	"kj/httpapi"
+	"kj/internal/bus"
+	"kj/internal/clock"
+	"kj/internal/config"
+	"kj/internal/counter"
+	"kj/internal/presence"
 	"kj/storage"
 	"kj/webapp"
 )
 
-// Version is the app version of spec section 1.
+// Version is the app version the binary reports (`kj version`, /getBaseData).
 const Version = "1.3.230281753"
 
 // Node is one running kj process.
@@ -50,7 +50,7 @@ type Node struct {
 	Counters counter.Counters
 	Sessions *auth.Sessions
 	Actors   *actor.ActorSystem
-	Ledger   *ledger.Writer // the only way money moves
+	Ledger   *ledger.Writer // the wallet's money; rounds post through the store (docs/ARCHITECTURE.md, "How money moves")
 	API      *httpapi.Server
 	Rounds   *window.Rounds // activation windows: bets and reads (any node)
 	Windows  *window.Runner // the windows this node holds leases on
@@ -61,7 +61,9 @@ type Node struct {
 
 	mu       sync.Mutex
 	stopping []func(ctx context.Context) // run in reverse order at shutdown
-	draining []func(ctx context.Context) // run first, when shutdown begins
+	// metricsAddr is the bound address of the metrics listener (exposure.go).
+	metricsAddr string
+	draining    []func(ctx context.Context) // run first, when shutdown begins
 }
 
 // OpenStore opens the store the configuration names.
@@ -98,6 +100,11 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 			log.Info("schema migrated", "applied", applied)
 		}
 	}
+	idNode, err := storage.ClaimIDNode(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("id node", "number", idNode)
 
 	if cfg.NATSURL != "" {
 		nb, err := bus.NewNATS(cfg.NATSURL, "kj-"+cfg.NodeID)
@@ -149,12 +156,19 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 	})
 
 	n.Sessions = &auth.Sessions{DB: db, Bus: n.Bus, Clock: n.Clock, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL}
+	if cfg.TokenCacheSize > 0 {
+		if n.Sessions.Cache, err = auth.NewTokenCache(n.Bus, n.Clock, cfg.TokenCacheSize, cfg.TokenCacheAge); err != nil {
+			return nil, fmt.Errorf("token cache: %w", err)
+		}
+		n.onStop(func(context.Context) { n.Sessions.Cache.Close() })
+	}
 	if err := n.startWindows(ctx); err != nil {
 		return nil, err
 	}
 	n.Chat = chat.New(chat.Deps{
 		DB: db, Bus: n.Bus, Clock: n.Clock, Sessions: n.Sessions, Presence: n.Presence, Actors: n.Actors, Log: log,
-	}, chat.Config{NodeID: cfg.NodeID, Cluster: cfg.NATSURL != "", GroupMaxMembers: cfg.GroupMaxMembers, RevokeWindow: cfg.RevokeWindow})
+	}, chat.Config{NodeID: cfg.NodeID, Cluster: cfg.NATSURL != "", GroupMaxMembers: cfg.GroupMaxMembers, ReceiptGroupMax: cfg.ReceiptGroupMax, RevokeWindow: cfg.RevokeWindow,
+		Writers: cfg.ChatWriters, WriterBatch: cfg.ChatBatch, Coalesce: coalesce(cfg.ChatCoalesce), MaxSocketsPerUser: cfg.ChatMaxSocketsPerUser})
 	if err := n.Chat.Start(ctx); err != nil {
 		return nil, fmt.Errorf("chat engine: %w", err)
 	}
@@ -186,7 +200,18 @@ func (n *Node) startWindows(ctx context.Context) error {
 	}
 	desk := window.NewDesk(n.DB, window.StoreLedger{}, n.Clock, n.Bus, n.Log.With("area", "rounds"), 1000)
 	n.onStop(func(context.Context) { desk.Close() })
-	n.Rounds = &window.Rounds{DB: n.DB, Ledger: window.StoreLedger{}, Clock: n.Clock, Desk: desk}
+	defs, err := window.NewDefinitions(n.DB, n.Bus, n.Clock, windowDefinitionsAge)
+	if err != nil {
+		return fmt.Errorf("window definitions: %w", err)
+	}
+	n.onStop(func(context.Context) { defs.Close() })
+	n.Rounds = &window.Rounds{DB: n.DB, Ledger: window.StoreLedger{}, Clock: n.Clock, Desk: desk, Defs: defs}
+	// Every node's trend boards follow the draws, wherever they happen.
+	results, err := n.Rounds.FollowResults(n.Bus)
+	if err != nil {
+		return fmt.Errorf("activation windows: %w", err)
+	}
+	n.onStop(func(context.Context) { _ = results.Unsubscribe() })
 	n.Windows = &window.Runner{DB: n.DB, Desk: desk, Bus: n.Bus, Clock: n.Clock, Log: n.Log.With("area", "rounds"), Node: cfg.NodeID}
 	if err := n.Windows.Start(n.Actors); err != nil {
 		return fmt.Errorf("activation windows: %w", err)
@@ -204,8 +229,13 @@ func (n *Node) onStop(f func(ctx context.Context)) {
 func (n *Node) routes() {
 	n.mux.Handle("/api/", n.API.Handler())
 	n.mux.Handle("/files/", http.StripPrefix("/files/", noListing(http.FileServer(http.Dir(filepath.Join(n.Config.DataDir, "files"))))))
-	n.mux.Handle("GET /metrics", promhttp.Handler())
+	// Chat attachments only to the conversation's members (httpapi/chat_files.go).
+	n.mux.Handle("/files/chat/", n.API.ChatFiles())
+	if n.Config.MetricsAddr == "" {
+		n.mux.Handle("GET /metrics", promhttp.Handler())
+	}
 	n.mux.HandleFunc("GET /openapi.yaml", httpapi.OpenAPI)
+	n.mux.HandleFunc("GET /manifest.webmanifest", n.API.Manifest)
 	n.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		httpapi.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -213,11 +243,19 @@ func (n *Node) routes() {
 	n.mux.Handle("/", webapp.Handler())
 }
 
+// windowDefinitionsAge bounds how long a node serves window definitions
+// changed without a bus event (another node started with another window
+// count); operators' edits reach every node at once over the bus.
+const windowDefinitionsAge = 10 * time.Second
+
 // Handle mounts an extra handler (the chat gateway mounts /ws).
 func (n *Node) Handle(pattern string, h http.Handler) { n.mux.Handle(pattern, h) }
 
-// Handler is the node's whole HTTP surface.
-func (n *Node) Handler() http.Handler { return n.mux }
+// Handler is the node's whole HTTP surface, with its security headers.
+func (n *Node) Handler() http.Handler {
+	policy := appPolicy(origins(n.Config.APILines, n.Config.LineListURLs))
+	return securityHeaders(corsHeaders(n.mux, n.Config.CORSOrigins), policy)
+}
 
 // ready checks every backing service; 503 names the ones that failed.
 func (n *Node) ready(w http.ResponseWriter, r *http.Request) {
@@ -263,13 +301,15 @@ func (n *Node) Serve(ctx context.Context) error {
 // ServeListener is Serve on an open listener.
 func (n *Node) ServeListener(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
-		Handler:           n.mux,
+		Handler:           n.readDeadlines(n.Handler()),
 		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		IdleTimeout:       n.Config.HTTPIdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 	}
 	nodeUp.Set(1)
 	n.startProfiling(ctx)
+	n.startMetrics(ctx)
+	watchLedger(ctx, n.DB, n.Log.With("area", "ledger"), n.Config.LedgerCheckInterval)
 	n.Log.Info("kj serving", "addr", ln.Addr().String(), "store", n.DB.Dialect(), "cluster", n.Config.NATSURL != "", "webapp", webapp.Built())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -335,4 +375,13 @@ func init() {
 		Help:        "Build information of this binary.",
 		ConstLabels: prometheus.Labels{"version": Version, "go": runtime.Version()},
 	}).Set(1)
+}
+
+// coalesce turns KJ_CHAT_COALESCE into the chat engine's setting, where
+// zero means its default and a negative window none.
+func coalesce(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }

@@ -2,22 +2,43 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"kj/engine/config"
+	"kj/internal/config"
 	"kj/internal/testenv"
 	"kj/storage/storagetest"
 )
 
-func startNode(t *testing.T, env map[string]string) string {
+// testNode is a node serving on a local port for one test.
+type testNode struct {
+	*Node
+	Addr, Base string // host:port, and http://host:port
+	cancel     context.CancelFunc
+	done       chan error
+	stopOnce   sync.Once
+	stopErr    error
+}
+
+// serveNode opens a node configured by env (on a fresh data directory
+// unless env names one) and serves it on a local port; at the test's end
+// it is stopped, and a shutdown that fails or does not drain fails the test.
+func serveNode(t *testing.T, env map[string]string) *testNode {
 	t.Helper()
 	if env["KJ_DATA_DIR"] == "" {
 		env["KJ_DATA_DIR"] = t.TempDir()
+	}
+	if env["KJ_METRICS_ADDR"] == "" {
+		// Tests run many nodes at once; they read /metrics where they
+		// read everything else (exposure_test.go checks the default).
+		env["KJ_METRICS_ADDR"] = config.MetricsOnPublic
 	}
 	cfg, err := config.Load(nil, func(k string) string { return env[k] })
 	if err != nil {
@@ -26,26 +47,44 @@ func startNode(t *testing.T, env map[string]string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	n, err := Open(ctx, cfg, NewLogger(io.Discard, "error"))
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- n.ServeListener(ctx, ln) }()
+	tn := &testNode{Node: n, Addr: ln.Addr().String(), Base: "http://" + ln.Addr().String(), cancel: cancel, done: make(chan error, 1)}
+	go func() { tn.done <- n.ServeListener(ctx, ln) }()
 	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("shutdown: %v", err)
-			}
-		case <-time.After(20 * time.Second):
-			t.Error("node did not drain")
+		if err := tn.stop(); err != nil {
+			t.Error(err)
 		}
 	})
-	return "http://" + ln.Addr().String()
+	return tn
+}
+
+// stop cancels the node's context and waits up to 20 s for it to drain;
+// calls after the first return the first one's outcome.
+func (n *testNode) stop() error {
+	n.stopOnce.Do(func() {
+		n.cancel()
+		select {
+		case err := <-n.done:
+			if err != nil {
+				n.stopErr = fmt.Errorf("shutdown: %w", err)
+			}
+		case <-time.After(20 * time.Second):
+			n.stopErr = errors.New("node did not drain")
+		}
+	})
+	return n.stopErr
+}
+
+func startNode(t *testing.T, env map[string]string) string {
+	t.Helper()
+	return serveNode(t, env).Base
 }
 
 func get(t *testing.T, url string) (int, string) {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"kj/engine/config"
 	"kj/storage"
 )
 
@@ -21,12 +20,8 @@ func Ledger(args []string) error {
 	if len(args) == 0 || args[0] != "check" {
 		return errors.New("usage: kj ledger check [flags]")
 	}
-	cfg, err := config.Load(args[1:], os.Getenv)
-	if err != nil {
-		return err
-	}
 	ctx := context.Background()
-	db, err := OpenStore(ctx, cfg)
+	_, db, _, err := commandStore(ctx, args[1:], false)
 	if err != nil {
 		return err
 	}

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"kj/actors/window"
-	"kj/engine/bus"
-	"kj/engine/config"
+	"kj/internal/bus"
+	"kj/internal/config"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"

@@ -10,6 +10,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"kj/auth"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -33,41 +35,8 @@ var (
 	})
 )
 
-// Error codes of the accounts area (README, section Accounts). 1100-1149
-// are used here; 1150-1199 are left for the rest of the area (fund
-// password, bank cards, notices).
-const (
-	CodeAccountInvalid   = 1100 // account is not 4-20 letters, digits or underscores
-	CodeAccountExists    = 1101 // account taken
-	CodeAccountUnknown   = 1102 // no such account
-	CodePasswordLength   = 1103 // password not 6-20 characters
-	CodePasswordNoDigit  = 1104 // password without digits
-	CodePasswordNoLetter = 1105 // password without letters
-	CodePasswordChars    = 1106 // password with spaces or non-ASCII characters
-	CodePasswordMismatch = 1107 // 'Two passwords are inconsistent'
-	CodeOldPasswordWrong = 1108 // change password: the original is wrong
-	CodeLoginCredential  = 1109 // 'invalid login credential'
-	CodeLoginLocked      = 1110 // 'too many login errors, retry after 10 minutes'
-	CodePasswordLocked   = 1111 // too many wrong original passwords
-	CodeInviteInvalid    = 1112 // invite code does not start with pro_
-	CodeInviteUnknown    = 1113 // invite code names nobody
-	CodeCaptchaWrong     = 1114 // captcha wrong, used or expired
-	CodeSMSCodeInvalid   = 1115 // SMS code wrong, used or expired
-	CodeSMSCodeFormat    = 1116 // SMS code not 6 digits
-	CodeSMSCooldown      = 1117 // another code asked for too soon
-	CodeSMSLimit         = 1118 // too many codes to one phone
-	CodeSMSSendFailed    = 1119 // the sender failed
-	CodePhoneInvalid     = 1120 // phone not min-max digits
-	CodePhoneMismatch    = 1121 // phone is not the account's bound phone
-	CodeNickInvalid      = 1122 // nickname not 1-10 characters
-	CodeAvatarType       = 1123 // not PNG, JPEG or WebP
-	CodeAvatarTooLarge   = 1124 // over 5 MB
-	CodeAvatarBroken     = 1125 // does not decode, or too many pixels
-	CodeSuperiorBound    = 1126 // a superior is already bound
-	CodeSuperiorInvalid  = 1127 // binding oneself or one's own invitee
-)
-
-// Rules of spec sections 5 and 9.
+// The account rules the web app also checks before sending (its forms show
+// the same limits, read from /getVerify5Data).
 const (
 	AccountMinLen  = 4
 	AccountMaxLen  = 20
@@ -93,15 +62,15 @@ const (
 // ValidateAccount checks an account name: 4-20 of A-Z, a-z, 0-9 and _.
 func ValidateAccount(account string) error {
 	if account == "" {
-		return Required("account")
+		return apierr.Required("account")
 	}
 	if len(account) < AccountMinLen || len(account) > AccountMaxLen {
-		return Fail(CodeAccountInvalid, "account.invalid")
+		return apierr.Fail(apierr.CodeAccountInvalid, "account.invalid")
 	}
 	for i := 0; i < len(account); i++ {
 		c := account[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
-			return Fail(CodeAccountInvalid, "account.invalid")
+			return apierr.Fail(apierr.CodeAccountInvalid, "account.invalid")
 		}
 	}
 	return nil
@@ -112,11 +81,11 @@ func ValidateAccount(account string) error {
 // first, then digits, then letters, so each case has its own message.
 func ValidatePassword(field, password string) error {
 	if password == "" {
-		return Required(field)
+		return apierr.Required(field)
 	}
 	n := utf8.RuneCountInString(password)
 	if n < PasswordMinLen || n > PasswordMaxLen {
-		return Fail(CodePasswordLength, "password.length")
+		return apierr.Fail(apierr.CodePasswordLength, "password.length")
 	}
 	var letter, digit bool
 	for _, r := range password {
@@ -127,14 +96,14 @@ func ValidatePassword(field, password string) error {
 			letter = true
 		case r > ' ' && r < 0x7f:
 		default:
-			return Fail(CodePasswordChars, "password.chars")
+			return apierr.Fail(apierr.CodePasswordChars, "password.chars")
 		}
 	}
 	if !digit {
-		return Fail(CodePasswordNoDigit, "password.no.digit")
+		return apierr.Fail(apierr.CodePasswordNoDigit, "password.no.digit")
 	}
 	if !letter {
-		return Fail(CodePasswordNoLetter, "password.no.letter")
+		return apierr.Fail(apierr.CodePasswordNoLetter, "password.no.letter")
 	}
 	return nil
 }
@@ -146,10 +115,10 @@ func validateNewPassword(password, confirm string, confirmRequired bool) error {
 		return err
 	}
 	if confirm == "" && confirmRequired {
-		return Required("confirmPassword")
+		return apierr.Required("confirmPassword")
 	}
 	if confirm != "" && confirm != password {
-		return Fail(CodePasswordMismatch, "password.mismatch")
+		return apierr.Fail(apierr.CodePasswordMismatch, "password.mismatch")
 	}
 	return nil
 }
@@ -171,18 +140,20 @@ func NewInviteCode() string {
 // ClientIP is the caller's address: the connection's peer, or with
 // KJ_TRUST_PROXY the last X-Forwarded-For entry (the one our own proxy
 // appended; earlier entries are whatever the client claimed).
-func (c *Call) ClientIP() string {
-	if c.s.Config.TrustProxy {
-		if xff := c.R.Header.Get("X-Forwarded-For"); xff != "" {
+func (c *Call) ClientIP() string { return c.s.clientIP(c.R) }
+
+func (s *Server) clientIP(r *http.Request) string {
+	if s.Config.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
 			parts := strings.Split(xff, ",")
 			if ip := strings.TrimSpace(parts[len(parts)-1]); ip != "" {
 				return ip
 			}
 		}
 	}
-	host, _, err := net.SplitHostPort(c.R.RemoteAddr)
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return c.R.RemoteAddr
+		return r.RemoteAddr
 	}
 	return host
 }
@@ -195,7 +166,7 @@ func (s *Server) countAttempt(ctx context.Context, key string, max int64, window
 		return err
 	}
 	if n > max {
-		return Fail(CodeRateLimited, "rate.limited")
+		return apierr.Fail(apierr.CodeRateLimited, "rate.limited")
 	}
 	return nil
 }
@@ -204,10 +175,10 @@ func (s *Server) countAttempt(ctx context.Context, key string, max int64, window
 // 1 iOS ... 5 web ... 10 admin).
 func checkPlatform(p int) error {
 	if p == 0 {
-		return Required("platform")
+		return apierr.Required("platform")
 	}
 	if p < 1 || p > 10 {
-		return Invalid("platform")
+		return apierr.Invalid("platform")
 	}
 	return nil
 }
@@ -255,16 +226,29 @@ func (s *Server) register(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.InviteCode == "" && s.Config.RegisterInviteRequired {
-		return nil, Required("inviteCode")
+		return nil, apierr.Required("inviteCode")
 	}
 	if req.InviteCode != "" && (!strings.HasPrefix(req.InviteCode, "pro_") || len(req.InviteCode) > 64) {
-		return nil, Fail(CodeInviteInvalid, "invite.invalid")
+		return nil, apierr.Fail(apierr.CodeInviteInvalid, "invite.invalid")
 	}
-	ip := c.ClientIP()
-	if n, _, err := s.Counters.Get(c.Ctx, "acct:register:ip:"+ip); err != nil {
+	// The registration is counted for the address before it is made
+	// (increment, then compare), so parallel requests cannot all pass; a
+	// registration that is refused or fails gives its place back.
+	ipKey := "acct:register:ip:" + c.ClientIP()
+	n, err := s.Counters.Incr(c.Ctx, ipKey, 1, time.Hour)
+	if err != nil {
 		return nil, err
-	} else if n >= registerPerIPPerHour {
-		return nil, Fail(CodeRateLimited, "rate.limited")
+	}
+	registered := false
+	defer func() {
+		if !registered {
+			if _, err := s.Counters.Incr(context.WithoutCancel(c.Ctx), ipKey, -1, time.Hour); err != nil {
+				s.Log.Warn("register: giving back the address's place failed", "err", err)
+			}
+		}
+	}()
+	if n > registerPerIPPerHour {
+		return nil, apierr.Fail(apierr.CodeRateLimited, "rate.limited")
 	}
 	if s.Config.RegisterCaptcha {
 		if err := s.checkCaptcha(c.Ctx, req.CaptchaID, req.CaptchaCode); err != nil {
@@ -286,7 +270,7 @@ func (s *Server) register(c *Call) (any, error) {
 			if req.InviteCode != "" {
 				sup, err := storage.UserByInviteCode(c.Ctx, tx, req.InviteCode)
 				if errors.Is(err, storage.ErrNotFound) {
-					return Fail(CodeInviteUnknown, "invite.unknown")
+					return apierr.Fail(apierr.CodeInviteUnknown, "invite.unknown")
 				}
 				if err != nil {
 					return err
@@ -294,7 +278,7 @@ func (s *Server) register(c *Call) (any, error) {
 				u.SuperiorID = sup.ID
 			}
 			if _, err := storage.UserByAccount(c.Ctx, tx, req.Account); err == nil {
-				return Fail(CodeAccountExists, "account.exists")
+				return apierr.Fail(apierr.CodeAccountExists, "account.exists")
 			} else if !errors.Is(err, storage.ErrNotFound) {
 				return err
 			}
@@ -304,16 +288,14 @@ func (s *Server) register(c *Call) (any, error) {
 			if strings.Contains(err.Error(), "invite_code") && attempt < 3 {
 				continue
 			}
-			return nil, Fail(CodeAccountExists, "account.exists")
+			return nil, apierr.Fail(apierr.CodeAccountExists, "account.exists")
 		}
 		break
 	}
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.Counters.Incr(c.Ctx, "acct:register:ip:"+ip, 1, time.Hour); err != nil {
-		s.Log.Warn("register: counting the address failed", "err", err)
-	}
+	registered = true
 	registrations.Inc()
 	s.Log.Info("account registered", "userId", u.ID, "account", u.Account, "superiorId", u.SuperiorID)
 	return registerReply{UserID: u.IDString(), Account: u.Account, InviteCode: u.InviteCode}, nil
@@ -357,10 +339,10 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 		return nil, err
 	}
 	if req.Account == "" {
-		return nil, Required("account")
+		return nil, apierr.Required("account")
 	}
 	if req.Password == "" {
-		return nil, Required("password")
+		return nil, apierr.Required("password")
 	}
 	if err := checkPlatform(req.Platform); err != nil {
 		return nil, err
@@ -374,13 +356,11 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 	if ValidateAccount(req.Account) != nil || len(req.Password) > 4*PasswordMaxLen {
 		auth.CheckPassword(dummyHash(), req.Password)
 		signIns.WithLabelValues("wrong").Inc()
-		return nil, Fail(CodeLoginCredential, "login.credential")
+		return nil, apierr.Fail(apierr.CodeLoginCredential, "login.credential")
 	}
-	if locked, err := s.loginLocked(c.Ctx, req.Account); err != nil {
+	tries, err := s.reserveLoginAttempt(c.Ctx, req.Account)
+	if err != nil {
 		return nil, err
-	} else if locked {
-		signIns.WithLabelValues("locked").Inc()
-		return nil, Fail(CodeLoginLocked, "login.locked")
 	}
 	u, err := storage.UserByAccount(c.Ctx, s.DB, req.Account)
 	switch {
@@ -388,11 +368,13 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 		// Same work as a real check, so timing does not tell which
 		// accounts exist.
 		auth.CheckPassword(dummyHash(), req.Password)
-		return nil, s.loginFailed(c, req.Account)
+		return nil, s.loginFailed(c, req.Account, tries)
 	case err != nil:
+		// The store did not answer: this try was not a failure.
+		_, _ = s.Counters.Incr(context.WithoutCancel(c.Ctx), "acct:login:fail:"+req.Account, -1, LoginFailureWindow)
 		return nil, err
 	case !auth.CheckPassword(u.PasswordHash, req.Password):
-		return nil, s.loginFailed(c, req.Account)
+		return nil, s.loginFailed(c, req.Account, tries)
 	}
 
 	var previous storage.AuthSession
@@ -409,6 +391,9 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 			if err := storage.EndSession(c.Ctx, tx, previous.ID, storage.SessionSignedOut); err != nil {
 				return err
 			}
+		}
+		if err := frozenSignIn(c.Ctx, tx, u.ID); err != nil {
+			return err
 		}
 		tok, replaced, err = s.Sessions.SignIn(c.Ctx, tx, u.ID, req.Platform)
 		if err != nil {
@@ -432,30 +417,47 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 	return tok, nil
 }
 
-func (s *Server) loginLocked(ctx context.Context, account string) (bool, error) {
-	n, _, err := s.Counters.Get(ctx, "acct:login:lock:"+account)
-	return n > 0, err
+// reserveLoginAttempt counts this attempt before the password is checked
+// (increment, then compare), so a burst of parallel tries cannot all pass
+// the limit before any of them is counted. It answers the attempt's number
+// within the failure window, the lockout error when the account is locked,
+// or "too many requests" when the window's tries are taken by attempts
+// still in flight (their outcome decides whether the account locks).
+func (s *Server) reserveLoginAttempt(ctx context.Context, account string) (int64, error) {
+	locked := apierr.Fail(apierr.CodeLoginLocked, "login.locked")
+	if n, _, err := s.Counters.Get(ctx, "acct:login:lock:"+account); err != nil {
+		return 0, err
+	} else if n > 0 {
+		signIns.WithLabelValues("locked").Inc()
+		return 0, locked
+	}
+	n, err := s.Counters.Incr(ctx, "acct:login:fail:"+account, 1, LoginFailureWindow)
+	if err != nil {
+		return 0, err
+	}
+	if n > LoginMaxFailures {
+		signIns.WithLabelValues("locked").Inc()
+		return 0, apierr.Fail(apierr.CodeRateLimited, "rate.limited")
+	}
+	return n, nil
 }
 
-// loginFailed counts a wrong password; the LoginMaxFailures-th within the
-// window locks the account and is answered with the lockout message.
-func (s *Server) loginFailed(c *Call, account string) error {
-	n, err := s.Counters.Incr(c.Ctx, "acct:login:fail:"+account, 1, LoginFailureWindow)
-	if err != nil {
-		return err
-	}
+// loginFailed answers a wrong password whose attempt was reserved as the
+// tries-th of the window; the LoginMaxFailures-th locks the account and is
+// answered with the lockout message.
+func (s *Server) loginFailed(c *Call, account string, tries int64) error {
 	signIns.WithLabelValues("wrong").Inc()
-	if n < LoginMaxFailures {
-		return Fail(CodeLoginCredential, "login.credential")
+	if tries < LoginMaxFailures {
+		return apierr.Fail(apierr.CodeLoginCredential, "login.credential")
 	}
+	// The failure count is left to expire: deleting it would let tries
+	// that read "not locked" just before the lock was set start a fresh
+	// count.
 	if _, err := s.Counters.Incr(c.Ctx, "acct:login:lock:"+account, 1, LoginLockTime); err != nil {
 		return err
 	}
-	if err := s.Counters.Delete(c.Ctx, "acct:login:fail:"+account); err != nil {
-		return err
-	}
 	s.Log.Warn("account locked after failed sign-ins", "account", account, "ip", c.ClientIP())
-	return Fail(CodeLoginLocked, "login.locked")
+	return apierr.Fail(apierr.CodeLoginLocked, "login.locked")
 }
 
 // dummyHash is a real hash of nothing anyone types, checked against when
@@ -486,14 +488,14 @@ func (s *Server) jwtLogin(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.Token == "" {
-		return nil, Required("token")
+		return nil, apierr.Required("token")
 	}
 	token, sess, err := s.Sessions.Renew(c.Ctx, req.Token)
 	switch {
 	case errors.Is(err, auth.ErrJWTInvalid) && sess.State == storage.SessionReplaced:
-		return nil, Fail(CodeLoggedElsewhere, "logged.elsewhere")
+		return nil, apierr.Fail(apierr.CodeLoggedElsewhere, "logged.elsewhere")
 	case errors.Is(err, auth.ErrJWTInvalid):
-		return nil, Fail(CodeLoginInvalid, "login.invalid")
+		return nil, apierr.Fail(apierr.CodeLoginInvalid, "login.invalid")
 	case err != nil:
 		return nil, err
 	}
@@ -560,15 +562,17 @@ func (s *Server) forget(c *Call) (any, error) {
 	if err := s.countAttempt(c.Ctx, "forget:ip:"+c.ClientIP(), forgetPerIPPerHour, time.Hour); err != nil {
 		return nil, err
 	}
-	u, err := storage.UserByAccount(c.Ctx, s.DB, req.Account)
-	if errors.Is(err, storage.ErrNotFound) {
-		return nil, Fail(CodeAccountUnknown, "account.unknown")
+	// An unknown account, another phone or one bound without an SMS code
+	// is answered like a wrong code (and counted like one): the answer
+	// does not tell which accounts and phones exist.
+	u, err := s.accountWithPhone(c, req.Account, req.Phone)
+	var e *apierr.Error
+	if errors.As(err, &e) {
+		_, _ = s.Counters.Incr(c.Ctx, smsFailKey(req.Phone, smsForget), 1, s.Config.SMSCodeTTL)
+		return nil, apierr.Fail(apierr.CodeSMSCodeInvalid, "sms.code.invalid")
 	}
 	if err != nil {
 		return nil, err
-	}
-	if u.Phone == "" || u.Phone != req.Phone {
-		return nil, Fail(CodePhoneMismatch, "phone.mismatch")
 	}
 	hash, err := auth.HashPassword(req.Password)
 	if err != nil {
@@ -598,6 +602,26 @@ func (s *Server) forget(c *Call) (any, error) {
 	return nil, nil
 }
 
-func init() {
-	AddMessages(accountMessages)
+// accountWithPhone loads the account a password reset is for and checks
+// that phone is the one bound to it: CodeAccountUnknown, CodePhoneMismatch
+// (an account without a phone matches no phone).
+func (s *Server) accountWithPhone(c *Call, account, phone string) (storage.User, error) {
+	u, err := storage.UserByAccount(c.Ctx, s.DB, account)
+	if errors.Is(err, storage.ErrNotFound) {
+		return u, apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
+	}
+	if err != nil {
+		return u, err
+	}
+	if u.Phone == "" || u.Phone != phone {
+		return u, apierr.Fail(apierr.CodePhoneMismatch, "phone.mismatch")
+	}
+	verified, err := storage.PhoneVerified(c.Ctx, s.DB, u.ID)
+	if err != nil {
+		return u, err
+	}
+	if !verified {
+		return u, apierr.Fail(apierr.CodePhoneMismatch, "phone.mismatch")
+	}
+	return u, nil
 }

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -35,7 +36,7 @@ func fuzzCall(t *testing.T, s *Server, path string, body []byte, n *atomic.Int64
 	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
 		t.Fatalf("body %q: reply is not an envelope: %q", body, w.Body.String())
 	}
-	if w.Code >= 500 || r.Code == CodeInternal {
+	if w.Code >= 500 || r.Code == apierr.CodeInternal {
 		t.Fatalf("body %q: server error %d %+v", body, w.Code, r)
 	}
 	if r.Message == "" {

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -58,7 +59,7 @@ func contentDecodeID(c *Call) (int64, error) {
 		return 0, err
 	}
 	if req.ID == 0 {
-		return 0, Required("id")
+		return 0, apierr.Required("id")
 	}
 	return int64(req.ID), nil
 }
@@ -115,13 +116,26 @@ type adminBanner struct {
 	Enabled   int       `json:"enabled"`
 	CreatedAt int64     `json:"createdAt"`
 	UpdatedAt int64     `json:"updatedAt"`
+	// The title in other languages; a language left out shows Title.
+	Texts storage.Texts `json:"texts"`
+}
+
+// Fields operators may translate, with their longest length.
+var (
+	bannerTexts  = map[string]int{"title": 100}
+	videoTexts   = map[string]int{"title": 100}
+	cityTexts    = map[string]int{"name": 40}
+	listingTexts = map[string]int{"name": 40, "intro": 500}
+	noticeTexts  = map[string]int{"title": 100, "content": 5000}
+)
+
+func newAdminBanner(b storage.Banner) adminBanner {
+	return adminBanner{contentID(b.ID), b.Title, b.Image, b.Link, b.Sort, b.Enabled, b.CreatedAt, b.UpdatedAt, adminTexts(b.Texts)}
 }
 
 func (s *Server) adminBannerList(c *Call) (any, error) {
 	list, err := storage.ListBanners(c.Ctx, s.DB, false)
-	return contentMap(list, func(b storage.Banner) adminBanner {
-		return adminBanner{contentID(b.ID), b.Title, b.Image, b.Link, b.Sort, b.Enabled, b.CreatedAt, b.UpdatedAt}
-	}), err
+	return contentMap(list, newAdminBanner), err
 }
 
 func (s *Server) adminBannerSave(c *Call) (any, error) {
@@ -131,6 +145,10 @@ func (s *Server) adminBannerSave(c *Call) (any, error) {
 		return nil, err
 	}
 	if err := contentText("title", &req.Title, 0, 100); err != nil {
+		return nil, err
+	}
+	texts, err := contentTexts(req.Texts, bannerTexts)
+	if err != nil {
 		return nil, err
 	}
 	if err := contentLink("image", &req.Image, true); err != nil {
@@ -143,16 +161,26 @@ func (s *Server) adminBannerSave(c *Call) (any, error) {
 		return nil, err
 	}
 	now := s.Clock.Now().UnixMilli()
-	b := storage.Banner{Title: req.Title, Image: req.Image, Link: req.Link, Sort: req.Sort, Enabled: req.Enabled, CreatedAt: now, UpdatedAt: now}
+	b := storage.Banner{Title: req.Title, Image: req.Image, Link: req.Link, Sort: req.Sort, Enabled: req.Enabled, CreatedAt: now, UpdatedAt: now, Texts: texts}
 	id, err := contentSave(c, "banner", int64(req.ID),
 		func(tx storage.Tx, id int64) error { b.ID = id; return storage.CreateBanner(c.Ctx, tx, b) },
-		func(tx storage.Tx, id int64) error { b.ID = id; return storage.UpdateBanner(c.Ctx, tx, b) },
+		func(tx storage.Tx, id int64) error {
+			b.ID = id
+			if b.Texts == nil {
+				old, err := storage.BannerByID(c.Ctx, tx, id)
+				if err != nil {
+					return err
+				}
+				b.Texts = old.Texts
+			}
+			return storage.UpdateBanner(c.Ctx, tx, b)
+		},
 		req)
 	if err != nil {
 		return nil, err
 	}
 	b, err = storage.BannerByID(c.Ctx, s.DB, id)
-	return adminBanner{contentID(b.ID), b.Title, b.Image, b.Link, b.Sort, b.Enabled, b.CreatedAt, b.UpdatedAt}, err
+	return newAdminBanner(b), err
 }
 
 func (s *Server) adminBannerDelete(c *Call) (any, error) {
@@ -173,10 +201,13 @@ type adminVideo struct {
 	Enabled    int       `json:"enabled"`
 	CreatedAt  int64     `json:"createdAt"`
 	UpdatedAt  int64     `json:"updatedAt"`
+	// The title in other languages.
+	Texts storage.Texts `json:"texts"`
 }
 
 func newAdminVideo(v storage.Video) adminVideo {
-	return adminVideo{contentID(v.ID), v.Kind, v.Title, v.Cover, v.URL, v.DurationS, contentID(v.ChatUserID), v.Sort, v.Enabled, v.CreatedAt, v.UpdatedAt}
+	return adminVideo{contentID(v.ID), v.Kind, v.Title, v.Cover, v.URL, v.DurationS, contentID(v.ChatUserID), v.Sort, v.Enabled,
+		v.CreatedAt, v.UpdatedAt, adminTexts(v.Texts)}
 }
 
 func (s *Server) adminVideoList(c *Call) (any, error) {
@@ -188,19 +219,12 @@ func (s *Server) adminVideoList(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.Kind != "" && req.Kind != storage.VideoFind && req.Kind != storage.VideoPassionate {
-		return nil, Invalid("kind")
+		return nil, apierr.Invalid("kind")
 	}
-	total, err := storage.CountVideos(c.Ctx, s.DB, req.Kind, false)
-	if err != nil {
-		return nil, err
-	}
-	page, limit, offset, err := pageWindow[adminVideo](req.contentPaging, total, 20)
-	if err != nil {
-		return nil, err
-	}
-	list, err := storage.ListVideos(c.Ctx, s.DB, req.Kind, false, limit, offset)
-	page.List = contentMap(list, newAdminVideo)
-	return page, err
+	return listPage(req.contentPaging, 20, func() (int, error) { return storage.CountVideos(c.Ctx, s.DB, req.Kind, false) },
+		func(limit, offset int) ([]storage.Video, error) {
+			return storage.ListVideos(c.Ctx, s.DB, req.Kind, false, limit, offset)
+		}, newAdminVideo)
 }
 
 func (s *Server) adminVideoSave(c *Call) (any, error) {
@@ -210,9 +234,13 @@ func (s *Server) adminVideoSave(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.Kind != storage.VideoFind && req.Kind != storage.VideoPassionate {
-		return nil, Invalid("kind")
+		return nil, apierr.Invalid("kind")
 	}
 	if err := contentText("title", &req.Title, 1, 100); err != nil {
+		return nil, err
+	}
+	texts, err := contentTexts(req.Texts, videoTexts)
+	if err != nil {
 		return nil, err
 	}
 	if err := contentLink("url", &req.URL, true); err != nil {
@@ -222,7 +250,7 @@ func (s *Server) adminVideoSave(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.Duration < 0 || req.Duration > 24*3600 {
-		return nil, Invalid("duration")
+		return nil, apierr.Invalid("duration")
 	}
 	if err := contentFlag("enabled", req.Enabled); err != nil {
 		return nil, err
@@ -230,17 +258,27 @@ func (s *Server) adminVideoSave(c *Call) (any, error) {
 	if req.ChatUserID != 0 {
 		if _, err := storage.UserByID(c.Ctx, s.DB, int64(req.ChatUserID)); err != nil {
 			if errors.Is(err, storage.ErrNotFound) {
-				return nil, Invalid("chatUserId")
+				return nil, apierr.Invalid("chatUserId")
 			}
 			return nil, err
 		}
 	}
 	now := s.Clock.Now().UnixMilli()
 	v := storage.Video{Kind: req.Kind, Title: req.Title, Cover: req.Cover, URL: req.URL, DurationS: req.Duration,
-		ChatUserID: int64(req.ChatUserID), Sort: req.Sort, Enabled: req.Enabled, CreatedAt: now, UpdatedAt: now}
+		ChatUserID: int64(req.ChatUserID), Sort: req.Sort, Enabled: req.Enabled, CreatedAt: now, UpdatedAt: now, Texts: texts}
 	id, err := contentSave(c, "video", int64(req.ID),
 		func(tx storage.Tx, id int64) error { v.ID = id; return storage.CreateVideo(c.Ctx, tx, v) },
-		func(tx storage.Tx, id int64) error { v.ID = id; return storage.UpdateVideo(c.Ctx, tx, v) },
+		func(tx storage.Tx, id int64) error {
+			v.ID = id
+			if v.Texts == nil {
+				old, err := storage.VideoByID(c.Ctx, tx, id)
+				if err != nil {
+					return err
+				}
+				v.Texts = old.Texts
+			}
+			return storage.UpdateVideo(c.Ctx, tx, v)
+		},
 		map[string]any{"kind": v.Kind, "title": v.Title, "url": v.URL, "enabled": v.Enabled})
 	if err != nil {
 		return nil, err
@@ -263,10 +301,10 @@ func (s *Server) adminVideoLimit(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.Limit == nil {
-		return nil, Required("limit")
+		return nil, apierr.Required("limit")
 	}
 	if *req.Limit < 0 || *req.Limit > 10000 {
-		return nil, Invalid("limit")
+		return nil, apierr.Invalid("limit")
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		if err := storage.PutSetting(c.Ctx, tx, storage.SettingVideoLimit, *req.Limit, c.User.ID, s.Clock.Now().UnixMilli()); err != nil {
@@ -277,6 +315,7 @@ func (s *Server) adminVideoLimit(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.settingChanged(c.Ctx, storage.SettingVideoLimit)
 	return map[string]int{"limit": *req.Limit}, nil
 }
 
@@ -288,12 +327,14 @@ type adminCity struct {
 	Sort     int       `json:"sort"`
 	Enabled  int       `json:"enabled"`
 	Listings int       `json:"listings"`
+	// The name in other languages.
+	Texts storage.Texts `json:"texts"`
 }
 
 func (s *Server) adminCityList(c *Call) (any, error) {
 	list, err := storage.ListCities(c.Ctx, s.DB, false)
 	return contentMap(list, func(ct storage.City) adminCity {
-		return adminCity{contentID(ct.ID), ct.Name, ct.Sort, ct.Enabled, ct.Listings}
+		return adminCity{contentID(ct.ID), ct.Name, ct.Sort, ct.Enabled, ct.Listings, adminTexts(ct.Texts)}
 	}), err
 }
 
@@ -307,24 +348,38 @@ func (s *Server) adminCitySave(c *Call) (any, error) {
 		return nil, err
 	}
 	if _, err := strconv.ParseInt(req.Name, 10, 64); err == nil {
-		return nil, Invalid("name") // a name made of digits would read as a city id
+		return nil, apierr.Invalid("name") // a name made of digits would read as a city id
+	}
+	texts, err := contentTexts(req.Texts, cityTexts)
+	if err != nil {
+		return nil, err
 	}
 	if err := contentFlag("enabled", req.Enabled); err != nil {
 		return nil, err
 	}
 	now := s.Clock.Now().UnixMilli()
-	ct := storage.City{Name: req.Name, Sort: req.Sort, Enabled: req.Enabled, CreatedAt: now, UpdatedAt: now}
+	ct := storage.City{Name: req.Name, Sort: req.Sort, Enabled: req.Enabled, CreatedAt: now, UpdatedAt: now, Texts: texts}
 	id, err := contentSave(c, "city", int64(req.ID),
 		func(tx storage.Tx, id int64) error { ct.ID = id; return storage.CreateCity(c.Ctx, tx, ct) },
-		func(tx storage.Tx, id int64) error { ct.ID = id; return storage.UpdateCity(c.Ctx, tx, ct) },
+		func(tx storage.Tx, id int64) error {
+			ct.ID = id
+			if ct.Texts == nil {
+				old, err := storage.CityByID(c.Ctx, tx, id)
+				if err != nil {
+					return err
+				}
+				ct.Texts = old.Texts
+			}
+			return storage.UpdateCity(c.Ctx, tx, ct)
+		},
 		map[string]any{"name": ct.Name, "enabled": ct.Enabled})
 	if errors.Is(err, storage.ErrConflict) {
-		return nil, Fail(CodeCityNameTaken, "content.city.taken")
+		return nil, apierr.Fail(apierr.CodeCityNameTaken, "content.city.taken")
 	}
 	if err != nil {
 		return nil, err
 	}
-	return adminCity{contentID(id), ct.Name, ct.Sort, ct.Enabled, 0}, nil
+	return adminCity{contentID(id), ct.Name, ct.Sort, ct.Enabled, 0, adminTexts(ct.Texts)}, nil
 }
 
 func (s *Server) adminCityDelete(c *Call) (any, error) {
@@ -334,7 +389,7 @@ func (s *Server) adminCityDelete(c *Call) (any, error) {
 			return err
 		}
 		if n > 0 {
-			return Fail(CodeCityInUse, "content.city.in.use", "count", n)
+			return apierr.Fail(apierr.CodeCityInUse, "content.city.in.use", "count", n)
 		}
 		return storage.DeleteCity(c.Ctx, tx, id)
 	})
@@ -354,6 +409,8 @@ type adminListing struct {
 	Enabled     int       `json:"enabled"`
 	CreatedAt   int64     `json:"createdAt"`
 	UpdatedAt   int64     `json:"updatedAt"`
+	// The name and intro in other languages.
+	Texts storage.Texts `json:"texts"`
 }
 
 func newAdminListing(l storage.Listing) adminListing {
@@ -362,7 +419,7 @@ func newAdminListing(l storage.Listing) adminListing {
 		photos = []string{}
 	}
 	return adminListing{contentID(l.ID), contentID(l.CityID), l.Name, l.Age, photos, l.Intro, l.Certified, l.DepositPaid,
-		l.Contact, l.Sort, l.Enabled, l.CreatedAt, l.UpdatedAt}
+		l.Contact, l.Sort, l.Enabled, l.CreatedAt, l.UpdatedAt, adminTexts(l.Texts)}
 }
 
 func (s *Server) adminListingList(c *Call) (any, error) {
@@ -381,17 +438,10 @@ func (s *Server) adminListingList(c *Call) (any, error) {
 		}
 		cityID = city.ID
 	}
-	total, err := storage.CountListings(c.Ctx, s.DB, cityID, false)
-	if err != nil {
-		return nil, err
-	}
-	page, limit, offset, err := pageWindow[adminListing](req.contentPaging, total, 20)
-	if err != nil {
-		return nil, err
-	}
-	list, err := storage.ListListings(c.Ctx, s.DB, cityID, false, limit, offset)
-	page.List = contentMap(list, newAdminListing)
-	return page, err
+	return listPage(req.contentPaging, 20, func() (int, error) { return storage.CountListings(c.Ctx, s.DB, cityID, false) },
+		func(limit, offset int) ([]storage.Listing, error) {
+			return storage.ListListings(c.Ctx, s.DB, cityID, false, limit, offset)
+		}, newAdminListing)
 }
 
 const listingMaxPhotos = 9
@@ -403,19 +453,19 @@ func (s *Server) adminListingSave(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.CityID == 0 {
-		return nil, Required("cityId")
+		return nil, apierr.Required("cityId")
 	}
 	if err := contentText("name", &req.Name, 1, 40); err != nil {
 		return nil, err
 	}
 	if req.Age < listingMinAge {
-		return nil, Fail(CodeListingUnderAge, "content.listing.age", "min", listingMinAge)
+		return nil, apierr.Fail(apierr.CodeListingUnderAge, "content.listing.age", "min", listingMinAge)
 	}
 	if req.Age > 99 {
-		return nil, Invalid("age")
+		return nil, apierr.Invalid("age")
 	}
 	if len(req.Photos) > listingMaxPhotos {
-		return nil, Invalid("photos")
+		return nil, apierr.Invalid("photos")
 	}
 	for i := range req.Photos {
 		if err := contentLink("photos", &req.Photos[i], true); err != nil {
@@ -423,6 +473,10 @@ func (s *Server) adminListingSave(c *Call) (any, error) {
 		}
 	}
 	if err := contentText("intro", &req.Intro, 0, 500); err != nil {
+		return nil, err
+	}
+	texts, err := contentTexts(req.Texts, listingTexts)
+	if err != nil {
 		return nil, err
 	}
 	if err := contentText("contact", &req.Contact, 0, 200); err != nil {
@@ -436,11 +490,11 @@ func (s *Server) adminListingSave(c *Call) (any, error) {
 	now := s.Clock.Now().UnixMilli()
 	l := storage.Listing{CityID: int64(req.CityID), Name: req.Name, Age: req.Age, Photos: req.Photos, Intro: req.Intro,
 		Certified: req.Certified, DepositPaid: req.DepositPaid, Contact: req.Contact, Sort: req.Sort, Enabled: req.Enabled,
-		CreatedAt: now, UpdatedAt: now}
+		CreatedAt: now, UpdatedAt: now, Texts: texts}
 	cityCheck := func(tx storage.Tx) error {
 		if _, err := storage.CityByID(c.Ctx, tx, l.CityID); err != nil {
 			if errors.Is(err, storage.ErrNotFound) {
-				return Fail(CodeCityUnknown, "content.city.unknown")
+				return apierr.Fail(apierr.CodeCityUnknown, "content.city.unknown")
 			}
 			return err
 		}
@@ -460,6 +514,13 @@ func (s *Server) adminListingSave(c *Call) (any, error) {
 				return err
 			}
 			l.ID = id
+			if l.Texts == nil {
+				old, err := storage.ListingByID(c.Ctx, tx, id)
+				if err != nil {
+					return err
+				}
+				l.Texts = old.Texts
+			}
 			return storage.UpdateListing(c.Ctx, tx, l)
 		},
 		map[string]any{"cityId": req.CityID, "name": l.Name, "age": l.Age, "certified": l.Certified, "depositPaid": l.DepositPaid, "enabled": l.Enabled})
@@ -504,7 +565,7 @@ func compareManifestVersions(a, b string) int {
 func checkManifestPackage(prefix string, version, path, remark *string) error {
 	*version = strings.TrimSpace(*version)
 	if *version != "" && !manifestVersionPattern.MatchString(*version) {
-		return Invalid(prefix + ".version")
+		return apierr.Invalid(prefix + ".version")
 	}
 	if err := contentLink(prefix+".path", path, *version != ""); err != nil {
 		return err
@@ -531,7 +592,7 @@ func (s *Server) adminManifestSave(c *Call) (any, error) {
 		return nil, err
 	}
 	if f.Version != "" && n.Version != "" && compareManifestVersions(f.Version, n.Version) > 0 {
-		return nil, Fail(CodeManifestOrder, "content.manifest.order")
+		return nil, apierr.Fail(apierr.CodeManifestOrder, "content.manifest.order")
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		if err := storage.PutSetting(c.Ctx, tx, storage.SettingManifest, m, c.User.ID, s.Clock.Now().UnixMilli()); err != nil {
@@ -542,6 +603,7 @@ func (s *Server) adminManifestSave(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.settingChanged(c.Ctx, storage.SettingManifest)
 	return m, nil
 }
 
@@ -568,10 +630,10 @@ func (s *Server) adminDomainSave(c *Call) (any, error) {
 	}
 	domain, ok := normalizeDomain(req.Domain)
 	if req.Domain == "" {
-		return nil, Required("domain")
+		return nil, apierr.Required("domain")
 	}
 	if !ok {
-		return nil, Invalid("domain")
+		return nil, apierr.Invalid("domain")
 	}
 	if req.PlatformID == 0 {
 		req.PlatformID = s.Config.PlatformID
@@ -580,10 +642,10 @@ func (s *Server) adminDomainSave(c *Call) (any, error) {
 		req.PackageID = s.Config.PackageID
 	}
 	if req.PlatformID < 0 {
-		return nil, Invalid("platformId")
+		return nil, apierr.Invalid("platformId")
 	}
 	if req.PackageID < 0 {
-		return nil, Invalid("packageId")
+		return nil, apierr.Invalid("packageId")
 	}
 	if err := contentText("appName", &req.AppName, 0, 40); err != nil {
 		return nil, err
@@ -615,7 +677,7 @@ func (s *Server) adminDomainDelete(c *Call) (any, error) {
 	}
 	domain, ok := normalizeDomain(req.Domain)
 	if !ok {
-		return nil, Required("domain")
+		return nil, apierr.Required("domain")
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		if err := storage.DeleteDomain(c.Ctx, tx, domain); err != nil {
@@ -657,6 +719,27 @@ func (s *Server) adminSettingsSave(c *Call) (any, error) {
 	if err := contentText("serviceWelcome", &a.ServiceWelcome, 0, 500); err != nil {
 		return nil, err
 	}
+	if a.ServiceWelcomeTexts == nil {
+		// A form that does not edit the other languages keeps them.
+		old, err := s.contentAppSettings(c.Ctx)
+		if err != nil {
+			return nil, err
+		}
+		a.ServiceWelcomeTexts = old.ServiceWelcomeTexts
+	} else {
+		welcomes := storage.Texts{}
+		for lang, text := range a.ServiceWelcomeTexts {
+			welcomes[lang] = map[string]string{"serviceWelcome": text}
+		}
+		welcomes, err := contentTexts(welcomes, map[string]int{"serviceWelcome": 500})
+		if err != nil {
+			return nil, err
+		}
+		a.ServiceWelcomeTexts = map[string]string{}
+		for lang, fields := range welcomes {
+			a.ServiceWelcomeTexts[lang] = fields["serviceWelcome"]
+		}
+	}
 	if err := contentLink("splashImage", &a.SplashImage, false); err != nil {
 		return nil, err
 	}
@@ -664,7 +747,7 @@ func (s *Server) adminSettingsSave(c *Call) (any, error) {
 		return nil, err
 	}
 	if a.SplashSeconds < 0 || a.SplashSeconds > 30 {
-		return nil, Invalid("splashSeconds")
+		return nil, apierr.Invalid("splashSeconds")
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		if err := storage.PutSetting(c.Ctx, tx, storage.SettingApp, a, c.User.ID, s.Clock.Now().UnixMilli()); err != nil {
@@ -675,6 +758,7 @@ func (s *Server) adminSettingsSave(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.settingChanged(c.Ctx, storage.SettingApp)
 	return s.adminSettingsGet(c)
 }
 
@@ -701,12 +785,12 @@ func (s *Server) adminUpload(c *Call) (any, error) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, Fail(CodeUploadTooLarge, "content.upload.large", "max", contentVideoMax>>20).WithStatus(http.StatusRequestEntityTooLarge)
+			return nil, apierr.Fail(apierr.CodeUploadTooLarge, "content.upload.large", "max", contentVideoMax>>20).WithStatus(http.StatusRequestEntityTooLarge)
 		}
 		if errors.Is(err, http.ErrMissingFile) || errors.Is(err, http.ErrNotMultipart) {
-			return nil, Required("file")
+			return nil, apierr.Required("file")
 		}
-		return nil, Fail(CodeBadRequest, "bad.request")
+		return nil, apierr.Fail(apierr.CodeBadRequest, "bad.request")
 	}
 	defer file.Close()
 	defer func() {
@@ -719,7 +803,7 @@ func (s *Server) adminUpload(c *Call) (any, error) {
 	mime := http.DetectContentType(head[:n])
 	ext, ok := contentUploadTypes[mime]
 	if !ok {
-		return nil, Fail(CodeUploadType, "content.upload.type")
+		return nil, apierr.Fail(apierr.CodeUploadType, "content.upload.type")
 	}
 	size, err := file.Seek(0, io.SeekEnd)
 	if err != nil {
@@ -730,7 +814,7 @@ func (s *Server) adminUpload(c *Call) (any, error) {
 		limit = contentVideoMax
 	}
 	if size > limit {
-		return nil, Fail(CodeUploadTooLarge, "content.upload.large", "max", limit>>20).WithStatus(http.StatusRequestEntityTooLarge)
+		return nil, apierr.Fail(apierr.CodeUploadTooLarge, "content.upload.large", "max", limit>>20).WithStatus(http.StatusRequestEntityTooLarge)
 	}
 	id := storage.NewID()
 	name := strconv.FormatInt(id, 10) + ext
@@ -779,21 +863,13 @@ func contentSaveUpload(src multipart.File, path string) error {
 
 // adminStatsList answers the beacon counts of the last days (1-90, default 7).
 func (s *Server) adminStatsList(c *Call) (any, error) {
-	var req struct {
-		Days int `json:"days"`
-	}
-	if err := c.Decode(&req); err != nil {
+	days, err := decodeDays(c, 90)
+	if err != nil {
 		return nil, err
-	}
-	if req.Days == 0 {
-		req.Days = 7
-	}
-	if req.Days < 1 || req.Days > 90 {
-		return nil, Invalid("days")
 	}
 	now := s.Clock.Now()
 	to, _ := s.contentDay(now)
-	from, _ := s.contentDay(now.AddDate(0, 0, -(req.Days - 1)))
+	from, _ := s.contentDay(now.AddDate(0, 0, -(days - 1)))
 	stats, err := storage.ListStats(c.Ctx, s.DB, from, to)
 	out := make([]map[string]any, 0, len(stats))
 	for _, st := range stats {
@@ -816,28 +892,32 @@ func (s *Server) adminAuditList(c *Call) (any, error) {
 	var req struct {
 		Action     string    `json:"action"`
 		OperatorID contentID `json:"operatorId"`
+		Operator   string    `json:"operator"` // the operator's account
+		Target     string    `json:"target"`
+		From       int64     `json:"from"` // unix ms, inclusive; 0 open
+		To         int64     `json:"to"`   // unix ms, exclusive; 0 open
 		contentPaging
 	}
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	if len(req.Action) > 64 {
-		return nil, Invalid("action")
+	for field, v := range map[string]string{"action": req.Action, "operator": req.Operator, "target": req.Target} {
+		if len(v) > 64 {
+			return nil, apierr.Invalid(field)
+		}
 	}
-	f := storage.AuditFilter{Action: req.Action, OperatorID: int64(req.OperatorID)}
-	total, err := storage.CountAudit(c.Ctx, s.DB, f)
-	if err != nil {
-		return nil, err
+	if req.From < 0 || req.To < 0 || (req.To != 0 && req.To <= req.From) {
+		return nil, apierr.Invalid("to")
 	}
-	page, limit, offset, err := pageWindow[auditView](req.contentPaging, total, 20)
-	if err != nil {
-		return nil, err
-	}
-	list, err := storage.ListAudit(c.Ctx, s.DB, f, limit, offset)
-	page.List = contentMap(list, func(e storage.AuditEntry) auditView {
-		return auditView{contentID(e.ID), contentID(e.OperatorID), e.Operator, e.Action, e.Target, contentRawJSON(e.Detail), e.CreatedAt}
-	})
-	return page, err
+	f := storage.AuditFilter{Action: strings.TrimSpace(req.Action), OperatorID: int64(req.OperatorID),
+		Operator: strings.TrimSpace(req.Operator), Target: strings.TrimSpace(req.Target), From: req.From, To: req.To}
+	return listPage(req.contentPaging, 20, func() (int, error) { return storage.CountAudit(c.Ctx, s.DB, f) },
+		func(limit, offset int) ([]storage.AuditEntry, error) {
+			return storage.ListAudit(c.Ctx, s.DB, f, limit, offset)
+		},
+		func(e storage.AuditEntry) auditView {
+			return auditView{contentID(e.ID), contentID(e.OperatorID), e.Operator, e.Action, e.Target, contentRawJSON(e.Detail), e.CreatedAt}
+		})
 }
 
 // contentRawJSON passes a stored JSON document through unchanged.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -32,10 +33,10 @@ func TestOperatorRoutesRefuseUsers(t *testing.T) {
 				t.Errorf("%s is under /admin/ but not operator-only", rt.Path)
 			}
 			r := call(t, s.Handler(), rt.Method, "/api"+rt.Path, `{"id":"1","title":"x","content":"y","limit":1}`, "token", tok.Token, "Accept-Language", "en-US")
-			if r.Code != CodeOperatorOnly || r.Status != 403 || r.Message != "This page is for operators only" {
+			if r.Code != apierr.CodeOperatorOnly || r.Status != 403 || r.Message != "This page is for operators only" {
 				t.Errorf("%s as a user: %+v", rt.Path, r)
 			}
-			if r := call(t, s.Handler(), rt.Method, "/api"+rt.Path, `{}`); r.Code != CodeTokenExpired {
+			if r := call(t, s.Handler(), rt.Method, "/api"+rt.Path, `{}`); r.Code != apierr.CodeTokenExpired {
 				t.Errorf("%s without a token: %+v", rt.Path, r)
 			}
 			n++
@@ -71,33 +72,33 @@ func TestOperatorContentManagementIsAudited(t *testing.T) {
 		if shown := contentOK[[]bannerView](t, contentPost(t, s, "/indexCarousel", ``, "")); len(shown) != 0 {
 			t.Fatalf("users see a disabled banner: %+v", shown)
 		}
-		contentFails(t, post("/admin/banner/save", `{"id":"12345","image":"/files/x.png"}`), CodeNotFound)
-		contentFails(t, post("/admin/banner/save", `{"title":"no image"}`), CodeRequired)
-		contentFails(t, post("/admin/banner/save", `{"image":"//evil.example.com/x.png"}`), CodeInvalid)
-		contentFails(t, post("/admin/banner/save", `{"image":"/files/x.png","enabled":2}`), CodeInvalid)
+		contentFails(t, post("/admin/banner/save", `{"id":"12345","image":"/files/x.png"}`), apierr.CodeNotFound)
+		contentFails(t, post("/admin/banner/save", `{"title":"no image"}`), apierr.CodeRequired)
+		contentFails(t, post("/admin/banner/save", `{"image":"//evil.example.com/x.png"}`), apierr.CodeInvalid)
+		contentFails(t, post("/admin/banner/save", `{"image":"/files/x.png","enabled":2}`), apierr.CodeInvalid)
 		contentOK[any](t, post("/admin/banner/delete", `{"id":"`+bid+`"}`))
-		contentFails(t, post("/admin/banner/delete", `{"id":"`+bid+`"}`), CodeNotFound)
-		contentFails(t, post("/admin/banner/delete", `{}`), CodeRequired)
+		contentFails(t, post("/admin/banner/delete", `{"id":"`+bid+`"}`), apierr.CodeNotFound)
+		contentFails(t, post("/admin/banner/delete", `{}`), apierr.CodeRequired)
 
 		v := contentOK[adminVideo](t, post("/admin/video/save", `{"kind":"find","title":"Sunrise","url":"/files/demo/sunrise.mp4","duration":8}`))
 		contentOK[any](t, post("/admin/video/save", fmt.Sprintf(`{"id":"%d","kind":"passionate","title":"Sunrise","url":"/files/demo/sunrise.mp4"}`, int64(v.ID))))
 		if vl := contentOK[contentList[adminVideo]](t, post("/admin/video/list", `{"kind":"passionate"}`)); vl.Total != 1 {
 			t.Fatalf("video moved to live highlights: %+v", vl)
 		}
-		contentFails(t, post("/admin/video/save", `{"kind":"movie","title":"x","url":"/files/x.mp4"}`), CodeInvalid)
-		contentFails(t, post("/admin/video/save", `{"kind":"find","title":"x","url":"/files/x.mp4","chatUserId":"12345"}`), CodeInvalid)
-		contentFails(t, post("/admin/video/save", `{"kind":"find","title":"x","url":"/files/x.mp4","duration":-1}`), CodeInvalid)
-		contentFails(t, post("/admin/video/list", `{"kind":"movie"}`), CodeInvalid)
+		contentFails(t, post("/admin/video/save", `{"kind":"movie","title":"x","url":"/files/x.mp4"}`), apierr.CodeInvalid)
+		contentFails(t, post("/admin/video/save", `{"kind":"find","title":"x","url":"/files/x.mp4","chatUserId":"12345"}`), apierr.CodeInvalid)
+		contentFails(t, post("/admin/video/save", `{"kind":"find","title":"x","url":"/files/x.mp4","duration":-1}`), apierr.CodeInvalid)
+		contentFails(t, post("/admin/video/list", `{"kind":"movie"}`), apierr.CodeInvalid)
 		contentOK[any](t, post("/admin/video/delete", fmt.Sprintf(`{"id":%d}`, int64(v.ID))))
-		contentFails(t, post("/admin/video/limit", `{}`), CodeRequired)
-		contentFails(t, post("/admin/video/limit", `{"limit":-2}`), CodeInvalid)
+		contentFails(t, post("/admin/video/limit", `{}`), apierr.CodeRequired)
+		contentFails(t, post("/admin/video/limit", `{"limit":-2}`), apierr.CodeInvalid)
 		contentOK[any](t, post("/admin/video/limit", `{"limit":0}`))
 		if set := contentOK[adminSettings](t, post("/admin/settings/get", ``)); set.VideoDailyLimit != 0 {
 			t.Fatalf("limit 0 must stick: %+v", set)
 		}
 
 		city := contentOK[adminCity](t, post("/admin/city/save", `{"name":"Porto"}`))
-		contentFails(t, post("/admin/city/save", `{"name":"12"}`), CodeInvalid)
+		contentFails(t, post("/admin/city/save", `{"name":"12"}`), apierr.CodeInvalid)
 		if cities := contentOK[[]adminCity](t, post("/admin/city/list", ``)); len(cities) != 1 || cities[0].Name != "Porto" {
 			t.Fatalf("operator cities: %+v", cities)
 		}
@@ -113,12 +114,12 @@ func TestOperatorContentManagementIsAudited(t *testing.T) {
 		if ds := contentOK[[]adminDomain](t, post("/admin/domain/list", ``)); len(ds) != 1 || ds[0].Domain != "chat.example.org" || ds[0].PlatformID != 10000 {
 			t.Fatalf("domains: %+v", ds)
 		}
-		contentFails(t, post("/admin/domain/save", `{"domain":"a b"}`), CodeInvalid)
-		contentFails(t, post("/admin/domain/save", `{}`), CodeRequired)
+		contentFails(t, post("/admin/domain/save", `{"domain":"a b"}`), apierr.CodeInvalid)
+		contentFails(t, post("/admin/domain/save", `{}`), apierr.CodeRequired)
 		contentOK[any](t, post("/admin/domain/delete", `{"domain":"chat.example.org"}`))
-		contentFails(t, post("/admin/domain/delete", `{"domain":"chat.example.org"}`), CodeNotFound)
-		contentFails(t, post("/admin/settings/save", `{"splashSeconds":99}`), CodeInvalid)
-		contentFails(t, post("/admin/settings/save", `{"appName":"`+strings.Repeat("a", 41)+`"}`), CodeInvalid)
+		contentFails(t, post("/admin/domain/delete", `{"domain":"chat.example.org"}`), apierr.CodeNotFound)
+		contentFails(t, post("/admin/settings/save", `{"splashSeconds":99}`), apierr.CodeInvalid)
+		contentFails(t, post("/admin/settings/save", `{"appName":"`+strings.Repeat("a", 41)+`"}`), apierr.CodeInvalid)
 
 		// Every change above has its entry, newest first, with who and when.
 		audit := contentOK[contentList[auditView]](t, post("/admin/audit/list", `{"pageSize":50}`))
@@ -142,7 +143,7 @@ func TestOperatorContentManagementIsAudited(t *testing.T) {
 		if d, _ := json.Marshal(listingAudit.List[0].Detail); strings.Contains(string(d), "+351") {
 			t.Fatalf("a listing's contact leaked into the audit log: %s", d)
 		}
-		contentFails(t, post("/admin/audit/list", `{"page":3}`), CodePageOutOfRange)
+		contentFails(t, post("/admin/audit/list", `{"page":3}`), apierr.CodePageOutOfRange)
 		if n, _ := storage.CountAudit(ctx, db, storage.AuditFilter{OperatorID: op.ID}); n != len(want)-len(strings.ReplaceAll(want, ",", ""))+1 {
 			t.Fatalf("refused calls must not be audited: %d entries", n)
 		}
@@ -192,9 +193,9 @@ func TestOperatorUpload(t *testing.T) {
 		if err != nil || !bytes.Equal(onDisk, pngData.Bytes()) {
 			t.Fatalf("stored file: %v", err)
 		}
-		contentFails(t, upload("evil.png", []byte("<html><script>alert(1)</script></html>")), CodeUploadType)
+		contentFails(t, upload("evil.png", []byte("<html><script>alert(1)</script></html>")), apierr.CodeUploadType)
 		big := append(append([]byte{}, pngData.Bytes()...), make([]byte, contentImageMax)...)
-		contentFails(t, upload("big.png", big), CodeUploadTooLarge, 413)
+		contentFails(t, upload("big.png", big), apierr.CodeUploadTooLarge, 413)
 		files, _ := os.ReadDir(filepath.Join(s.Config.DataDir, "files", "content"))
 		if len(files) != 1 {
 			t.Fatalf("refused uploads left files: %v", files)
@@ -202,6 +203,6 @@ func TestOperatorUpload(t *testing.T) {
 		if n, _ := storage.CountAudit(context.Background(), db, storage.AuditFilter{Action: "file.upload"}); n != 1 {
 			t.Fatalf("upload audit entries: %d", n)
 		}
-		contentFails(t, contentPost(t, s, "/admin/upload", `{}`, opTok.Token), CodeRequired)
+		contentFails(t, contentPost(t, s, "/admin/upload", `{}`, opTok.Token), apierr.CodeRequired)
 	})
 }

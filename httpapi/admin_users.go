@@ -1,7 +1,8 @@
 package httpapi
 
 // Operator routes over users: list and find users, and set a user's
-// account status (activation is done by customer service, spec section 1).
+// account status (activation is done by customer service: a user asks in the customer chat
+// and an operator activates the account).
 // Operators are made with `kj admin create-operator`.
 
 import (
@@ -12,7 +13,8 @@ import (
 	"strconv"
 	"strings"
 
-	"kj/engine/bus"
+	"kj/internal/apierr"
+	"kj/internal/bus"
 	"kj/storage"
 )
 
@@ -94,7 +96,7 @@ func (s *Server) adminUsers(c *Call) (any, error) {
 		return nil, err
 	}
 	if len(req.Keyword) > 64 {
-		return nil, Invalid("keyword")
+		return nil, apierr.Invalid("keyword")
 	}
 	if req.Page == 0 {
 		req.Page = 1
@@ -103,15 +105,15 @@ func (s *Server) adminUsers(c *Call) (any, error) {
 		req.PageSize = 20
 	}
 	if req.Page < 1 || req.Page > 1_000_000 {
-		return nil, Invalid("page")
+		return nil, apierr.Invalid("page")
 	}
 	if req.PageSize < 1 || req.PageSize > 100 {
-		return nil, Invalid("pageSize")
+		return nil, apierr.Invalid("pageSize")
 	}
 	q := storage.UserQuery{Keyword: req.Keyword, IsActivation: -1, Offset: (req.Page - 1) * req.PageSize, Limit: req.PageSize}
 	if req.IsActivation != nil {
 		if *req.IsActivation != 0 && *req.IsActivation != 1 {
-			return nil, Invalid("isActivation")
+			return nil, apierr.Invalid("isActivation")
 		}
 		q.IsActivation = *req.IsActivation
 	}
@@ -141,11 +143,11 @@ func (s *Server) adminUser(c *Call) (any, error) {
 	if id == 0 {
 		account := strings.TrimSpace(req.Account)
 		if account == "" {
-			return nil, Required("userId")
+			return nil, apierr.Required("userId")
 		}
 		u, err := storage.UserByAccount(c.Ctx, s.DB, account)
 		if errors.Is(err, storage.ErrNotFound) {
-			return nil, Fail(CodeAccountUnknown, "account.unknown")
+			return nil, apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
 		}
 		if err != nil {
 			return nil, err
@@ -154,7 +156,7 @@ func (s *Server) adminUser(c *Call) (any, error) {
 	}
 	u, err := storage.UserSummaryByID(c.Ctx, s.DB, id)
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, Fail(CodeAccountUnknown, "account.unknown")
+		return nil, apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
 	}
 	if err != nil {
 		return nil, err
@@ -175,19 +177,29 @@ func (s *Server) adminActivateUser(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.UserID == 0 {
-		return nil, Required("userId")
+		return nil, apierr.Required("userId")
 	}
 	status := 1
 	if req.IsActivation != nil {
 		status = *req.IsActivation
 	}
 	if status != 0 && status != 1 {
-		return nil, Invalid("isActivation")
+		return nil, apierr.Invalid("isActivation")
 	}
 	id := int64(req.UserID)
-	err := storage.UpdateUserFields(c.Ctx, s.DB, id, s.Clock.Now().UnixMilli(), map[string]any{"is_activation": status})
+	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		prev, err := storage.UserByID(c.Ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := storage.UpdateUserFields(c.Ctx, tx, id, s.Clock.Now().UnixMilli(), map[string]any{"is_activation": status}); err != nil {
+			return err
+		}
+		return RecordOperatorAction(c, tx, "user.activation", id, auditChange{
+			Before: map[string]int{"isActivation": prev.IsActivation}, After: map[string]int{"isActivation": status}})
+	})
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, Fail(CodeAccountUnknown, "account.unknown")
+		return nil, apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
 	}
 	if err != nil {
 		return nil, err

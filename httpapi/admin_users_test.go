@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"kj/auth"
-	"kj/engine/bus"
+	"kj/internal/apierr"
+	"kj/internal/bus"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
@@ -39,10 +40,10 @@ func TestOperatorRoutes(t *testing.T) {
 		// Users never reach operator routes.
 		for _, path := range []string{"/api/admin/users", "/api/admin/user", "/api/admin/activateUser"} {
 			r := call(t, h, "POST", path, `{"userId":"`+alice.IDString()+`"}`, "token", aliceTok.Token, "Accept-Language", "en-US")
-			if r.Code != CodeOperatorOnly || r.Status != 403 || r.Message != "This page is for operators only" {
+			if r.Code != apierr.CodeOperatorOnly || r.Status != 403 || r.Message != "This page is for operators only" {
 				t.Fatalf("%s as a user: %+v", path, r)
 			}
-			if r := call(t, h, "POST", path, `{}`); r.Code != CodeTokenExpired {
+			if r := call(t, h, "POST", path, `{}`); r.Code != apierr.CodeTokenExpired {
 				t.Fatalf("%s without a token: %+v", path, r)
 			}
 		}
@@ -68,7 +69,7 @@ func TestOperatorRoutes(t *testing.T) {
 			t.Fatalf("page 2: %+v", l)
 		}
 		for body, code := range map[string]int{
-			`{"pageSize":101}`: CodeInvalid, `{"page":-1}`: CodeInvalid, `{"isActivation":2}`: CodeInvalid, `{"page":"1"}`: CodeBadRequest,
+			`{"pageSize":101}`: apierr.CodeInvalid, `{"page":-1}`: apierr.CodeInvalid, `{"isActivation":2}`: apierr.CodeInvalid, `{"page":"1"}`: apierr.CodeBadRequest,
 		} {
 			if r := op("/api/admin/users", body); r.Code != code {
 				t.Errorf("%s: %+v", body, r)
@@ -82,8 +83,8 @@ func TestOperatorRoutes(t *testing.T) {
 			}
 		}
 		for body, code := range map[string]int{
-			`{}`: CodeRequired, `{"userId":"12"}`: CodeAccountUnknown, `{"account":"nobody"}`: CodeAccountUnknown,
-			`{"userId":"abc"}`: CodeBadRequest, `{"userId":true}`: CodeBadRequest,
+			`{}`: apierr.CodeRequired, `{"userId":"12"}`: apierr.CodeAccountUnknown, `{"account":"nobody"}`: apierr.CodeAccountUnknown,
+			`{"userId":"abc"}`: apierr.CodeBadRequest, `{"userId":true}`: apierr.CodeBadRequest,
 		} {
 			if r := op("/api/admin/user", body); r.Code != code {
 				t.Errorf("find %s: %+v", body, r)
@@ -125,7 +126,7 @@ func TestOperatorRoutes(t *testing.T) {
 			t.Fatalf("filter not activated: %+v", l)
 		}
 		for body, code := range map[string]int{
-			`{}`: CodeRequired, `{"userId":"12"}`: CodeAccountUnknown, `{"userId":"` + bob.IDString() + `","isActivation":5}`: CodeInvalid,
+			`{}`: apierr.CodeRequired, `{"userId":"12"}`: apierr.CodeAccountUnknown, `{"userId":"` + bob.IDString() + `","isActivation":5}`: apierr.CodeInvalid,
 		} {
 			if r := op("/api/admin/activateUser", body); r.Code != code {
 				t.Errorf("activate %s: %+v", body, r)

@@ -25,6 +25,7 @@ import (
 	_ "golang.org/x/image/webp" // registers the WebP decoder
 
 	"kj/auth"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -91,18 +92,18 @@ func (s *Server) uploadAvatar(c *Call) (any, error) {
 func readAvatarPart(c *Call) ([]byte, error) {
 	mt, _, err := mime.ParseMediaType(c.R.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
-		return nil, Required("file")
+		return nil, apierr.Required("file")
 	}
 	// Room for the part headers and boundaries around a full-size file.
 	c.R.Body = http.MaxBytesReader(c.W, c.R.Body, AvatarMaxBytes+64<<10)
 	mr, err := c.R.MultipartReader()
 	if err != nil {
-		return nil, Fail(CodeBadRequest, "bad.request")
+		return nil, apierr.Fail(apierr.CodeBadRequest, "bad.request")
 	}
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return nil, Required("file")
+			return nil, apierr.Required("file")
 		}
 		if err != nil {
 			return nil, avatarReadError(err)
@@ -117,10 +118,10 @@ func readAvatarPart(c *Call) ([]byte, error) {
 			return nil, avatarReadError(err)
 		}
 		if len(data) > AvatarMaxBytes {
-			return nil, Fail(CodeAvatarTooLarge, "avatar.too.large")
+			return nil, apierr.Fail(apierr.CodeAvatarTooLarge, "avatar.too.large")
 		}
 		if len(data) == 0 {
-			return nil, Required("file")
+			return nil, apierr.Required("file")
 		}
 		return data, nil
 	}
@@ -129,9 +130,9 @@ func readAvatarPart(c *Call) ([]byte, error) {
 func avatarReadError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return Fail(CodeAvatarTooLarge, "avatar.too.large")
+		return apierr.Fail(apierr.CodeAvatarTooLarge, "avatar.too.large")
 	}
-	return Fail(CodeBadRequest, "bad.request")
+	return apierr.Fail(apierr.CodeBadRequest, "bad.request")
 }
 
 // decodeAvatar sniffs the type from the bytes, bounds the dimensions before
@@ -140,16 +141,16 @@ func decodeAvatar(data []byte) (image.Image, error) {
 	switch http.DetectContentType(data) {
 	case "image/png", "image/jpeg", "image/webp":
 	default:
-		return nil, Fail(CodeAvatarType, "avatar.type")
+		return nil, apierr.Fail(apierr.CodeAvatarType, "avatar.type")
 	}
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil || cfg.Width < 1 || cfg.Height < 1 || cfg.Width > avatarMaxSide || cfg.Height > avatarMaxSide ||
 		cfg.Width*cfg.Height > avatarMaxPixels {
-		return nil, Fail(CodeAvatarBroken, "avatar.broken")
+		return nil, apierr.Fail(apierr.CodeAvatarBroken, "avatar.broken")
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
-		return nil, Fail(CodeAvatarBroken, "avatar.broken")
+		return nil, apierr.Fail(apierr.CodeAvatarBroken, "avatar.broken")
 	}
 	return img, nil
 }

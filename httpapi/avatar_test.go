@@ -18,6 +18,7 @@ import (
 	"strings"
 	"testing"
 
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -170,21 +171,21 @@ func TestUploadAvatar(t *testing.T) {
 			code  int
 			msg   string
 		}{
-			{"gif", "file", encoded(t, 8, 8, "gif", true), CodeAvatarType, "Only PNG, JPEG or WebP images are accepted"},
-			{"text", "file", []byte("hello, I am not an image"), CodeAvatarType, "Only PNG, JPEG or WebP images are accepted"},
-			{"svg", "file", []byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`), CodeAvatarType, "Only PNG, JPEG or WebP images are accepted"},
-			{"over 5 MB", "file", big, CodeAvatarTooLarge, "The image must be at most 5 MB"},
-			{"truncated", "file", truncated, CodeAvatarBroken, "The image is damaged or too large to process"},
-			{"bomb", "file", hugePNGHeader(50000, 50000), CodeAvatarBroken, "The image is damaged or too large to process"},
-			{"no file", "", nil, CodeRequired, "file is required"},
-			{"empty file", "file", []byte{}, CodeRequired, "file is required"},
+			{"gif", "file", encoded(t, 8, 8, "gif", true), apierr.CodeAvatarType, "Only PNG, JPEG or WebP images are accepted"},
+			{"text", "file", []byte("hello, I am not an image"), apierr.CodeAvatarType, "Only PNG, JPEG or WebP images are accepted"},
+			{"svg", "file", []byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`), apierr.CodeAvatarType, "Only PNG, JPEG or WebP images are accepted"},
+			{"over 5 MB", "file", big, apierr.CodeAvatarTooLarge, "The image must be at most 5 MB"},
+			{"truncated", "file", truncated, apierr.CodeAvatarBroken, "The image is damaged or too large to process"},
+			{"bomb", "file", hugePNGHeader(50000, 50000), apierr.CodeAvatarBroken, "The image is damaged or too large to process"},
+			{"no file", "", nil, apierr.CodeRequired, "file is required"},
+			{"empty file", "file", []byte{}, apierr.CodeRequired, "file is required"},
 		}
 		for _, c := range refusals {
 			if r := upload(t, s, tok.Token, c.field, "f", c.file); r.Code != c.code || r.Message != c.msg {
 				t.Errorf("%s: %d %q", c.name, r.Code, r.Message)
 			}
 		}
-		if r := call(t, s.Handler(), "POST", "/api/user/uploadAvatar", `{"file":"x"}`, "token", tok.Token); r.Code != CodeRequired {
+		if r := call(t, s.Handler(), "POST", "/api/user/uploadAvatar", `{"file":"x"}`, "token", tok.Token); r.Code != apierr.CodeRequired {
 			t.Fatalf("JSON body: %+v", r)
 		}
 		if got, _ := storage.UserByID(context.Background(), db, u.ID); got.Avatar != current {
@@ -194,7 +195,7 @@ func TestUploadAvatar(t *testing.T) {
 		if len(entries) != 1 {
 			t.Fatalf("files on disk: %v", entries)
 		}
-		if r := upload(t, s, "", "file", "a.png", encoded(t, 8, 8, "png", true)); r.Code != CodeTokenExpired {
+		if r := upload(t, s, "", "file", "a.png", encoded(t, 8, 8, "png", true)); r.Code != apierr.CodeTokenExpired {
 			t.Fatalf("no token: %+v", r)
 		}
 	})

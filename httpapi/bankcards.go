@@ -1,6 +1,6 @@
 package httpapi
 
-// Bank cards (spec sections 3 and 5): a user binds cards of banks from the
+// Bank cards: a user binds cards of banks from the
 // bank list (seeded by migration, edited by operators) to exchange points
 // to. Binding asks for the fund password; numbers are only ever shown
 // masked to users.
@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -86,25 +87,25 @@ func (s *Server) setBankCard(c *Call) (any, error) {
 	name := strings.TrimSpace(req.Name)
 	switch {
 	case name == "":
-		return nil, Required("name")
+		return nil, apierr.Required("name")
 	case len(req.Bank) == 0 || string(req.Bank) == "null" || string(req.Bank) == `""`:
-		return nil, Required("bank")
+		return nil, apierr.Required("bank")
 	case req.CardNumber == "":
-		return nil, Required("cardNumber")
+		return nil, apierr.Required("cardNumber")
 	case req.ConfirmCardNumber == "":
-		return nil, Required("confirmCardNumber")
+		return nil, apierr.Required("confirmCardNumber")
 	case req.FundPassword == "":
-		return nil, Required("fundPassword")
+		return nil, apierr.Required("fundPassword")
 	}
 	if !validName(name, 50) {
-		return nil, Fail(CodeHolderNameInvalid, "card.holder.invalid")
+		return nil, apierr.Fail(apierr.CodeHolderNameInvalid, "card.holder.invalid")
 	}
 	number := cardNumber(req.CardNumber)
 	if !cardDigits.MatchString(number) {
-		return nil, Fail(CodeCardNumberInvalid, "card.number.invalid")
+		return nil, apierr.Fail(apierr.CodeCardNumberInvalid, "card.number.invalid")
 	}
 	if cardNumber(req.ConfirmCardNumber) != number {
-		return nil, Fail(CodeCardNumbersMismatch, "card.mismatch")
+		return nil, apierr.Fail(apierr.CodeCardNumbersMismatch, "card.mismatch")
 	}
 	bank, err := s.bankOf(c, req.Bank)
 	if err != nil {
@@ -115,16 +116,24 @@ func (s *Server) setBankCard(c *Call) (any, error) {
 		return nil, err
 	}
 	if n >= maxBankCards {
-		return nil, Fail(CodeTooManyCards, "card.too.many", "max", maxBankCards)
+		return nil, apierr.Fail(apierr.CodeTooManyCards, "card.too.many", "max", maxBankCards)
 	}
 	if err := s.verifyFundPassword(c.Ctx, c.User, req.FundPassword); err != nil {
 		return nil, err
 	}
 	card := storage.BankCard{ID: storage.NewID(), UserID: c.User.ID, BankID: bank.ID, BankName: bank.Name, HolderName: name,
 		CardNumber: number, CreatedAt: s.Clock.Now().UnixMilli()}
-	err = storage.CreateBankCard(c.Ctx, s.DB, card)
+	var bound bool
+	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		var err error
+		bound, err = storage.CreateBankCardUnderCap(c.Ctx, tx, card, maxBankCards)
+		return err
+	})
+	if err == nil && !bound {
+		return nil, apierr.Fail(apierr.CodeTooManyCards, "card.too.many", "max", maxBankCards)
+	}
 	if errors.Is(err, storage.ErrConflict) {
-		return nil, Fail(CodeCardAlreadyBound, "card.already.bound")
+		return nil, apierr.Fail(apierr.CodeCardAlreadyBound, "card.already.bound")
 	}
 	if err != nil {
 		return nil, err
@@ -135,12 +144,12 @@ func (s *Server) setBankCard(c *Call) (any, error) {
 // bankOf finds an enabled bank by id (number or digit string) or by its
 // exact name.
 func (s *Server) bankOf(c *Call, raw json.RawMessage) (storage.Bank, error) {
-	unknown := Fail(CodeBankUnknown, "card.bank.unknown")
+	unknown := apierr.Fail(apierr.CodeBankUnknown, "card.bank.unknown")
 	var name string
 	if json.Unmarshal(raw, &name) != nil {
 		var id json.Number
 		if json.Unmarshal(raw, &id) != nil {
-			return storage.Bank{}, Fail(CodeBadRequest, "bad.field.type", "field", "bank")
+			return storage.Bank{}, apierr.Fail(apierr.CodeBadRequest, "bad.field.type", "field", "bank")
 		}
 		name = id.String()
 	}
@@ -189,7 +198,7 @@ func (s *Server) userDelBank(c *Call) (any, error) {
 	}
 	err = storage.DeleteBankCard(c.Ctx, s.DB, c.User.ID, id)
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, NotFound()
+		return nil, apierr.NotFound()
 	}
 	return nil, err
 }
@@ -259,19 +268,19 @@ func (r bankRequest) bank() (storage.Bank, error) {
 	b := storage.Bank{Name: strings.TrimSpace(r.Name), Country: strings.ToUpper(strings.TrimSpace(r.Country)), Sort: r.Sort, Enabled: 1}
 	switch {
 	case b.Name == "":
-		return b, Required("name")
+		return b, apierr.Required("name")
 	case !validName(b.Name, 100):
-		return b, Invalid("name")
+		return b, apierr.Invalid("name")
 	case b.Country == "":
-		return b, Required("country")
+		return b, apierr.Required("country")
 	case !countryCode.MatchString(b.Country):
-		return b, Invalid("country")
+		return b, apierr.Invalid("country")
 	case r.Sort < 0 || r.Sort > 1_000_000:
-		return b, Invalid("sort")
+		return b, apierr.Invalid("sort")
 	}
 	if r.Enabled != nil {
 		if *r.Enabled != 0 && *r.Enabled != 1 {
-			return b, Invalid("enabled")
+			return b, apierr.Invalid("enabled")
 		}
 		b.Enabled = *r.Enabled
 	}
@@ -290,9 +299,14 @@ func (s *Server) adminBankAdd(c *Call) (any, error) {
 	b.ID = storage.NewID()
 	b.CreatedAt = s.Clock.Now().UnixMilli()
 	b.UpdatedAt = b.CreatedAt
-	err = storage.CreateBank(c.Ctx, s.DB, b)
+	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		if err := storage.CreateBank(c.Ctx, tx, b); err != nil {
+			return err
+		}
+		return RecordOperatorAction(c, tx, "bank.add", b.ID, auditChange{After: toBankJSON(b)})
+	})
 	if errors.Is(err, storage.ErrConflict) {
-		return nil, Fail(CodeBankNameTaken, "bank.name.taken")
+		return nil, apierr.Fail(apierr.CodeBankNameTaken, "bank.name.taken")
 	}
 	if err != nil {
 		return nil, err
@@ -315,7 +329,7 @@ func (s *Server) adminBankUpdate(c *Call) (any, error) {
 	}
 	prev, err := storage.BankByID(c.Ctx, s.DB, id)
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, NotFound()
+		return nil, apierr.NotFound()
 	}
 	if err != nil {
 		return nil, err
@@ -325,12 +339,17 @@ func (s *Server) adminBankUpdate(c *Call) (any, error) {
 	}
 	b.ID = id
 	b.UpdatedAt = s.Clock.Now().UnixMilli()
-	err = storage.UpdateBank(c.Ctx, s.DB, b)
+	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		if err := storage.UpdateBank(c.Ctx, tx, b); err != nil {
+			return err
+		}
+		return RecordOperatorAction(c, tx, "bank.update", b.ID, auditChange{Before: toBankJSON(prev), After: toBankJSON(b)})
+	})
 	switch {
 	case errors.Is(err, storage.ErrNotFound):
-		return nil, NotFound()
+		return nil, apierr.NotFound()
 	case errors.Is(err, storage.ErrConflict):
-		return nil, Fail(CodeBankNameTaken, "bank.name.taken")
+		return nil, apierr.Fail(apierr.CodeBankNameTaken, "bank.name.taken")
 	case err != nil:
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/mojocn/base64Captcha"
 
 	"kj/auth"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -71,23 +72,23 @@ func (s *Server) getCaptcha(c *Call) (any, error) {
 // used again.
 func (s *Server) checkCaptcha(ctx context.Context, id, code string) error {
 	if id == "" {
-		return Required("captchaId")
+		return apierr.Required("captchaId")
 	}
 	if code == "" {
-		return Required("captchaCode")
+		return apierr.Required("captchaCode")
 	}
 	if len(id) > 64 || len(code) > 16 {
-		return Fail(CodeCaptchaWrong, "captcha.wrong")
+		return apierr.Fail(apierr.CodeCaptchaWrong, "captcha.wrong")
 	}
 	hash, expiresAt, err := storage.TakeCaptcha(ctx, s.DB, id)
 	if errors.Is(err, storage.ErrNotFound) {
-		return Fail(CodeCaptchaWrong, "captcha.wrong")
+		return apierr.Fail(apierr.CodeCaptchaWrong, "captcha.wrong")
 	}
 	if err != nil {
 		return err
 	}
 	if s.Clock.Now().UnixMilli() >= expiresAt || subtle.ConstantTimeCompare([]byte(hash), []byte(captchaHash(id, code))) != 1 {
-		return Fail(CodeCaptchaWrong, "captcha.wrong")
+		return apierr.Fail(apierr.CodeCaptchaWrong, "captcha.wrong")
 	}
 	return nil
 }
@@ -180,7 +181,7 @@ type verify5Reply struct {
 
 // getVerify5Data answers the verification data of the five verified forms
 // (register, login, forget, setPhone, sendSmsCode): which check each needs,
-// the fields the server requires, the length limits of spec section 5, the
+// the fields the server requires, the length limits of the account rules (accounts.go), the
 // SMS timings and the sign-in lockout. We have no sliding puzzle; the image
 // captcha is the only challenge.
 func (s *Server) getVerify5Data(c *Call) (any, error) {

@@ -1,7 +1,8 @@
 package httpapi
 
 import (
-	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"io"
 	"mime"
@@ -12,19 +13,14 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"kj/actors/chat"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
-// Chat is what the chat routes need from the chat engine: groups are
-// created and dismissed through the same actors as on the socket, so both
-// paths follow the same rules and notify the same sockets.
-type Chat interface {
-	NewGroup(ctx context.Context, ownerID int64, g ChatNewGroup) (any, error)
-	EndGroup(ctx context.Context, ownerID int64, groupID string) error
-}
-
-// ChatNewGroup is a group or channel to create.
-type ChatNewGroup struct {
+// createGroupRequest is the body of /user/createGroup: a group or channel
+// to create, flat as the web app sends it.
+type createGroupRequest struct {
 	GroupName        string   `json:"groupName"`
 	FaceURL          string   `json:"faceURL"`
 	Introduction     string   `json:"introduction"`
@@ -34,9 +30,6 @@ type ChatNewGroup struct {
 	MemberUserIDs    []string `json:"memberUserIDs"`
 	AdminUserIDs     []string `json:"adminUserIDs"`
 }
-
-// ChatUploadMax caps one chat upload.
-const ChatUploadMax = 50 << 20
 
 func init() {
 	registerArea(func(s *Server) {
@@ -93,10 +86,10 @@ func (s *Server) chatUsersByNick(c *Call) (any, error) {
 	}
 	nick := strings.TrimSpace(req.Nickname)
 	if nick == "" {
-		return nil, Required("nickname")
+		return nil, apierr.Required("nickname")
 	}
 	if utf8.RuneCountInString(nick) > 10 {
-		return nil, Invalid("nickname")
+		return nil, apierr.Invalid("nickname")
 	}
 	users, err := storage.SearchUsersByNickname(c.Ctx, s.DB, nick, 20)
 	if err != nil {
@@ -119,10 +112,10 @@ func (s *Server) chatGroupsByName(c *Call) (any, error) {
 	}
 	name := strings.TrimSpace(req.GroupName)
 	if name == "" {
-		return nil, Required("groupName")
+		return nil, apierr.Required("groupName")
 	}
 	if utf8.RuneCountInString(name) > 64 {
-		return nil, Invalid("groupName")
+		return nil, apierr.Invalid("groupName")
 	}
 	gs, err := storage.SearchChatGroupsByName(c.Ctx, s.DB, name, 20)
 	if err != nil {
@@ -141,7 +134,7 @@ func (s *Server) chatUserGroups(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.GroupType != 0 && req.GroupType != storage.GroupTypeGroup && req.GroupType != storage.GroupTypeChannel {
-		return nil, Invalid("groupType")
+		return nil, apierr.Invalid("groupType")
 	}
 	gs, err := storage.UserChatGroups(c.Ctx, s.DB, c.User.ID, req.GroupType)
 	if err != nil {
@@ -151,14 +144,22 @@ func (s *Server) chatUserGroups(c *Call) (any, error) {
 }
 
 func (s *Server) chatCreateGroup(c *Call) (any, error) {
-	var req ChatNewGroup
+	var req createGroupRequest
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
 	if s.Chat == nil {
-		return nil, Fail(CodeSystemBusy, "system.busy")
+		return nil, apierr.Fail(apierr.CodeSystemBusy, "system.busy")
 	}
-	return s.Chat.NewGroup(c.Ctx, c.User.ID, req)
+	// Created through the group's actor, as on the socket, so both paths
+	// follow the same rules and notify the same sockets.
+	return s.Chat.CreateGroup(c.Ctx, c.User.ID, chat.CreateGroupParams{
+		MemberUserIDs: req.MemberUserIDs, AdminUserIDs: req.AdminUserIDs,
+		GroupInfo: chat.GroupInfo{
+			GroupName: &req.GroupName, FaceURL: &req.FaceURL, Introduction: &req.Introduction,
+			Notification: &req.Notification, GroupType: &req.GroupType, NeedVerification: req.NeedVerification,
+		},
+	})
 }
 
 func (s *Server) chatDismissGroup(c *Call) (any, error) {
@@ -169,12 +170,12 @@ func (s *Server) chatDismissGroup(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.GroupID == "" {
-		return nil, Required("groupID")
+		return nil, apierr.Required("groupID")
 	}
 	if s.Chat == nil {
-		return nil, Fail(CodeSystemBusy, "system.busy")
+		return nil, apierr.Fail(apierr.CodeSystemBusy, "system.busy")
 	}
-	return nil, s.Chat.EndGroup(c.Ctx, c.User.ID, req.GroupID)
+	return nil, s.Chat.DismissGroupAndWait(c.Ctx, c.User.ID, req.GroupID)
 }
 
 // uploadKinds are the sniffed content types accepted per kind of chat
@@ -203,22 +204,22 @@ func init() {
 // from the content and must suit the kind; the size is capped. The answer's
 // url is what Create*MessageByURL accepts.
 func (s *Server) chatUpload(c *Call) (any, error) {
-	body := http.MaxBytesReader(c.W, c.R.Body, ChatUploadMax+1<<20)
+	body := http.MaxBytesReader(c.W, c.R.Body, chat.UploadMax+1<<20)
 	mt, params, err := mime.ParseMediaType(c.R.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
-		return nil, Fail(CodeBadRequest, "bad.request")
+		return nil, apierr.Fail(apierr.CodeBadRequest, "bad.request")
 	}
 	c.R.Body = body
 	mr, err := c.R.MultipartReader()
 	if err != nil {
-		return nil, Fail(CodeBadRequest, "bad.request")
+		return nil, apierr.Fail(apierr.CodeBadRequest, "bad.request")
 	}
 	kind := "file"
-	dir := filepath.Join(s.Config.DataDir, "files", "chat", c.User.IDString())
+	dir := filepath.Join(s.Config.DataDir, "files", "chat")
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return nil, Required("file")
+			return nil, apierr.Required("file")
 		}
 		if err != nil {
 			return nil, uploadReadErr(err)
@@ -228,7 +229,7 @@ func (s *Server) chatUpload(c *Call) (any, error) {
 			b, _ := io.ReadAll(io.LimitReader(part, 16))
 			kind = strings.TrimSpace(string(b))
 			if uploadKinds[kind] == nil {
-				return nil, Invalid("kind")
+				return nil, apierr.Invalid("kind")
 			}
 		case "file":
 			return s.saveUpload(c, part, kind, dir)
@@ -239,9 +240,9 @@ func (s *Server) chatUpload(c *Call) (any, error) {
 func uploadReadErr(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return ChatError(CodeChatUploadTooLarge, "max", ChatUploadMax>>20).WithStatus(http.StatusRequestEntityTooLarge)
+		return apierr.ChatError(apierr.CodeChatUploadTooLarge, "max", chat.UploadMax>>20).WithStatus(http.StatusRequestEntityTooLarge)
 	}
-	return Fail(CodeBadRequest, "bad.request")
+	return apierr.Fail(apierr.CodeBadRequest, "bad.request")
 }
 
 func (s *Server) saveUpload(c *Call, part io.Reader, kind, dir string) (any, error) {
@@ -256,37 +257,42 @@ func (s *Server) saveUpload(c *Call, part io.Reader, kind, dir string) (any, err
 	}
 	head = head[:n]
 	if n == 0 {
-		return nil, Required("file")
+		return nil, apierr.Required("file")
 	}
 	ctype := http.DetectContentType(head)
 	ext, ok := uploadKinds[kind][ctype]
 	if !ok {
-		return nil, ChatError(CodeChatUploadType)
+		return nil, apierr.ChatError(apierr.CodeChatUploadType)
 	}
+	// The file's name is 128 random bits: its URL is the key to it (the
+	// chat hands it only to the conversation's members), so it must not
+	// follow from the uploader's id or the time.
+	key := randomHex(16)
+	dir = filepath.Join(dir, key[:2])
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	id := storage.NewID()
-	final := filepath.Join(dir, storage.FormatID(id)+"."+ext)
+	final := filepath.Join(dir, key+"."+ext)
 	tmp, err := os.CreateTemp(dir, ".upload-*")
 	if err != nil {
 		return nil, err
 	}
 	defer os.Remove(tmp.Name())
-	size, err := io.Copy(tmp, io.MultiReader(strings.NewReader(string(head)), io.LimitReader(part, ChatUploadMax+1-int64(n))))
+	size, err := io.Copy(tmp, io.MultiReader(strings.NewReader(string(head)), io.LimitReader(part, chat.UploadMax+1-int64(n))))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return nil, uploadReadErr(err)
 	}
-	if size > ChatUploadMax {
-		return nil, ChatError(CodeChatUploadTooLarge, "max", ChatUploadMax>>20).WithStatus(http.StatusRequestEntityTooLarge)
+	if size > chat.UploadMax {
+		return nil, apierr.ChatError(apierr.CodeChatUploadTooLarge, "max", chat.UploadMax>>20).WithStatus(http.StatusRequestEntityTooLarge)
 	}
 	if err := os.Rename(tmp.Name(), final); err != nil {
 		return nil, err
 	}
-	rel := path.Join("chat", c.User.IDString(), storage.FormatID(id)+"."+ext)
+	rel := path.Join("chat", key[:2], key+"."+ext)
 	ct := strings.TrimSuffix(ctype, "; charset=utf-8")
 	f := storage.ChatFile{ID: id, OwnerID: c.User.ID, Path: rel, ContentType: ct, Size: size, Name: name, CreatedAt: s.Clock.Now().UnixMilli()}
 	if err := storage.CreateChatFile(c.Ctx, s.DB, f); err != nil {
@@ -306,4 +312,11 @@ func cleanFileName(n string) string {
 		n = string([]rune(n)[:255])
 	}
 	return n
+}
+
+// randomHex is n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -52,14 +53,14 @@ const (
 // contentAppSettings loads the operator's app settings (zero when unset).
 func (s *Server) contentAppSettings(ctx context.Context) (storage.AppSettings, error) {
 	var a storage.AppSettings
-	_, err := storage.GetSetting(ctx, s.DB, storage.SettingApp, &a)
+	_, err := s.setting(ctx, storage.SettingApp, &a)
 	return a, err
 }
 
 // contentVideoLimit is the operator's daily video limit, else KJ_VIDEO_DAILY_LIMIT.
 func (s *Server) contentVideoLimit(ctx context.Context) (int, error) {
 	limit := s.Config.VideoDailyLimit
-	_, err := storage.GetSetting(ctx, s.DB, storage.SettingVideoLimit, &limit)
+	_, err := s.setting(ctx, storage.SettingVideoLimit, &limit)
 	return limit, err
 }
 
@@ -121,14 +122,14 @@ func (s *Server) getDomainInfo(c *Call) (any, error) {
 	switch req.Type {
 	case "", "h5", "android", "ios", "pc":
 	default:
-		return nil, Invalid("type")
+		return nil, apierr.Invalid("type")
 	}
 	if req.Domain == "" {
 		req.Domain = c.R.Host
 	}
 	domain, ok := normalizeDomain(req.Domain)
 	if !ok {
-		return nil, Invalid("domain")
+		return nil, apierr.Invalid("domain")
 	}
 	app, err := s.contentAppSettings(c.Ctx)
 	if err != nil {
@@ -165,14 +166,21 @@ func (s *Server) getBaseData(c *Call) (any, error) {
 		"ossUrl":          app.OssURL,
 		"platformId":      s.Config.PlatformID,
 		"packageId":       s.Config.PackageID,
-		"languages":       Langs,
-		"defaultLanguage": DefaultLang,
+		"languages":       apierr.Langs,
+		"defaultLanguage": apierr.DefaultLang,
 		"serverTime":      s.Clock.Now().UnixMilli(),
+		// Without an SMS gateway the codes only reach the server log: the
+		// app offers customer service for a lost password instead.
+		"smsEnabled": s.Config.SMSWebhookURL != "",
+		// Where the app asks for the alternative API hosts (/api/lines)
+		// should this host stop answering.
+		"lineListUrls": append([]string{}, s.Config.LineListURLs...),
+		"combineId":    s.Config.CombineID,
 		"customerService": map[string]any{
 			"page":    "/pages/customer/customer",
 			"init":    "/api/customer/init",
 			"socket":  "/ws/customer",
-			"welcome": app.ServiceWelcome,
+			"welcome": serviceWelcome(app, c.Lang),
 			"agents":  agents,
 		},
 		// Spec section 5 and 9 bounds the app validates before sending,
@@ -225,7 +233,8 @@ func (s *Server) getHomeData(c *Call) (any, error) {
 	}
 	notice := map[string]any{"latest": nil, "unread": 0}
 	if len(latest) == 1 {
-		notice["latest"] = noticeView{ID: contentID(latest[0].ID), Title: latest[0].Title, CreatedAt: latest[0].CreatedAt}
+		n := latest[0]
+		notice["latest"] = noticeView{ID: contentID(n.ID), Title: n.Texts.Text(c.Lang, "title", n.Title), CreatedAt: n.CreatedAt}
 	}
 	if signedIn {
 		n, err := storage.UnreadNotices(c.Ctx, s.DB, c.User.ID)
@@ -235,9 +244,9 @@ func (s *Server) getHomeData(c *Call) (any, error) {
 		notice["unread"] = n
 	}
 	out := map[string]any{
-		"carousel": contentMap(banners, newBannerView),
-		"videos":   contentMap(videos, newVideoView),
-		"cities":   contentMap(cities, newCityView),
+		"carousel": contentMap(banners, bannerViewIn(c.Lang)),
+		"videos":   contentMap(videos, videoViewIn(c.Lang)),
+		"cities":   contentMap(cities, cityViewIn(c.Lang)),
 		"notice":   notice,
 	}
 	for name, f := range homeSections {
@@ -263,7 +272,8 @@ type dictEntry struct {
 	Label string `json:"label"`
 }
 
-// dictMaps are the product's fixed dictionaries (spec sections 2-4 and 9)
+// dictMaps are the product's fixed dictionaries (bet contents, match and
+// record states, filters, languages, video kinds)
 // with labels in the caller's language, so every screen names values alike.
 func (s *Server) dictMaps(c *Call) (any, error) {
 	l := func(key string, kv ...any) string {
@@ -271,15 +281,15 @@ func (s *Server) dictMaps(c *Call) (any, error) {
 		for i := 0; i+1 < len(kv); i += 2 {
 			args[kv[i].(string)] = kv[i+1]
 		}
-		return Translate(c.Lang, key, args)
+		return apierr.Translate(c.Lang, key, args)
 	}
 	days := []dictEntry{{0, l("content.dict.today")}}
 	for _, n := range []int{7, 15, 30} {
 		days = append(days, dictEntry{n, l("content.dict.days", "n", n)})
 	}
-	langs := make([]dictEntry, 0, len(Langs))
-	for _, lang := range Langs {
-		langs = append(langs, dictEntry{lang, Translate(lang, "content.dict.language", nil)})
+	langs := make([]dictEntry, 0, len(apierr.Langs))
+	for _, lang := range apierr.Langs {
+		langs = append(langs, dictEntry{lang, apierr.Translate(lang, "content.dict.language", nil)})
 	}
 	return map[string]any{
 		"betContent": []dictEntry{
@@ -321,7 +331,7 @@ func (s *Server) zztj(c *Call) (any, error) {
 		req.Event = "launch"
 	}
 	if !slices.Contains(beaconEvents, req.Event) {
-		return nil, Invalid("event")
+		return nil, apierr.Invalid("event")
 	}
 	host, _, err := net.SplitHostPort(c.R.RemoteAddr)
 	if err != nil {
@@ -332,7 +342,7 @@ func (s *Server) zztj(c *Call) (any, error) {
 		return nil, err
 	}
 	if n > beaconPerMinute {
-		return nil, Fail(CodeRateLimited, "rate.limited").WithStatus(http.StatusTooManyRequests)
+		return nil, apierr.Fail(apierr.CodeRateLimited, "rate.limited").WithStatus(http.StatusTooManyRequests)
 	}
 	day, _ := s.contentDay(s.Clock.Now())
 	count, err := storage.AddStat(c.Ctx, s.DB, day, req.Event)
@@ -344,7 +354,7 @@ func (s *Server) zztj(c *Call) (any, error) {
 
 func (s *Server) resourceDownload(c *Call) (any, error) {
 	var m storage.UpdateManifest
-	if _, err := storage.GetSetting(c.Ctx, s.DB, storage.SettingManifest, &m); err != nil {
+	if _, err := s.setting(c.Ctx, storage.SettingManifest, &m); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -360,8 +370,13 @@ type bannerView struct {
 	Sort  int       `json:"sort"`
 }
 
-func newBannerView(b storage.Banner) bannerView {
-	return bannerView{ID: contentID(b.ID), Title: b.Title, Image: b.Image, Link: b.Link, Sort: b.Sort}
+// bannerViewIn shows banners in lang (the request's language); a text the
+// operator gave no translation for is in the default language. The other
+// views of this file do the same.
+func bannerViewIn(lang string) func(storage.Banner) bannerView {
+	return func(b storage.Banner) bannerView {
+		return bannerView{ID: contentID(b.ID), Title: b.Texts.Text(lang, "title", b.Title), Image: b.Image, Link: b.Link, Sort: b.Sort}
+	}
 }
 
 func (s *Server) indexCarousel(c *Call) (any, error) {
@@ -369,7 +384,7 @@ func (s *Server) indexCarousel(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return contentMap(banners, newBannerView), nil
+	return contentMap(banners, bannerViewIn(c.Lang)), nil
 }
 
 // videoView is a video in a list. URL is empty for discover videos: their
@@ -385,13 +400,15 @@ type videoView struct {
 	CreatedAt  int64     `json:"createdAt"`
 }
 
-func newVideoView(v storage.Video) videoView {
-	out := videoView{ID: contentID(v.ID), Kind: v.Kind, Title: v.Title, Cover: v.Cover, Duration: v.DurationS,
-		ChatUserID: contentID(v.ChatUserID), CreatedAt: v.CreatedAt}
-	if v.Kind != storage.VideoFind {
-		out.URL = v.URL
+func videoViewIn(lang string) func(storage.Video) videoView {
+	return func(v storage.Video) videoView {
+		out := videoView{ID: contentID(v.ID), Kind: v.Kind, Title: v.Texts.Text(lang, "title", v.Title), Cover: v.Cover,
+			Duration: v.DurationS, ChatUserID: contentID(v.ChatUserID), CreatedAt: v.CreatedAt}
+		if v.Kind != storage.VideoFind {
+			out.URL = v.URL
+		}
+		return out
 	}
-	return out
 }
 
 func (s *Server) listVideos(c *Call, kind string) (any, error) {
@@ -411,7 +428,7 @@ func (s *Server) listVideos(c *Call, kind string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	page.List = contentMap(videos, newVideoView)
+	page.List = contentMap(videos, videoViewIn(c.Lang))
 	return page, nil
 }
 
@@ -449,9 +466,9 @@ func (s *Server) checkVideoCount(c *Call) (any, error) {
 			return nil, err
 		}
 		if err != nil || v.Enabled != 1 || v.Kind != storage.VideoFind {
-			return nil, NotFound()
+			return nil, apierr.NotFound()
 		}
-		view := newVideoView(v)
+		view := videoViewIn(c.Lang)(v)
 		view.URL = v.URL
 		play = &view
 	}
@@ -476,7 +493,7 @@ func (s *Server) checkVideoCount(c *Call) (any, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, Fail(CodeVideoLimit, "content.video.limit", "limit", limit)
+		return nil, apierr.Fail(apierr.CodeVideoLimit, "content.video.limit", "limit", limit)
 	}
 	out.Used, out.Remaining, out.Counted, out.Video = used, max(0, limit-used), true, play
 	return out, nil
@@ -519,8 +536,10 @@ type cityView struct {
 	Count int       `json:"count"`
 }
 
-func newCityView(c storage.City) cityView {
-	return cityView{ID: contentID(c.ID), Name: c.Name, Count: c.Listings}
+func cityViewIn(lang string) func(storage.City) cityView {
+	return func(c storage.City) cityView {
+		return cityView{ID: contentID(c.ID), Name: c.Texts.Text(lang, "name", c.Name), Count: c.Listings}
+	}
 }
 
 func (s *Server) getCityList(c *Call) (any, error) {
@@ -528,7 +547,7 @@ func (s *Server) getCityList(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return contentMap(cities, newCityView), nil
+	return contentMap(cities, cityViewIn(c.Lang)), nil
 }
 
 // listingView is a listing as users see it: badges and photos, never the
@@ -545,20 +564,21 @@ type listingView struct {
 	DepositPaid int       `json:"depositPaid"`
 }
 
-func newListingView(l storage.Listing, city string) listingView {
+// newListingView shows l in lang; city is the city's name in lang.
+func newListingView(l storage.Listing, lang, city string) listingView {
 	photos := l.Photos
 	if photos == nil {
 		photos = []string{}
 	}
-	return listingView{ID: contentID(l.ID), CityID: contentID(l.CityID), City: city, Name: l.Name, Age: l.Age,
-		Photos: photos, Intro: l.Intro, Certified: l.Certified, DepositPaid: l.DepositPaid}
+	return listingView{ID: contentID(l.ID), CityID: contentID(l.CityID), City: city, Name: l.Texts.Text(lang, "name", l.Name),
+		Age: l.Age, Photos: photos, Intro: l.Texts.Text(lang, "intro", l.Intro), Certified: l.Certified, DepositPaid: l.DepositPaid}
 }
 
 // findCity resolves what a client names a city by: its id, or its name.
 func (s *Server) findCity(ctx context.Context, q storage.Querier, city string) (storage.City, error) {
 	city = strings.TrimSpace(city)
 	if city == "" {
-		return storage.City{}, Required("city")
+		return storage.City{}, apierr.Required("city")
 	}
 	var c storage.City
 	var err error
@@ -568,7 +588,7 @@ func (s *Server) findCity(ctx context.Context, q storage.Querier, city string) (
 		c, err = storage.CityByName(ctx, q, city)
 	}
 	if errors.Is(err, storage.ErrNotFound) {
-		return c, Fail(CodeCityUnknown, "content.city.unknown")
+		return c, apierr.Fail(apierr.CodeCityUnknown, "content.city.unknown")
 	}
 	return c, err
 }
@@ -586,7 +606,7 @@ func (s *Server) sameCityList(c *Call) (any, error) {
 		return nil, err
 	}
 	if city.Enabled != 1 {
-		return nil, Fail(CodeCityUnknown, "content.city.unknown")
+		return nil, apierr.Fail(apierr.CodeCityUnknown, "content.city.unknown")
 	}
 	total, err := storage.CountListings(c.Ctx, s.DB, city.ID, true)
 	if err != nil {
@@ -601,7 +621,7 @@ func (s *Server) sameCityList(c *Call) (any, error) {
 		return nil, err
 	}
 	for _, l := range listings {
-		page.List = append(page.List, newListingView(l, city.Name))
+		page.List = append(page.List, newListingView(l, c.Lang, city.Texts.Text(c.Lang, "name", city.Name)))
 	}
 	return page, nil
 }
@@ -639,10 +659,10 @@ func (s *Server) uploadContacts(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.Contacts == nil {
-		return nil, Required("contacts")
+		return nil, apierr.Required("contacts")
 	}
 	if len(req.Contacts) > contactsMax {
-		return nil, Fail(CodeContactsTooMany, "content.contacts.many", "max", contactsMax)
+		return nil, apierr.Fail(apierr.CodeContactsTooMany, "content.contacts.many", "max", contactsMax)
 	}
 	for i := range req.Contacts {
 		ct := &req.Contacts[i]
@@ -651,10 +671,10 @@ func (s *Server) uploadContacts(c *Call) (any, error) {
 		}
 		ct.Phone = strings.TrimSpace(ct.Phone)
 		if ct.Phone == "" {
-			return nil, Required("phone")
+			return nil, apierr.Required("phone")
 		}
 		if len(ct.Phone) > 32 || strings.Trim(ct.Phone, "0123456789+-() ") != "" {
-			return nil, Invalid("phone")
+			return nil, apierr.Invalid("phone")
 		}
 	}
 	now := s.Clock.Now().UnixMilli()

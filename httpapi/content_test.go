@@ -10,8 +10,9 @@ import (
 	"time"
 
 	"kj/auth"
-	"kj/engine/clock"
-	"kj/engine/counter"
+	"kj/internal/apierr"
+	"kj/internal/clock"
+	"kj/internal/counter"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
@@ -89,9 +90,9 @@ func TestDomainInfoDefaultsAndEntries(t *testing.T) {
 		if got.Domain != "example.com" || got.AppName != "Chatty" || got.Configured {
 			t.Fatalf("host fallback: %+v", got)
 		}
-		contentFails(t, contentPost(t, s, "/getDomainInfo", `{"domain":"bad domain!"}`, ""), CodeInvalid)
-		contentFails(t, contentPost(t, s, "/getDomainInfo", `{"type":"fax"}`, ""), CodeInvalid)
-		contentFails(t, contentPost(t, s, "/getDomainInfo", `{"domain":5}`, ""), CodeBadRequest)
+		contentFails(t, contentPost(t, s, "/getDomainInfo", `{"domain":"bad domain!"}`, ""), apierr.CodeInvalid)
+		contentFails(t, contentPost(t, s, "/getDomainInfo", `{"type":"fax"}`, ""), apierr.CodeInvalid)
+		contentFails(t, contentPost(t, s, "/getDomainInfo", `{"domain":5}`, ""), apierr.CodeBadRequest)
 	})
 }
 
@@ -103,9 +104,14 @@ func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
 
 		base := contentOK[map[string]any](t, contentPost(t, s, "/getBaseData", ``, ""))
 		cs := base["customerService"].(map[string]any)
-		if base["appName"] != "kj" || cs["agents"] != 1.0 || cs["socket"] != "/ws/customer" || base["limits"].(map[string]any)["videoDailyLimit"] != 3.0 {
+		if base["appName"] != "kj" || cs["agents"] != 1.0 || cs["socket"] != "/ws/customer" || base["limits"].(map[string]any)["videoDailyLimit"] != 3.0 || base["smsEnabled"] != false {
 			t.Fatalf("base data: %v", base)
 		}
+		s.Config.SMSWebhookURL = "https://sms.example.com/hook"
+		if base := contentOK[map[string]any](t, contentPost(t, s, "/getBaseData", ``, "")); base["smsEnabled"] != true {
+			t.Fatalf("with KJ_SMS_WEBHOOK_URL smsEnabled = %v", base["smsEnabled"])
+		}
+		s.Config.SMSWebhookURL = ""
 		contentOK[any](t, contentPost(t, s, "/admin/settings/save", `{"serviceWelcome":"Hello, how can we help?","splashImage":"/files/demo/splash.png","splashSeconds":3}`, opTok.Token))
 		contentOK[any](t, contentPost(t, s, "/admin/video/limit", `{"limit":5}`, opTok.Token))
 		base = contentOK[map[string]any](t, contentPost(t, s, "/getBaseData", ``, ""))
@@ -139,7 +145,7 @@ func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
 		if anon := contentOK[home](t, contentPost(t, s, "/getHomeData", ``, "")); anon.Notice.Unread != 0 || len(anon.Carousel) != 1 {
 			t.Fatalf("anonymous home: %+v", anon)
 		}
-		contentFails(t, contentPost(t, s, "/getHomeData", ``, "not-a-token"), CodeTokenExpired)
+		contentFails(t, contentPost(t, s, "/getHomeData", ``, "not-a-token"), apierr.CodeTokenExpired)
 
 		dicts := contentOK[map[string][]dictEntry](t, call(t, s.Handler(), "POST", "/api/dictMaps", "", "Accept-Language", "zh-CN"))
 		if dicts["betContent"][0] != (dictEntry{"BIG", "大"}) || len(dicts["dayFilter"]) != 4 || dicts["dayFilter"][1].Label != "近 7 天" ||
@@ -158,9 +164,9 @@ func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
 		if m.Package.Normal.Remark != "Faster chat" || m.Package.Force.Version != "1.3.0" || m.Resource.Path != "/files/res-14.wgt" {
 			t.Fatalf("manifest: %+v", m)
 		}
-		contentFails(t, contentPost(t, s, "/admin/manifest/save", `{"package":{"normal":{"version":"1.2"},"force":{"version":"1.3","path":"/files/a"}}}`, opTok.Token), CodeRequired)
-		contentFails(t, contentPost(t, s, "/admin/manifest/save", `{"package":{"normal":{"version":"1.2","path":"/a"},"force":{"version":"1.3","path":"/files/a"}}}`, opTok.Token), CodeManifestOrder)
-		contentFails(t, contentPost(t, s, "/admin/manifest/save", `{"package":{"normal":{"version":"one","path":"/a"}}}`, opTok.Token), CodeInvalid)
+		contentFails(t, contentPost(t, s, "/admin/manifest/save", `{"package":{"normal":{"version":"1.2"},"force":{"version":"1.3","path":"/files/a"}}}`, opTok.Token), apierr.CodeRequired)
+		contentFails(t, contentPost(t, s, "/admin/manifest/save", `{"package":{"normal":{"version":"1.2","path":"/a"},"force":{"version":"1.3","path":"/files/a"}}}`, opTok.Token), apierr.CodeManifestOrder)
+		contentFails(t, contentPost(t, s, "/admin/manifest/save", `{"package":{"normal":{"version":"one","path":"/a"}}}`, opTok.Token), apierr.CodeInvalid)
 		if again := contentOK[manifest](t, contentPost(t, s, "/resource/download", ``, "")); again != m {
 			t.Fatalf("a refused manifest changed the stored one: %+v", again)
 		}
@@ -178,7 +184,7 @@ func TestBeaconCountsAndLimits(t *testing.T) {
 			}
 		}
 		contentOK[any](t, contentPost(t, s, "/zztj", ``, ""))
-		contentFails(t, contentPost(t, s, "/zztj", `{"event":"hack"}`, ""), CodeInvalid)
+		contentFails(t, contentPost(t, s, "/zztj", `{"event":"hack"}`, ""), apierr.CodeInvalid)
 		c.Advance(24 * time.Hour)
 		opTok = contentSignIn(t, s, opTok.UserID)
 		contentOK[any](t, contentPost(t, s, "/zztj", `{"event":"page"}`, ""))
@@ -201,7 +207,7 @@ func TestBeaconCountsAndLimits(t *testing.T) {
 		for range beaconPerMinute - 1 {
 			contentPost(t, s, "/zztj", `{"event":"share"}`, "")
 		}
-		contentFails(t, contentPost(t, s, "/zztj", `{"event":"share"}`, ""), CodeRateLimited, 429)
+		contentFails(t, contentPost(t, s, "/zztj", `{"event":"share"}`, ""), apierr.CodeRateLimited, 429)
 		c.Advance(time.Minute)
 		contentOK[any](t, contentPost(t, s, "/zztj", `{"event":"share"}`, ""))
 	})
@@ -242,10 +248,10 @@ func TestVideoListsAndPaging(t *testing.T) {
 		if len(p3.List) != 2 || p3.List[1].Title != "F11" {
 			t.Fatalf("page 3: %+v", p3)
 		}
-		contentFails(t, contentPost(t, s, "/getFindVideo", `{"page":4,"pageSize":5}`, ""), CodePageOutOfRange)
-		contentFails(t, contentPost(t, s, "/getFindVideo", `{"page":-1}`, ""), CodeInvalid)
-		contentFails(t, contentPost(t, s, "/getFindVideo", `{"pageSize":500}`, ""), CodeInvalid)
-		contentFails(t, contentPost(t, s, "/getFindVideo", `{"page":"two"}`, ""), CodeBadRequest)
+		contentFails(t, contentPost(t, s, "/getFindVideo", `{"page":4,"pageSize":5}`, ""), apierr.CodePageOutOfRange)
+		contentFails(t, contentPost(t, s, "/getFindVideo", `{"page":-1}`, ""), apierr.CodeInvalid)
+		contentFails(t, contentPost(t, s, "/getFindVideo", `{"pageSize":500}`, ""), apierr.CodeInvalid)
+		contentFails(t, contentPost(t, s, "/getFindVideo", `{"page":"two"}`, ""), apierr.CodeBadRequest)
 		pp := contentOK[page](t, contentPost(t, s, "/getPassionateVideo", ``, ""))
 		if pp.Total != 1 || pp.List[0].URL != "https://v.example.com/p.mp4" || fmt.Sprint(int64(pp.List[0].ChatUserID)) != opTok.UserID {
 			t.Fatalf("live highlights: %+v", pp)
@@ -288,7 +294,7 @@ func videoLimitCase(t *testing.T, s *Server, c *clock.Fake) int64 {
 	}
 	contentOK[videoCountView](t, watch(ids[1]))
 	r := watch(ids[2])
-	contentFails(t, r, CodeVideoLimit)
+	contentFails(t, r, apierr.CodeVideoLimit)
 	if !strings.Contains(r.Message, "contact customer service") || !strings.Contains(r.Message, "2") {
 		t.Fatalf("limit message: %q", r.Message)
 	}
@@ -299,11 +305,11 @@ func videoLimitCase(t *testing.T, s *Server, c *clock.Fake) int64 {
 	if st := contentOK[videoCountView](t, contentPost(t, s, "/user/checkVideoCount", ``, tok.Token)); st.Used != 2 || st.Remaining != 0 {
 		t.Fatalf("refused views must not count: %+v", st)
 	}
-	contentFails(t, watch(fmt.Sprint(int64(passionate.ID))), CodeNotFound)
-	contentFails(t, watch("12345"), CodeNotFound)
+	contentFails(t, watch(fmt.Sprint(int64(passionate.ID))), apierr.CodeNotFound)
+	contentFails(t, watch("12345"), apierr.CodeNotFound)
 
 	c.Advance(29 * time.Minute) // 23:59, same day
-	contentFails(t, watch(ids[0]), CodeVideoLimit)
+	contentFails(t, watch(ids[0]), apierr.CodeVideoLimit)
 	c.Advance(time.Minute) // midnight in the configured zone (UTC)
 	if w := contentOK[videoCountView](t, watch(ids[2])); w.Used != 1 || !w.Counted {
 		t.Fatalf("new day: %+v", w)
@@ -311,7 +317,7 @@ func videoLimitCase(t *testing.T, s *Server, c *clock.Fake) int64 {
 
 	// Raising the limit applies at once; activation lifts it.
 	contentOK[any](t, contentPost(t, s, "/admin/video/limit", `{"limit":1}`, opTok.Token))
-	contentFails(t, watch(ids[0]), CodeVideoLimit)
+	contentFails(t, watch(ids[0]), apierr.CodeVideoLimit)
 	if err := storage.UpdateUserFields(context.Background(), s.DB, u.ID, 1, map[string]any{"is_activation": 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -320,7 +326,7 @@ func videoLimitCase(t *testing.T, s *Server, c *clock.Fake) int64 {
 			t.Fatalf("activated: %+v", w)
 		}
 	}
-	contentFails(t, contentPost(t, s, "/user/checkVideoCount", ``, ""), CodeTokenExpired)
+	contentFails(t, contentPost(t, s, "/user/checkVideoCount", ``, ""), apierr.CodeTokenExpired)
 	return u.ID
 }
 
@@ -360,7 +366,7 @@ func TestVideoDayFollowsTheConfiguredZone(t *testing.T) {
 	_, tok := newUser(t, s, "viewer")
 	body := fmt.Sprintf(`{"videoId":"%d"}`, int64(v.ID))
 	contentOK[any](t, contentPost(t, s, "/user/checkVideoCount", body, tok.Token))
-	contentFails(t, contentPost(t, s, "/user/checkVideoCount", body, tok.Token), CodeVideoLimit)
+	contentFails(t, contentPost(t, s, "/user/checkVideoCount", body, tok.Token), apierr.CodeVideoLimit)
 	c.Advance(30 * time.Minute) // 16:00 UTC is midnight in Shanghai
 	contentOK[any](t, contentPost(t, s, "/user/checkVideoCount", body, tok.Token))
 }
@@ -389,12 +395,12 @@ func TestSameCity(t *testing.T) {
 				t.Fatalf("listings by %s: %+v", city, p)
 			}
 		}
-		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":"Atlantis"}`, ""), CodeCityUnknown)
-		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":"Closed"}`, ""), CodeCityUnknown)
-		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":"999"}`, ""), CodeCityUnknown)
-		contentFails(t, contentPost(t, s, "/sameCityList", `{}`, ""), CodeRequired)
-		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":"Lisbon","page":3,"pageSize":2}`, ""), CodePageOutOfRange)
-		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":["Lisbon"]}`, ""), CodeBadRequest)
+		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":"Atlantis"}`, ""), apierr.CodeCityUnknown)
+		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":"Closed"}`, ""), apierr.CodeCityUnknown)
+		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":"999"}`, ""), apierr.CodeCityUnknown)
+		contentFails(t, contentPost(t, s, "/sameCityList", `{}`, ""), apierr.CodeRequired)
+		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":"Lisbon","page":3,"pageSize":2}`, ""), apierr.CodePageOutOfRange)
+		contentFails(t, contentPost(t, s, "/sameCityList", `{"city":["Lisbon"]}`, ""), apierr.CodeBadRequest)
 
 		// Operators see the contact; ages under 18 never get in.
 		admin := contentOK[contentList[adminListing]](t, contentPost(t, s, "/admin/listing/list", `{"city":"Lisbon"}`, opTok.Token))
@@ -402,18 +408,18 @@ func TestSameCity(t *testing.T) {
 			t.Fatalf("operator listings: %+v", admin)
 		}
 		before := admin.Total
-		contentFails(t, contentPost(t, s, "/admin/listing/save", fmt.Sprintf(`{"cityId":"%d","name":"Kid","age":17}`, int64(lisbon.ID)), opTok.Token), CodeListingUnderAge)
-		contentFails(t, contentPost(t, s, "/admin/listing/save", `{"cityId":"12345","name":"Nowhere","age":30}`, opTok.Token), CodeCityUnknown)
-		contentFails(t, contentPost(t, s, "/admin/listing/save", fmt.Sprintf(`{"cityId":"%d","name":"X","age":30,"photos":["javascript:alert(1)"]}`, int64(lisbon.ID)), opTok.Token), CodeInvalid)
-		contentFails(t, contentPost(t, s, "/admin/city/delete", fmt.Sprintf(`{"id":"%d"}`, int64(lisbon.ID)), opTok.Token), CodeCityInUse)
-		contentFails(t, contentPost(t, s, "/admin/city/save", `{"name":"Lisbon"}`, opTok.Token), CodeCityNameTaken)
+		contentFails(t, contentPost(t, s, "/admin/listing/save", fmt.Sprintf(`{"cityId":"%d","name":"Kid","age":17}`, int64(lisbon.ID)), opTok.Token), apierr.CodeListingUnderAge)
+		contentFails(t, contentPost(t, s, "/admin/listing/save", `{"cityId":"12345","name":"Nowhere","age":30}`, opTok.Token), apierr.CodeCityUnknown)
+		contentFails(t, contentPost(t, s, "/admin/listing/save", fmt.Sprintf(`{"cityId":"%d","name":"X","age":30,"photos":["javascript:alert(1)"]}`, int64(lisbon.ID)), opTok.Token), apierr.CodeInvalid)
+		contentFails(t, contentPost(t, s, "/admin/city/delete", fmt.Sprintf(`{"id":"%d"}`, int64(lisbon.ID)), opTok.Token), apierr.CodeCityInUse)
+		contentFails(t, contentPost(t, s, "/admin/city/save", `{"name":"Lisbon"}`, opTok.Token), apierr.CodeCityNameTaken)
 		if n, _ := storage.CountListings(context.Background(), db, 0, false); n != before {
 			t.Fatalf("refused saves wrote listings: %d", n)
 		}
 		edited := admin.List[0]
 		edited.Age = 16
 		b, _ := json.Marshal(edited)
-		contentFails(t, contentPost(t, s, "/admin/listing/save", string(b), opTok.Token), CodeListingUnderAge)
+		contentFails(t, contentPost(t, s, "/admin/listing/save", string(b), opTok.Token), apierr.CodeListingUnderAge)
 		if l, _ := storage.ListingByID(context.Background(), db, int64(edited.ID)); l.Age < 18 {
 			t.Fatalf("refused edit changed the age: %+v", l)
 		}
@@ -436,13 +442,13 @@ func TestUploadContacts(t *testing.T) {
 		for i := range many {
 			many[i] = fmt.Sprintf(`{"name":"n%d","phone":"%d"}`, i, 1000+i)
 		}
-		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[`+strings.Join(many, ",")+`]}`, tok.Token), CodeContactsTooMany)
-		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"x","phone":"call me"}]}`, tok.Token), CodeInvalid)
-		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"x"}]}`, tok.Token), CodeRequired)
-		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"`+strings.Repeat("n", 65)+`","phone":"1"}]}`, tok.Token), CodeInvalid)
-		contentFails(t, contentPost(t, s, "/uploadContacts", `{}`, tok.Token), CodeRequired)
-		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"`+strings.Repeat("n", MaxBody)+`"}]}`, tok.Token), CodeTooLarge, 413)
-		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[]}`, ""), CodeTokenExpired)
+		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[`+strings.Join(many, ",")+`]}`, tok.Token), apierr.CodeContactsTooMany)
+		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"x","phone":"call me"}]}`, tok.Token), apierr.CodeInvalid)
+		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"x"}]}`, tok.Token), apierr.CodeRequired)
+		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"`+strings.Repeat("n", 65)+`","phone":"1"}]}`, tok.Token), apierr.CodeInvalid)
+		contentFails(t, contentPost(t, s, "/uploadContacts", `{}`, tok.Token), apierr.CodeRequired)
+		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"`+strings.Repeat("n", MaxBody)+`"}]}`, tok.Token), apierr.CodeTooLarge, 413)
+		contentFails(t, contentPost(t, s, "/uploadContacts", `{"contacts":[]}`, ""), apierr.CodeTokenExpired)
 		if again, _, _ := storage.ContactsOf(context.Background(), db, u.ID); len(again) != 2 {
 			t.Fatalf("refused uploads changed the stored book: %+v", again)
 		}

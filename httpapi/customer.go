@@ -16,8 +16,10 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -86,7 +88,11 @@ type customerVisitor struct {
 //     anonymous caller a new one, each with a new key.
 //
 // A visitor nobody answers is assigned the least-loaded agent.
-func (s *Server) resolveVisitor(ctx context.Context, key string, user storage.User) (customerVisitor, error) {
+//
+// An anonymous caller from address ip starts at most
+// KJ_CUSTOMER_NEW_VISITORS_PER_HOUR new visitors an hour: each request
+// without a key would otherwise grow the operators' visitor list.
+func (s *Server) resolveVisitor(ctx context.Context, key string, user storage.User, ip string) (customerVisitor, error) {
 	var out customerVisitor
 	attempt := func() error {
 		out = customerVisitor{}
@@ -130,6 +136,11 @@ func (s *Server) resolveVisitor(ctx context.Context, key string, user storage.Us
 				var err error
 				if user.ID != 0 {
 					v, err = storage.VisitorByUser(ctx, tx, user.ID)
+				}
+				if user.ID == 0 {
+					if err := s.reserveNewVisitor(ctx, ip); err != nil {
+						return err
+					}
 				}
 				if user.ID == 0 || errors.Is(err, storage.ErrNotFound) {
 					v = storage.Visitor{ID: storage.NewID(), UserID: user.ID, CreatedAt: now}
@@ -215,24 +226,24 @@ type customerEvent struct {
 	ServiceName string               `json:"serviceName,omitempty"`
 }
 
-// Bus subjects of customer-service events: one per visitor, one per agent,
-// and agent 0 for visitors nobody answers yet (every agent hears those).
+// Bus subjects of customer-service events: one per visitor, and the desk
+// that every agent socket hears. Agents hear every conversation's events, not
+// only their own, because the inbox can show everyone's and must stay live
+// there too; the operators are few, so the extra frames are cheap.
 func customerVisitorSubject(visitorID int64) string {
 	return "kj.customer.visitor." + strconv.FormatInt(visitorID, 10)
 }
 
-func customerAgentSubject(agentID int64) string {
-	return "kj.customer.agent." + strconv.FormatInt(agentID, 10)
-}
+const customerDeskSubject = "kj.customer.desk"
 
 // customerPublish tells the visitor's and the agents' sockets about ev.
 // The store is the truth; a lost event only delays what a refresh shows.
-func (s *Server) customerPublish(ctx context.Context, agentID int64, ev customerEvent) {
+func (s *Server) customerPublish(ctx context.Context, ev customerEvent) {
 	b, err := json.Marshal(ev)
 	if err != nil {
 		return
 	}
-	for _, subject := range []string{customerVisitorSubject(int64(ev.VisitorNo)), customerAgentSubject(agentID)} {
+	for _, subject := range []string{customerVisitorSubject(int64(ev.VisitorNo)), customerDeskSubject} {
 		if err := s.Bus.Publish(ctx, subject, b); err != nil {
 			s.Log.Warn("customer event publish failed", "subject", subject, "err", err)
 		}
@@ -243,26 +254,55 @@ func checkCustomerContent(content *string) error {
 	return contentText("content", content, 1, customerMaxLength)
 }
 
-// visitorPost stores a visitor's message and announces it.
-func (s *Server) visitorPost(ctx context.Context, v customerVisitor, content string) (customerMessageView, error) {
+// reserveNewVisitor counts a new anonymous visitor for address ip before it
+// is made (increment, then compare).
+func (s *Server) reserveNewVisitor(ctx context.Context, ip string) error {
+	n, err := s.Counters.Incr(ctx, "cs:new:ip:"+ip, 1, time.Hour)
+	if err != nil {
+		return err
+	}
+	if n > int64(s.Config.CustomerNewVisitorsPerHour) {
+		return apierr.Fail(apierr.CodeRateLimited, "rate.limited")
+	}
+	return nil
+}
+
+// visitorPost stores a visitor's message and announces it. Anonymous
+// visitors also share their address's KJ_CUSTOMER_SENDS_PER_MINUTE, so new
+// keys do not buy new allowances.
+func (s *Server) visitorPost(ctx context.Context, v customerVisitor, content, ip string) (customerMessageView, error) {
 	if err := checkCustomerContent(&content); err != nil {
 		return customerMessageView{}, err
+	}
+	if v.UserID == 0 {
+		n, err := s.Counters.Incr(ctx, "cs:send:ip:"+ip, 1, time.Minute)
+		if err != nil {
+			return customerMessageView{}, err
+		}
+		if n > int64(s.Config.CustomerSendsPerMinute) {
+			return customerMessageView{}, apierr.Fail(apierr.CodeRateLimited, "rate.limited")
+		}
 	}
 	n, err := s.Counters.Incr(ctx, "cs:send:"+strconv.FormatInt(v.ID, 10), 1, time.Minute)
 	if err != nil {
 		return customerMessageView{}, err
 	}
 	if n > customerSendPerMinute {
-		return customerMessageView{}, Fail(CodeRateLimited, "rate.limited")
+		return customerMessageView{}, apierr.Fail(apierr.CodeRateLimited, "rate.limited")
 	}
 	m := storage.CustomerMessage{ID: storage.NewID(), VisitorID: v.ID, FromAgent: storage.FromVisitor,
 		Content: content, Status: storage.CustomerSent, CreatedAt: s.Clock.Now().UnixMilli()}
-	err = s.DB.Tx(ctx, func(tx storage.Tx) error { return storage.AddCustomerMessage(ctx, tx, m) })
+	err = s.DB.Tx(ctx, func(tx storage.Tx) error {
+		if err := s.shareCustomerFile(ctx, tx, storage.ChatFileReader{UserID: v.UserID}, v.ID, content); err != nil {
+			return err
+		}
+		return storage.AddCustomerMessage(ctx, tx, m)
+	})
 	if err != nil {
 		return customerMessageView{}, err
 	}
 	view := newCustomerMessageView(m)
-	s.customerPublish(ctx, v.AgentID, customerEvent{Type: "message", VisitorNo: view.VisitorNo, Message: &view})
+	s.customerPublish(ctx, customerEvent{Type: "message", VisitorNo: view.VisitorNo, Message: &view})
 	return view, nil
 }
 
@@ -270,7 +310,7 @@ func (s *Server) visitorPost(ctx context.Context, v customerVisitor, content str
 // taking the visitor when nobody answers it yet.
 func (s *Server) agentReply(ctx context.Context, agent storage.User, visitorID int64, content string) (customerMessageView, error) {
 	if visitorID == 0 {
-		return customerMessageView{}, Required("visitorNo")
+		return customerMessageView{}, apierr.Required("visitorNo")
 	}
 	if err := checkCustomerContent(&content); err != nil {
 		return customerMessageView{}, err
@@ -291,6 +331,9 @@ func (s *Server) agentReply(ctx context.Context, agent storage.User, visitorID i
 			}
 			v.AgentID, claimed = agent.ID, true
 		}
+		if err := s.shareCustomerFile(ctx, tx, storage.ChatFileReader{UserID: agent.ID, Agent: true}, v.ID, content); err != nil {
+			return err
+		}
 		if err := storage.AddCustomerMessage(ctx, tx, m); err != nil {
 			return err
 		}
@@ -302,11 +345,34 @@ func (s *Server) agentReply(ctx context.Context, agent storage.User, visitorID i
 	}
 	view := newCustomerMessageView(m)
 	if claimed {
-		s.customerPublish(ctx, 0, customerEvent{Type: "assigned", VisitorNo: view.VisitorNo,
+		s.customerPublish(ctx, customerEvent{Type: "assigned", VisitorNo: view.VisitorNo,
 			ServiceID: contentID(agent.ID), ServiceName: serviceName(agent)})
 	}
-	s.customerPublish(ctx, v.AgentID, customerEvent{Type: "message", VisitorNo: view.VisitorNo, Message: &view})
+	s.customerPublish(ctx, customerEvent{Type: "message", VisitorNo: view.VisitorNo, Message: &view})
 	return view, nil
+}
+
+// shareCustomerFile lets the visitor and the agents fetch the chat
+// attachment a customer-service message consists of (the picture a
+// signed-in visitor uploaded), once the sender may read it; a message
+// naming someone else's attachment is refused as if it did not exist.
+func (s *Server) shareCustomerFile(ctx context.Context, tx storage.Tx, sender storage.ChatFileReader, visitorID int64, content string) error {
+	rel, ok := chatFileRel(strings.TrimSpace(content))
+	if !ok || strings.ContainsAny(strings.TrimSpace(content), " \t\n") {
+		return nil
+	}
+	f, err := storage.ChatFileByPath(ctx, tx, rel)
+	readable := err == nil
+	if readable {
+		readable, err = storage.ChatFileReadable(ctx, tx, f, sender)
+	}
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return err
+	}
+	if !readable {
+		return apierr.ChatError(apierr.CodeChatBadMediaURL, "field", "content")
+	}
+	return storage.ShareChatFile(ctx, tx, f.ID, "cs_"+strconv.FormatInt(visitorID, 10))
 }
 
 // customerMarkRead marks what the other side wrote as read, announces it,
@@ -325,7 +391,7 @@ func (s *Server) customerMarkRead(ctx context.Context, v storage.Visitor, byAgen
 			page[i].Status = storage.CustomerRead
 		}
 	}
-	s.customerPublish(ctx, v.AgentID, customerEvent{Type: "read", VisitorNo: contentID(v.ID), By: by, Upto: contentID(upto)})
+	s.customerPublish(ctx, customerEvent{Type: "read", VisitorNo: contentID(v.ID), By: by, Upto: contentID(upto)})
 	return nil
 }
 
@@ -351,7 +417,7 @@ func (s *Server) customerVisitorOf(c *Call) (customerVisitor, error) {
 	if _, err := contentViewer(c); err != nil {
 		return customerVisitor{}, err
 	}
-	v, err := s.resolveVisitor(c.Ctx, visitorKeyFrom(c.R), c.User)
+	v, err := s.resolveVisitor(c.Ctx, visitorKeyFrom(c.R), c.User, c.ClientIP())
 	if err != nil {
 		return v, err
 	}
@@ -369,14 +435,24 @@ type customerInitView struct {
 	Unread      int       `json:"unread"`
 }
 
-func (s *Server) customerInitOf(ctx context.Context, v customerVisitor) (customerInitView, error) {
+// customerInitOf is the visitor's chat header, the welcome in lang.
+func (s *Server) customerInitOf(ctx context.Context, v customerVisitor, lang string) (customerInitView, error) {
 	app, err := s.contentAppSettings(ctx)
 	if err != nil {
 		return customerInitView{}, err
 	}
 	unread, err := storage.UnreadCustomerMessages(ctx, s.DB, v.ID, storage.FromAgent)
 	return customerInitView{VisitorID: v.Key, VisitorNo: contentID(v.ID), UserID: contentID(v.UserID),
-		ServiceID: contentID(v.Agent.ID), ServiceName: serviceName(v.Agent), Welcome: app.ServiceWelcome, Unread: unread}, err
+		ServiceID: contentID(v.Agent.ID), ServiceName: serviceName(v.Agent), Welcome: serviceWelcome(app, lang), Unread: unread}, err
+}
+
+// serviceWelcome is the operator's customer-service welcome in lang, else
+// in the default language.
+func serviceWelcome(app storage.AppSettings, lang string) string {
+	if w := app.ServiceWelcomeTexts[lang]; w != "" {
+		return w
+	}
+	return app.ServiceWelcome
 }
 
 func (s *Server) customerInit(c *Call) (any, error) {
@@ -384,7 +460,7 @@ func (s *Server) customerInit(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.customerInitOf(c.Ctx, v)
+	return s.customerInitOf(c.Ctx, v, c.Lang)
 }
 
 func (s *Server) customerMessages(c *Call) (any, error) {
@@ -420,7 +496,7 @@ func (s *Server) customerSend(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.visitorPost(c.Ctx, v, req.Content)
+	return s.visitorPost(c.Ctx, v, req.Content, c.ClientIP())
 }
 
 // ---- agent routes ----
@@ -476,7 +552,7 @@ func (s *Server) adminCustomerMessages(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.VisitorNo == 0 {
-		return nil, Required("visitorNo")
+		return nil, apierr.Required("visitorNo")
 	}
 	v, err := storage.VisitorByID(c.Ctx, s.DB, int64(req.VisitorNo))
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -120,19 +121,19 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 		// Bad input: clear errors, nothing written.
 		before, _ := storage.CountCustomerMessages(ctx, db, int64(va.VisitorNo))
 		r, _ = customerCall(t, s, "/customer/send", `{"content":"   "}`, hv...)
-		contentFails(t, r, CodeRequired)
+		contentFails(t, r, apierr.CodeRequired)
 		r, _ = customerCall(t, s, "/customer/send", `{"content":"`+strings.Repeat("x", customerMaxLength+1)+`"}`, hv...)
-		contentFails(t, r, CodeInvalid)
+		contentFails(t, r, apierr.CodeInvalid)
 		r, _ = customerCall(t, s, "/customer/messages", `{"page":5}`, hv...)
-		contentFails(t, r, CodePageOutOfRange)
-		contentFails(t, contentPost(t, s, "/admin/customer/reply", `{"visitorNo":"12345","content":"x"}`, agentTok), CodeNotFound)
-		contentFails(t, contentPost(t, s, "/admin/customer/reply", `{"content":"x"}`, agentTok), CodeRequired)
+		contentFails(t, r, apierr.CodePageOutOfRange)
+		contentFails(t, contentPost(t, s, "/admin/customer/reply", `{"visitorNo":"12345","content":"x"}`, agentTok), apierr.CodeNotFound)
+		contentFails(t, contentPost(t, s, "/admin/customer/reply", `{"content":"x"}`, agentTok), apierr.CodeRequired)
 		if after, _ := storage.CountCustomerMessages(ctx, db, int64(va.VisitorNo)); after != before {
 			t.Fatalf("refused sends wrote messages: %d -> %d", before, after)
 		}
 		_, userTok := newUser(t, s, "plainuser")
 		for _, path := range []string{"/admin/customer/visitors", "/admin/customer/messages", "/admin/customer/reply"} {
-			contentFails(t, contentPost(t, s, path, `{"visitorNo":"1","content":"x"}`, userTok.Token), CodeOperatorOnly, 403)
+			contentFails(t, contentPost(t, s, path, `{"visitorNo":"1","content":"x"}`, userTok.Token), apierr.CodeOperatorOnly, 403)
 		}
 		if n, _ := storage.CountAudit(ctx, db, storage.AuditFilter{Action: "customer.reply"}); n != 1 {
 			t.Fatalf("reply audit entries: %d", n)
@@ -144,7 +145,7 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 			contentOK[any](t, r)
 		}
 		r, _ = customerCall(t, s, "/customer/send", `{"content":"one too many"}`, hv...)
-		contentFails(t, r, CodeRateLimited)
+		contentFails(t, r, apierr.CodeRateLimited)
 	})
 }
 
@@ -201,7 +202,7 @@ func TestCustomerVisitorLinksToSignedInUser(t *testing.T) {
 		}
 		// A bad token is refused (the client renews it) rather than ignored.
 		r, _ = customerCall(t, s, "/customer/init", ``, "token", "expired-token")
-		contentFails(t, r, CodeTokenExpired)
+		contentFails(t, r, apierr.CodeTokenExpired)
 	})
 }
 
@@ -288,7 +289,7 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 		}
 		var env reply
 		json.NewDecoder(resp.Body).Decode(&env)
-		if env.Code != CodeOperatorOnly {
+		if env.Code != apierr.CodeOperatorOnly {
 			t.Fatalf("refusal body: %+v", env)
 		}
 		if _, resp, err = dialCustomer(t, srv, "?as=agent", nil); err == nil || resp.StatusCode != 401 {
@@ -333,11 +334,23 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 			t.Fatalf("visitor event: %v", got)
 		}
 
+		// A second agent, whose inbox shows everyone's conversations, hears
+		// this visitor too although the first agent answers it.
+		_, otherTok := newAgent(t, s, "desk_other")
+		other, _, err := dialCustomer(t, srv, "?as=agent&token="+otherTok.Token, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other.next("init")
+
 		// The HTTP side and the socket side are one chat.
 		r, _ := customerCall(t, s, "/customer/send", `{"content":"sent over HTTP"}`, visitorHeader, key)
 		contentOK[any](t, r)
 		if m := ag.message("visitor")["message"].(map[string]any); m["content"] != "sent over HTTP" {
 			t.Fatalf("HTTP message on the socket: %v", m)
+		}
+		if f := other.message("visitor"); f["visitorNo"] != visitorNo || f["message"].(map[string]any)["content"] != "sent over HTTP" {
+			t.Fatalf("the other agent's socket: %v", f)
 		}
 		vis.send(map[string]any{"type": "read"})
 		if rd := ag.read("visitor"); rd["visitorNo"] != visitorNo {
@@ -354,13 +367,13 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 		// Bad frames get translated errors; nothing is written.
 		before, _ := storage.CountCustomerMessages(ctx, db, mustID(t, visitorNo))
 		vis.send(map[string]any{"type": "send", "content": strings.Repeat("y", customerMaxLength+1), "clientMsgId": "c2"})
-		if e := vis.next("error"); e["code"] != float64(CodeInvalid) || e["clientMsgId"] != "c2" || !strings.Contains(e["message"].(string), "content") {
+		if e := vis.next("error"); e["code"] != float64(apierr.CodeInvalid) || e["clientMsgId"] != "c2" || !strings.Contains(e["message"].(string), "content") {
 			t.Fatalf("error frame: %v", e)
 		}
 		vis.send(map[string]any{"type": "dance"})
 		vis.next("error")
 		ag.send(map[string]any{"type": "send", "visitorNo": "12345", "content": "x"})
-		if e := ag.next("error"); e["code"] != float64(CodeNotFound) {
+		if e := ag.next("error"); e["code"] != float64(apierr.CodeNotFound) {
 			t.Fatalf("unknown visitor: %v", e)
 		}
 		if after, _ := storage.CountCustomerMessages(ctx, db, mustID(t, visitorNo)); after != before {
@@ -381,7 +394,7 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 		// replaced, and its socket stops answering.
 		contentSignIn(t, s, agent.IDString())
 		ag.send(map[string]any{"type": "send", "visitorNo": visitorNo, "content": "still here?", "clientMsgId": "a2"})
-		if e := ag.next("error"); e["code"] != float64(CodeTokenExpired) {
+		if e := ag.next("error"); e["code"] != float64(apierr.CodeTokenExpired) {
 			t.Fatalf("replaced agent: %v", e)
 		}
 		ag.ws.SetReadDeadline(time.Now().Add(2 * time.Second))

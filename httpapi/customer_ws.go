@@ -19,7 +19,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
-	"kj/engine/bus"
+	"kj/internal/apierr"
+	"kj/internal/bus"
 	"kj/storage"
 )
 
@@ -65,6 +66,7 @@ type customerConn struct {
 	role  string
 	agent storage.User    // agents
 	vis   customerVisitor // visitors
+	ip    string          // the client's address (per-address caps)
 	out   chan []byte
 	subs  []bus.Subscription
 
@@ -76,7 +78,7 @@ type customerConn struct {
 
 func (h *CustomerSocket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	lang := NegotiateLang(cmp.Or(q.Get("lang"), r.Header.Get("Accept-Language")))
+	lang := apierr.NegotiateLang(cmp.Or(q.Get("lang"), r.Header.Get("Accept-Language")))
 	if t := q.Get("token"); t != "" && Token(r) == "" {
 		r.Header.Set("token", t)
 	}
@@ -89,21 +91,21 @@ func (h *CustomerSocket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		status := e.Status
 		if status == 0 {
 			status = http.StatusBadRequest
-			if e.Code == CodeTokenExpired || e.Code == CodeLoginInvalid || e.Code == CodeLoggedElsewhere {
+			if e.Code == apierr.CodeTokenExpired || e.Code == apierr.CodeLoginInvalid || e.Code == apierr.CodeLoggedElsewhere {
 				status = http.StatusUnauthorized
 			}
 		}
-		WriteJSON(w, status, envelope{Code: e.Code, Message: Translate(lang, e.Key, e.Args)})
+		WriteJSON(w, status, envelope{Code: e.Code, Message: apierr.Translate(lang, e.Key, e.Args)})
 	}
 	h.mu.Lock()
 	closing := h.closing
 	h.mu.Unlock()
 	if closing {
-		refuse(Fail(CodeSystemBusy, "system.busy").WithStatus(http.StatusServiceUnavailable))
+		refuse(apierr.Fail(apierr.CodeSystemBusy, "system.busy").WithStatus(http.StatusServiceUnavailable))
 		return
 	}
 
-	conn := &customerConn{h: h, lang: lang, token: Token(r), out: make(chan []byte, customerQueue), done: make(chan struct{})}
+	conn := &customerConn{h: h, lang: lang, token: Token(r), out: make(chan []byte, customerQueue), done: make(chan struct{}), ip: h.s.clientIP(r)}
 	header := http.Header{}
 	var first any
 	if q.Get("as") == "agent" {
@@ -112,7 +114,7 @@ func (h *CustomerSocket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if c.User.IsOperator != 1 {
-			refuse(Fail(CodeOperatorOnly, "operator.only").WithStatus(http.StatusForbidden))
+			refuse(apierr.Fail(apierr.CodeOperatorOnly, "operator.only").WithStatus(http.StatusForbidden))
 			return
 		}
 		conn.role, conn.agent = "agent", c.User
@@ -122,12 +124,12 @@ func (h *CustomerSocket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			refuse(err)
 			return
 		}
-		v, err := h.s.resolveVisitor(r.Context(), visitorKeyFrom(r), c.User)
+		v, err := h.s.resolveVisitor(r.Context(), visitorKeyFrom(r), c.User, h.s.clientIP(r))
 		if err != nil {
 			refuse(err)
 			return
 		}
-		init, err := h.s.customerInitOf(r.Context(), v)
+		init, err := h.s.customerInitOf(r.Context(), v, lang)
 		if err != nil {
 			refuse(err)
 			return
@@ -154,7 +156,7 @@ func (h *CustomerSocket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer h.remove(conn)
 	subjects := []string{customerVisitorSubject(conn.vis.ID)}
 	if conn.role == "agent" {
-		subjects = []string{customerAgentSubject(conn.agent.ID), customerAgentSubject(0)}
+		subjects = []string{customerDeskSubject}
 	}
 	for _, subject := range subjects {
 		sub, err := h.s.Bus.Subscribe(subject, func(_ string, data []byte) { conn.send(data) })
@@ -338,7 +340,7 @@ func (c *customerConn) handle(ctx context.Context, data []byte) {
 			}
 			m, err = s.agentReply(ctx, c.agent, int64(f.VisitorNo), f.Content)
 		} else {
-			m, err = s.visitorPost(ctx, c.vis, f.Content)
+			m, err = s.visitorPost(ctx, c.vis, f.Content, c.ip)
 		}
 		if err != nil {
 			c.fail(f.ClientMsgID, err)
@@ -350,7 +352,7 @@ func (c *customerConn) handle(ctx context.Context, data []byte) {
 		if c.role == "agent" {
 			var v storage.Visitor
 			if f.VisitorNo == 0 {
-				err = Required("visitorNo")
+				err = apierr.Required("visitorNo")
 			} else if v, err = storage.VisitorByID(ctx, s.DB, int64(f.VisitorNo)); err == nil {
 				err = s.customerMarkRead(ctx, v, true, nil)
 			}
@@ -361,7 +363,7 @@ func (c *customerConn) handle(ctx context.Context, data []byte) {
 			c.fail(f.ClientMsgID, contentStoreErr(err))
 		}
 	default:
-		c.fail(f.ClientMsgID, Invalid("type"))
+		c.fail(f.ClientMsgID, apierr.Invalid("type"))
 	}
 }
 
@@ -374,9 +376,9 @@ func (c *customerConn) stillOperator(ctx context.Context) error {
 		return nil
 	}
 	if err == nil {
-		return Fail(CodeOperatorOnly, "operator.only")
+		return apierr.Fail(apierr.CodeOperatorOnly, "operator.only")
 	}
-	return Fail(CodeTokenExpired, "token.expired")
+	return apierr.Fail(apierr.CodeTokenExpired, "token.expired")
 }
 
 // fail answers a frame with a translated error.
@@ -385,5 +387,5 @@ func (c *customerConn) fail(clientMsgID string, err error) {
 	if !known {
 		c.h.s.Log.Error("customer socket frame failed", "role", c.role, "err", err)
 	}
-	c.sendJSON(map[string]any{"type": "error", "clientMsgId": clientMsgID, "code": e.Code, "message": Translate(c.lang, e.Key, e.Args)})
+	c.sendJSON(map[string]any{"type": "error", "clientMsgId": clientMsgID, "code": e.Code, "message": apierr.Translate(c.lang, e.Key, e.Args)})
 }

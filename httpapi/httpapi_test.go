@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
-	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -16,35 +13,59 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"kj/auth"
-	"kj/engine/bus"
-	"kj/engine/clock"
-	"kj/engine/config"
-	"kj/engine/counter"
-	"kj/engine/presence"
+	"kj/internal/apierr"
+	"kj/internal/bus"
+	"kj/internal/clock"
+	"kj/internal/config"
+	"kj/internal/counter"
+	"kj/internal/presence"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
 
 // testServer is a Server on db with a fake clock and in-process services.
+// eachServer runs f on SQLite and on PostgreSQL, each time against a
+// fresh server and its handler.
+func eachServer(t *testing.T, f func(t *testing.T, db storage.DB, s *Server, h http.Handler)) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, _ := testServer(t, db)
+		f(t, db, s, s.Handler())
+	})
+}
+
 func testServer(t testing.TB, db storage.DB) (*Server, *clock.Fake) {
 	t.Helper()
 	c := clock.NewFake(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
+	b := bus.NewMemory()
+	t.Cleanup(func() { b.Close() })
+	return testNode(t, db, b, c), c
+}
+
+// testNode is a Server on db and bus b with clock c: several of them on one
+// store and bus are the nodes of a cluster.
+func testNode(t testing.TB, db storage.DB, b bus.Bus, c *clock.Fake) *Server {
+	t.Helper()
 	cfg, err := config.Load(nil, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := bus.NewMemory()
-	t.Cleanup(func() { b.Close() })
+	// The token cache is on, as in a node, so every route's test also
+	// checks that sign-out, replacement and the rest reach it.
+	cache, err := auth.NewTokenCache(b, c, cfg.TokenCacheSize, cfg.TokenCacheAge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cache.Close)
 	s := New(Deps{
 		DB: db, Bus: b, Presence: presence.NewMemory(c), Counters: counter.NewMemory(c), Clock: c, Config: cfg,
-		Sessions: &auth.Sessions{DB: db, Bus: b, Clock: c, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL},
+		Sessions: &auth.Sessions{DB: db, Bus: b, Clock: c, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL, Cache: cache},
 	})
-	return s, c
+	return s
 }
 
 // newUser creates a user with a password hash of "abc123" and signs it in
 // on platform 5, returning the user and its tokens.
-func newUser(t *testing.T, s *Server, account string) (storage.User, auth.Tokens) {
+func newUser(t testing.TB, s *Server, account string) (storage.User, auth.Tokens) {
 	t.Helper()
 	ctx := context.Background()
 	u := storage.User{ID: storage.NewID(), Account: account, PasswordHash: testPasswordHash(t),
@@ -66,7 +87,7 @@ func newUser(t *testing.T, s *Server, account string) (storage.User, auth.Tokens
 
 var testHash = sync.OnceValue(func() string { h, _ := auth.HashPassword("abc123"); return h })
 
-func testPasswordHash(t *testing.T) string { t.Helper(); return testHash() }
+func testPasswordHash(t testing.TB) string { t.Helper(); return testHash() }
 
 type reply struct {
 	Code    int             `json:"code"`
@@ -92,67 +113,6 @@ func call(t *testing.T, h http.Handler, method, path, body string, headers ...st
 	return r
 }
 
-func TestEveryMessageInSixLanguagesWithSamePlaceholders(t *testing.T) {
-	ph := regexp.MustCompile(`\{[a-zA-Z0-9_]+\}`)
-	catalogMu.RLock()
-	defer catalogMu.RUnlock()
-	if len(catalog) == 0 {
-		t.Fatal("empty catalogue")
-	}
-	for key, texts := range catalog {
-		want := ph.FindAllString(texts[DefaultLang], -1)
-		sort.Strings(want)
-		for _, l := range Langs {
-			s, ok := texts[l]
-			if !ok || strings.TrimSpace(s) == "" {
-				t.Errorf("%s: missing %s", key, l)
-				continue
-			}
-			got := ph.FindAllString(s, -1)
-			sort.Strings(got)
-			if !slices.Equal(got, want) {
-				t.Errorf("%s/%s: placeholders %v, zh-CN has %v", key, l, got, want)
-			}
-		}
-		if len(texts) != len(Langs) {
-			t.Errorf("%s: %d locales, want %d", key, len(texts), len(Langs))
-		}
-	}
-}
-
-func TestNegotiateLang(t *testing.T) {
-	cases := map[string]string{
-		"":                       "zh-CN",
-		"fr-FR":                  "zh-CN",
-		"en-US":                  "en-US",
-		"en-GB,en;q=0.9":         "en-US",
-		"fr,es;q=0.8":            "es-ES",
-		"zh-TW":                  "zh-HANT",
-		"zh-Hant-HK":             "zh-HANT",
-		"zh-HANT":                "zh-HANT",
-		"zh":                     "zh-CN",
-		"vi":                     "vi-VN",
-		"ms-MY":                  "ms-MY",
-		"vn":                     "vi-VN",
-		"cn":                     "zh-CN",
-		"de-DE;q=1, vi-VN;q=0.5": "vi-VN",
-	}
-	for in, want := range cases {
-		if got := NegotiateLang(in); got != want {
-			t.Errorf("NegotiateLang(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestTranslateFillsPlaceholders(t *testing.T) {
-	if got := Translate("en-US", "field.required", map[string]any{"field": "account"}); got != "account is required" {
-		t.Fatalf("got %q", got)
-	}
-	if got := Translate("xx", "field.required", map[string]any{"field": "x"}); got != "x 不能为空" {
-		t.Fatalf("unknown locale should fall back to zh-CN, got %q", got)
-	}
-}
-
 // testRoutes adds routes that exercise the plumbing without any area.
 func testRoutes(s *Server) {
 	type in struct {
@@ -165,7 +125,7 @@ func testRoutes(s *Server) {
 			return nil, err
 		}
 		if v.Name == "" {
-			return nil, Required("name")
+			return nil, apierr.Required("name")
 		}
 		return v, nil
 	})
@@ -181,27 +141,27 @@ func TestEnvelopeDecodeAndErrors(t *testing.T) {
 	if r := call(t, h, "POST", "/api/test/echo", `{"n":3,"name":"x"}`); r.Code != 0 || string(r.Data) != `{"n":3,"name":"x"}` || r.Message != "成功" {
 		t.Fatalf("echo: %+v", r)
 	}
-	if r := call(t, h, "POST", "/api/test/echo", `{"n":"three"}`, "Accept-Language", "en-US"); r.Code != CodeBadRequest || r.Message != "Field n has the wrong type" {
+	if r := call(t, h, "POST", "/api/test/echo", `{"n":"three"}`, "Accept-Language", "en-US"); r.Code != apierr.CodeBadRequest || r.Message != "Field n has the wrong type" {
 		t.Fatalf("wrong type: %+v", r)
 	}
-	if r := call(t, h, "POST", "/api/test/echo", `{"n":`); r.Code != CodeBadRequest {
+	if r := call(t, h, "POST", "/api/test/echo", `{"n":`); r.Code != apierr.CodeBadRequest {
 		t.Fatalf("malformed: %+v", r)
 	}
-	if r := call(t, h, "POST", "/api/test/echo", ``, "Accept-Language", "es-ES"); r.Code != CodeRequired || r.Message != "name es obligatorio" {
+	if r := call(t, h, "POST", "/api/test/echo", ``, "Accept-Language", "es-ES"); r.Code != apierr.CodeRequired || r.Message != "name es obligatorio" {
 		t.Fatalf("empty body: %+v", r)
 	}
 	big := `{"name":"` + strings.Repeat("a", MaxBody) + `"}`
-	if r := call(t, h, "POST", "/api/test/echo", big); r.Code != CodeTooLarge || r.Status != http.StatusRequestEntityTooLarge {
+	if r := call(t, h, "POST", "/api/test/echo", big); r.Code != apierr.CodeTooLarge || r.Status != http.StatusRequestEntityTooLarge {
 		t.Fatalf("oversized: %+v", r)
 	}
-	if r := call(t, h, "POST", "/api/nope", `{}`); r.Code != CodeBadRequest || r.Status != 404 {
+	if r := call(t, h, "POST", "/api/nope", `{}`); r.Code != apierr.CodeBadRequest || r.Status != 404 {
 		t.Fatalf("unknown route: %+v", r)
 	}
-	if r := call(t, h, "GET", "/api/test/echo", ``); r.Code != CodeUnsupported || r.Status != 405 {
+	if r := call(t, h, "GET", "/api/test/echo", ``); r.Code != apierr.CodeUnsupported || r.Status != 405 {
 		t.Fatalf("wrong method: %+v", r)
 	}
 	r := call(t, h, "POST", "/api/test/panic", `{}`, "Accept-Language", "en-US")
-	if r.Code != CodeInternal || r.Status != 500 || strings.Contains(r.Message, "boom") {
+	if r.Code != apierr.CodeInternal || r.Status != 500 || strings.Contains(r.Message, "boom") {
 		t.Fatalf("panic must become a plain 'system busy': %+v", r)
 	}
 }
@@ -225,7 +185,7 @@ func TestAuthCodes(t *testing.T) {
 			})
 			return tok
 		}
-		if r := call(t, h, "POST", "/api/test/me", `{}`); r.Code != CodeTokenExpired {
+		if r := call(t, h, "POST", "/api/test/me", `{}`); r.Code != apierr.CodeTokenExpired {
 			t.Fatalf("no token: %+v", r)
 		}
 		tok := signIn(u.ID)
@@ -235,7 +195,7 @@ func TestAuthCodes(t *testing.T) {
 		if r := call(t, h, "POST", "/api/test/me", `{}`, "Authorization", "Bearer "+tok.Token); r.Code != 0 {
 			t.Fatalf("bearer: %+v", r)
 		}
-		if r := call(t, h, "POST", "/api/test/op", `{}`, "token", tok.Token); r.Code != CodeOperatorOnly || r.Status != 403 {
+		if r := call(t, h, "POST", "/api/test/op", `{}`, "token", tok.Token); r.Code != apierr.CodeOperatorOnly || r.Status != 403 {
 			t.Fatalf("user on operator route: %+v", r)
 		}
 		opTok := signIn(op.ID)
@@ -243,11 +203,11 @@ func TestAuthCodes(t *testing.T) {
 			t.Fatalf("operator route: %+v", r)
 		}
 		signIn(u.ID) // a newer sign-in on the same platform
-		if r := call(t, h, "POST", "/api/test/me", `{}`, "token", tok.Token, "Accept-Language", "en-US"); r.Code != CodeLoggedElsewhere || r.Message != "Your account has logged in at another place" {
+		if r := call(t, h, "POST", "/api/test/me", `{}`, "token", tok.Token, "Accept-Language", "en-US"); r.Code != apierr.CodeLoggedElsewhere || r.Message != "Your account has logged in at another place" {
 			t.Fatalf("replaced session: %+v", r)
 		}
 		c.Advance(3 * time.Hour)
-		if r := call(t, h, "POST", "/api/test/op", `{}`, "token", opTok.Token); r.Code != CodeTokenExpired {
+		if r := call(t, h, "POST", "/api/test/op", `{}`, "token", opTok.Token); r.Code != apierr.CodeTokenExpired {
 			t.Fatalf("expired token: %+v", r)
 		}
 	})

@@ -6,7 +6,12 @@ package httpapi
 // hear when their unread count changes ("noticeUnread").
 
 import (
-	"kj/engine/bus"
+	"errors"
+	"strconv"
+	"strings"
+
+	"kj/internal/apierr"
+	"kj/internal/bus"
 	"kj/storage"
 )
 
@@ -34,15 +39,30 @@ type noticeView struct {
 	Content   string    `json:"content,omitempty"`
 	CreatedAt int64     `json:"createdAt"`
 	UpdatedAt int64     `json:"updatedAt,omitempty"`
+	UserID    contentID `json:"userId,omitempty"` // the one user it is for; absent: everyone
 	Read      int       `json:"read"`
+	// Operators only: the title and content in other languages.
+	Texts storage.Texts `json:"texts,omitempty"`
 }
 
-func newNoticeView(n storage.Notice) noticeView {
-	v := noticeView{ID: contentID(n.ID), Title: n.Title, Content: n.Content, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
-	if n.Read {
-		v.Read = 1
+// noticeViewIn shows a notice to a user in lang (the default language's
+// text where the operator gave none).
+func noticeViewIn(lang string) func(storage.Notice) noticeView {
+	return func(n storage.Notice) noticeView {
+		v := noticeView{ID: contentID(n.ID), Title: n.Texts.Text(lang, "title", n.Title), Content: n.Texts.Text(lang, "content", n.Content),
+			CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt, UserID: contentID(n.UserID)}
+		if n.Read {
+			v.Read = 1
+		}
+		return v
 	}
-	return v
+}
+
+// newAdminNotice is a notice as operators edit it: the default language's
+// texts and the others beside them.
+func newAdminNotice(n storage.Notice) noticeView {
+	return noticeView{ID: contentID(n.ID), Title: n.Title, Content: n.Content, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt,
+		UserID: contentID(n.UserID), Texts: adminTexts(n.Texts)}
 }
 
 type noticePage struct {
@@ -51,23 +71,13 @@ type noticePage struct {
 }
 
 func (s *Server) noticeList(c *Call) (any, error) {
-	var p contentPaging
-	if err := c.Decode(&p); err != nil {
-		return nil, err
-	}
-	total, err := storage.CountNotices(c.Ctx, s.DB)
+	page, err := s.noticesPage(c, 10, func() (int, error) { return storage.CountUserNotices(c.Ctx, s.DB, c.User.ID) },
+		func(limit, offset int) ([]storage.Notice, error) {
+			return storage.UserNotices(c.Ctx, s.DB, c.User.ID, limit, offset)
+		}, noticeViewIn(c.Lang))
 	if err != nil {
 		return nil, err
 	}
-	page, limit, offset, err := pageWindow[noticeView](p, total, 10)
-	if err != nil {
-		return nil, err
-	}
-	list, err := storage.UserNotices(c.Ctx, s.DB, c.User.ID, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	page.List = contentMap(list, newNoticeView)
 	unread, err := storage.UnreadNotices(c.Ctx, s.DB, c.User.ID)
 	return noticePage{page, unread}, err
 }
@@ -78,7 +88,7 @@ type noticeIDReq struct {
 
 func (r noticeIDReq) check() error {
 	if r.ID == 0 {
-		return Required("id")
+		return apierr.Required("id")
 	}
 	return nil
 }
@@ -111,7 +121,7 @@ func (s *Server) noticeReadOne(c *Call) (any, error) {
 	if changed {
 		s.pushUnread(c, unread)
 	}
-	return map[string]any{"notice": newNoticeView(n), "unread": unread}, nil
+	return map[string]any{"notice": noticeViewIn(c.Lang)(n), "unread": unread}, nil
 }
 
 func (s *Server) noticeReadAll(c *Call) (any, error) {
@@ -136,34 +146,43 @@ func (s *Server) pushUnread(c *Call, unread int) {
 // ---- operators ----
 
 func (s *Server) adminNoticeList(c *Call) (any, error) {
+	return s.noticesPage(c, 20, func() (int, error) { return storage.CountNotices(c.Ctx, s.DB) },
+		func(limit, offset int) ([]storage.Notice, error) {
+			return storage.ListNotices(c.Ctx, s.DB, limit, offset)
+		}, newAdminNotice)
+}
+
+// noticesPage is a page of notices, perPage unless the caller asks for
+// another size; list loads the window (a user's, with read marks, or the
+// operators' plain list).
+func (s *Server) noticesPage(c *Call, perPage int, count func() (int, error), list func(limit, offset int) ([]storage.Notice, error),
+	view func(storage.Notice) noticeView) (contentList[noticeView], error) {
 	var p contentPaging
 	if err := c.Decode(&p); err != nil {
-		return nil, err
+		return contentList[noticeView]{}, err
 	}
-	total, err := storage.CountNotices(c.Ctx, s.DB)
-	if err != nil {
-		return nil, err
-	}
-	page, limit, offset, err := pageWindow[noticeView](p, total, 20)
-	if err != nil {
-		return nil, err
-	}
-	list, err := storage.ListNotices(c.Ctx, s.DB, limit, offset)
-	page.List = contentMap(list, newNoticeView)
-	return page, err
+	return listPage(p, perPage, count, list, view)
 }
 
 type noticeSaveReq struct {
 	ID      contentID `json:"id"`
 	Title   string    `json:"title"`
 	Content string    `json:"content"`
+	Account string    `json:"account"` // publish: the one user it is for; empty: everyone
+	// The title and content in other languages.
+	Texts storage.Texts `json:"texts"`
 }
 
 func (r *noticeSaveReq) check() error {
 	if err := contentText("title", &r.Title, 1, 100); err != nil {
 		return err
 	}
-	return contentText("content", &r.Content, 1, 5000)
+	if err := contentText("content", &r.Content, 1, 5000); err != nil {
+		return err
+	}
+	texts, err := contentTexts(r.Texts, noticeTexts)
+	r.Texts = texts
+	return err
 }
 
 func (s *Server) adminNoticePublish(c *Call) (any, error) {
@@ -175,21 +194,39 @@ func (s *Server) adminNoticePublish(c *Call) (any, error) {
 		return nil, err
 	}
 	now := s.Clock.Now().UnixMilli()
-	n := storage.Notice{ID: storage.NewID(), Title: req.Title, Content: req.Content, CreatedBy: c.User.ID, CreatedAt: now, UpdatedAt: now}
+	n := storage.Notice{ID: storage.NewID(), Title: req.Title, Content: req.Content, CreatedBy: c.User.ID, CreatedAt: now, UpdatedAt: now,
+		Texts: req.Texts}
+	detail := map[string]string{"title": n.Title}
+	if account := strings.TrimSpace(req.Account); account != "" {
+		u, err := storage.UserByAccount(c.Ctx, s.DB, account)
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil, apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
+		}
+		if err != nil {
+			return nil, err
+		}
+		n.UserID, detail["account"] = u.ID, u.Account
+	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		if err := storage.CreateNotice(c.Ctx, tx, n); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "notice.publish", n.ID, map[string]string{"title": n.Title})
+		return RecordOperatorAction(c, tx, "notice.publish", n.ID, detail)
 	})
 	if err != nil {
 		return nil, err
 	}
 	// After commit: whoever opens the list now finds it.
-	if err := bus.Broadcast(c.Ctx, s.Bus, PushNotice, noticeView{ID: contentID(n.ID), Title: n.Title, CreatedAt: n.CreatedAt}); err != nil {
+	push := noticeView{ID: contentID(n.ID), Title: n.Title, CreatedAt: n.CreatedAt}
+	if n.UserID != 0 {
+		err = bus.PushToUser(c.Ctx, s.Bus, strconv.FormatInt(n.UserID, 10), PushNotice, push)
+	} else {
+		err = bus.Broadcast(c.Ctx, s.Bus, PushNotice, push)
+	}
+	if err != nil {
 		s.Log.Warn("notice push failed", "notice", n.ID, "err", err)
 	}
-	return newNoticeView(n), nil
+	return newAdminNotice(n), nil
 }
 
 func (s *Server) adminNoticeUpdate(c *Call) (any, error) {
@@ -198,7 +235,7 @@ func (s *Server) adminNoticeUpdate(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.ID == 0 {
-		return nil, Required("id")
+		return nil, apierr.Required("id")
 	}
 	if err := req.check(); err != nil {
 		return nil, err
@@ -210,6 +247,9 @@ func (s *Server) adminNoticeUpdate(c *Call) (any, error) {
 			return err
 		}
 		n.Title, n.Content, n.UpdatedAt = req.Title, req.Content, s.Clock.Now().UnixMilli()
+		if req.Texts != nil { // absent: the stored texts stay
+			n.Texts = req.Texts
+		}
 		if err := storage.UpdateNotice(c.Ctx, tx, n); err != nil {
 			return err
 		}
@@ -218,7 +258,7 @@ func (s *Server) adminNoticeUpdate(c *Call) (any, error) {
 	if err != nil {
 		return nil, contentStoreErr(err)
 	}
-	return newNoticeView(n), nil
+	return newAdminNotice(n), nil
 }
 
 func (s *Server) adminNoticeDelete(c *Call) (any, error) {

@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"kj/engine/bus"
+	"kj/internal/apierr"
+	"kj/internal/bus"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
@@ -115,16 +116,16 @@ func TestNoticesPublishListReadOneReadAll(t *testing.T) {
 		}
 
 		// Bad input: clear errors, nothing written.
-		contentFails(t, contentPost(t, s, "/user/readOne", `{}`, amyTok.Token), CodeRequired)
-		contentFails(t, contentPost(t, s, "/user/readOne", `{"id":"12345"}`, amyTok.Token), CodeNotFound)
-		contentFails(t, contentPost(t, s, "/user/readOne", `{"id":"abc"}`, amyTok.Token), CodeBadRequest)
-		contentFails(t, contentPost(t, s, "/user/noticeList", `{"page":9}`, amyTok.Token), CodePageOutOfRange)
-		contentFails(t, contentPost(t, s, "/user/noticeList", ``, ""), CodeTokenExpired)
-		contentFails(t, contentPost(t, s, "/admin/notice/publish", `{"title":"x","content":"y"}`, amyTok.Token), CodeOperatorOnly, 403)
-		contentFails(t, contentPost(t, s, "/admin/notice/publish", `{"title":"`+strings.Repeat("t", 101)+`","content":"y"}`, opTok.Token), CodeInvalid)
-		contentFails(t, contentPost(t, s, "/admin/notice/publish", `{"title":"  ","content":"y"}`, opTok.Token), CodeRequired)
-		contentFails(t, contentPost(t, s, "/admin/notice/update", `{"id":"12345","title":"a","content":"b"}`, opTok.Token), CodeNotFound)
-		contentFails(t, contentPost(t, s, "/admin/notice/delete", `{"id":"`+ids[2]+`"}`, opTok.Token), CodeNotFound)
+		contentFails(t, contentPost(t, s, "/user/readOne", `{}`, amyTok.Token), apierr.CodeRequired)
+		contentFails(t, contentPost(t, s, "/user/readOne", `{"id":"12345"}`, amyTok.Token), apierr.CodeNotFound)
+		contentFails(t, contentPost(t, s, "/user/readOne", `{"id":"abc"}`, amyTok.Token), apierr.CodeBadRequest)
+		contentFails(t, contentPost(t, s, "/user/noticeList", `{"page":9}`, amyTok.Token), apierr.CodePageOutOfRange)
+		contentFails(t, contentPost(t, s, "/user/noticeList", ``, ""), apierr.CodeTokenExpired)
+		contentFails(t, contentPost(t, s, "/admin/notice/publish", `{"title":"x","content":"y"}`, amyTok.Token), apierr.CodeOperatorOnly, 403)
+		contentFails(t, contentPost(t, s, "/admin/notice/publish", `{"title":"`+strings.Repeat("t", 101)+`","content":"y"}`, opTok.Token), apierr.CodeInvalid)
+		contentFails(t, contentPost(t, s, "/admin/notice/publish", `{"title":"  ","content":"y"}`, opTok.Token), apierr.CodeRequired)
+		contentFails(t, contentPost(t, s, "/admin/notice/update", `{"id":"12345","title":"a","content":"b"}`, opTok.Token), apierr.CodeNotFound)
+		contentFails(t, contentPost(t, s, "/admin/notice/delete", `{"id":"`+ids[2]+`"}`, opTok.Token), apierr.CodeNotFound)
 		if n, _ := storage.CountNotices(context.Background(), db); n != 2 {
 			t.Fatalf("notices after refused calls: %d", n)
 		}
@@ -138,6 +139,47 @@ func TestNoticesPublishListReadOneReadAll(t *testing.T) {
 		}
 		if strings.Join(actions, ",") != "notice.delete,notice.update,notice.publish,notice.publish,notice.publish" {
 			t.Fatalf("audit: %v", actions)
+		}
+	})
+}
+
+// A notice published to one account reaches only that user: its list,
+// unread badge, read-one and push; others neither see nor read it.
+func TestNoticeToOneUser(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, _ := testServer(t, db)
+		_, opTok := contentOperator(t, s, "oper1")
+		amy, amyTok := newUser(t, s, "amy1")
+		bob, bobTok := newUser(t, s, "bob1")
+		amyPush := recordBus(t, s.Bus, bus.UserSubject(amy.IDString()))
+		all := recordBus(t, s.Bus, bus.BroadcastSubject)
+		contentOK[noticeView](t, contentPost(t, s, "/admin/notice/publish", `{"title":"For all","content":"Everyone"}`, opTok.Token))
+		own := contentOK[noticeView](t, contentPost(t, s, "/admin/notice/publish", `{"title":"For amy","content":"Only you","account":"amy1"}`, opTok.Token))
+		if own.UserID != contentID(amy.ID) {
+			t.Fatalf("published %+v", own)
+		}
+		contentFails(t, contentPost(t, s, "/admin/notice/publish", `{"title":"x","content":"y","account":"nobody_here"}`, opTok.Token), apierr.CodeAccountUnknown)
+		if p := amyPush.wait(t, 1); p[0].Key != PushNotice || !strings.Contains(p[0].Data, "For amy") {
+			t.Fatalf("push to amy: %+v", p)
+		}
+		if got := all.wait(t, 1); len(got) != 1 {
+			t.Fatalf("the one-user notice was broadcast: %+v", got)
+		}
+		amyList := contentOK[noticePage](t, contentPost(t, s, "/user/noticeList", ``, amyTok.Token))
+		bobList := contentOK[noticePage](t, contentPost(t, s, "/user/noticeList", ``, bobTok.Token))
+		if amyList.Total != 2 || amyList.Unread != 2 || amyList.List[0].Title != "For amy" {
+			t.Fatalf("amy: %+v", amyList)
+		}
+		if bobList.Total != 1 || bobList.Unread != 1 || bobList.List[0].Title != "For all" {
+			t.Fatalf("bob: %+v", bobList)
+		}
+		contentFails(t, contentPost(t, s, "/user/readOne", `{"id":"`+fmt.Sprint(int64(own.ID))+`"}`, bobTok.Token), apierr.CodeNotFound)
+		if f, _ := storage.ProfileFactsOf(context.Background(), db, bob.ID); f.UnreadNotices != 1 {
+			t.Fatalf("bob's badge %d", f.UnreadNotices)
+		}
+		contentOK[any](t, contentPost(t, s, "/user/readAll", ``, bobTok.Token))
+		if n, _ := storage.UnreadNotices(context.Background(), db, amy.ID); n != 2 {
+			t.Fatalf("bob's read-all changed amy's count: %d", n)
 		}
 	})
 }

@@ -12,13 +12,15 @@ import (
 	"unicode/utf8"
 
 	"kj/auth"
+	"kj/internal/apierr"
+	"kj/internal/names"
 	"kj/storage"
 )
 
 func init() {
 	registerArea(func(s *Server) {
-		s.Post("/user/mine", User, s.userMine)
-		s.Post("/user/index", User, s.userIndex)
+		s.Post("/user/mine", Identified, s.userMine)
+		s.Post("/user/index", Identified, s.userIndex)
 		s.Post("/user/editNick", User, s.editNick)
 		s.Post("/user/changePwd", User, s.changePwd)
 		s.Post("/user/setPhone", User, s.setPhone)
@@ -27,7 +29,8 @@ func init() {
 	})
 }
 
-// UserInfo is the user state of spec section 3 as the web app stores it.
+// UserInfo is the user state as the web app stores it (userInfo in local
+// storage).
 type UserInfo struct {
 	UserID          string `json:"userId"`
 	Username        string `json:"username"` // the account
@@ -43,16 +46,23 @@ type UserInfo struct {
 	IsOperator      int    `json:"isOperator"`
 }
 
+// userInfo reads the caller's row with the facts in one statement, so it
+// is exact even when the route knows the caller from the token cache; the
+// row read becomes c.User.
 func (s *Server) userInfo(c *Call) (UserInfo, error) {
-	u := c.User
+	facts, err := storage.ProfileFactsOf(c.Ctx, s.DB, c.User.ID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return UserInfo{}, apierr.Fail(apierr.CodeTokenExpired, "token.expired")
+	}
+	if err != nil {
+		return UserInfo{}, err
+	}
+	u := facts.User
+	c.User = u
 	info := UserInfo{
 		UserID: u.IDString(), Username: u.Account, NickName: u.Nickname, Avatar: u.Avatar,
 		Phone: MaskPhone(u.Phone), IsActivation: u.IsActivation, InviteCode: u.InviteCode,
 		HasFundPassword: u.FundPasswordHash != "", IsOperator: u.IsOperator,
-	}
-	facts, err := storage.ProfileFactsOf(c.Ctx, s.DB, u.ID)
-	if err != nil {
-		return info, err
 	}
 	info.Notice = int64(facts.UnreadNotices)
 	info.IsRecharge = facts.Recharged
@@ -102,19 +112,23 @@ func (s *Server) userIndex(c *Call) (any, error) {
 }
 
 // ValidateNickname trims a nickname and checks it: 1-10 characters
-// (runes), no control characters.
+// (runes), no control characters, nothing hidden or reordering (bidi
+// overrides, zero-width characters: internal/names).
 func ValidateNickname(nick string) (string, error) {
 	nick = strings.TrimSpace(nick)
 	if nick == "" {
-		return "", Required("nickName")
+		return "", apierr.Required("nickName")
 	}
 	if !utf8.ValidString(nick) || utf8.RuneCountInString(nick) > NicknameMaxLen {
-		return "", Fail(CodeNickInvalid, "nick.invalid")
+		return "", apierr.Fail(apierr.CodeNickInvalid, "nick.invalid")
 	}
 	for _, r := range nick {
 		if unicode.IsControl(r) || r == utf8.RuneError {
-			return "", Fail(CodeNickInvalid, "nick.invalid")
+			return "", apierr.Fail(apierr.CodeNickInvalid, "nick.invalid")
 		}
+	}
+	if names.Hidden(nick) {
+		return "", apierr.Fail(apierr.CodeNickInvalid, "nick.invalid")
 	}
 	return nick, nil
 }
@@ -154,26 +168,26 @@ func (s *Server) changePwd(c *Call) (any, error) {
 		return nil, err
 	}
 	if req.OldPassword == "" {
-		return nil, Required("oldPassword")
+		return nil, apierr.Required("oldPassword")
 	}
 	if err := validateNewPassword(req.Password, req.ConfirmPassword, true); err != nil {
 		return nil, err
 	}
+	// The try is counted before the password is checked (increment, then
+	// compare), so parallel guesses cannot all pass the limit.
 	failKey := "acct:pwd:fail:" + c.User.IDString()
-	if n, _, err := s.Counters.Get(c.Ctx, failKey); err != nil {
+	n, err := s.Counters.Incr(c.Ctx, failKey, 1, LoginLockTime)
+	if err != nil {
 		return nil, err
-	} else if n >= LoginMaxFailures {
-		return nil, Fail(CodePasswordLocked, "password.locked")
+	}
+	if n > LoginMaxFailures {
+		return nil, apierr.Fail(apierr.CodePasswordLocked, "password.locked")
 	}
 	if !auth.CheckPassword(c.User.PasswordHash, req.OldPassword) {
-		n, err := s.Counters.Incr(c.Ctx, failKey, 1, LoginLockTime)
-		if err != nil {
-			return nil, err
-		}
 		if n >= LoginMaxFailures {
-			return nil, Fail(CodePasswordLocked, "password.locked")
+			return nil, apierr.Fail(apierr.CodePasswordLocked, "password.locked")
 		}
-		return nil, Fail(CodeOldPasswordWrong, "password.old.wrong")
+		return nil, apierr.Fail(apierr.CodeOldPasswordWrong, "password.old.wrong")
 	}
 	hash, err := auth.HashPassword(req.Password)
 	if err != nil {
@@ -203,7 +217,9 @@ type setPhoneRequest struct {
 }
 
 // setPhone binds a phone number; with KJ_PHONE_SMS_REQUIRED the code sent
-// to that number (/sendSmsCode type setPhone) must come with it.
+// to that number (/sendSmsCode type setPhone) must come with it, and the
+// phone is then verified: it can reset the password (/forget) and is this
+// account's only. A phone bound without a code cannot reset a password.
 func (s *Server) setPhone(c *Call) (any, error) {
 	var req setPhoneRequest
 	if err := c.Decode(&req); err != nil {
@@ -223,7 +239,11 @@ func (s *Server) setPhone(c *Call) (any, error) {
 				return err
 			}
 		}
-		return storage.UpdateUserFields(c.Ctx, tx, c.User.ID, s.Clock.Now().UnixMilli(), map[string]any{"phone": req.Phone})
+		err := storage.SetUserPhone(c.Ctx, tx, c.User.ID, req.Phone, s.Config.PhoneSMSRequired, s.Clock.Now().UnixMilli())
+		if errors.Is(err, storage.ErrConflict) {
+			return apierr.Fail(apierr.CodePhoneTaken, "phone.taken")
+		}
+		return err
 	})
 	if err != nil {
 		return nil, s.smsCodeFailed(c.Ctx, req.Phone, smsSetPhone, err)
@@ -244,20 +264,20 @@ func (s *Server) bindProUser(c *Call) (any, error) {
 	}
 	code := strings.TrimSpace(req.InviteCode)
 	if code == "" {
-		return nil, Required("inviteCode")
+		return nil, apierr.Required("inviteCode")
 	}
 	if !strings.HasPrefix(code, "pro_") || len(code) > 64 {
-		return nil, Fail(CodeInviteInvalid, "invite.invalid")
+		return nil, apierr.Fail(apierr.CodeInviteInvalid, "invite.invalid")
 	}
 	if c.User.SuperiorID != 0 {
-		return nil, Fail(CodeSuperiorBound, "superior.bound")
+		return nil, apierr.Fail(apierr.CodeSuperiorBound, "superior.bound")
 	}
 	var sup storage.User
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		var err error
 		sup, err = storage.UserByInviteCode(c.Ctx, tx, code)
 		if errors.Is(err, storage.ErrNotFound) {
-			return Fail(CodeInviteUnknown, "invite.unknown")
+			return apierr.Fail(apierr.CodeInviteUnknown, "invite.unknown")
 		}
 		if err != nil {
 			return err
@@ -265,7 +285,7 @@ func (s *Server) bindProUser(c *Call) (any, error) {
 		// Walk up from the new superior; meeting the user means a loop.
 		for id, depth := sup.ID, 0; id != 0; depth++ {
 			if id == c.User.ID || depth > maxSuperiorChainDepth {
-				return Fail(CodeSuperiorInvalid, "superior.invalid")
+				return apierr.Fail(apierr.CodeSuperiorInvalid, "superior.invalid")
 			}
 			up, err := storage.UserByID(c.Ctx, tx, id)
 			if err != nil {
@@ -275,7 +295,7 @@ func (s *Server) bindProUser(c *Call) (any, error) {
 		}
 		err = storage.BindSuperior(c.Ctx, tx, c.User.ID, sup.ID, s.Clock.Now().UnixMilli())
 		if errors.Is(err, storage.ErrConflict) {
-			return Fail(CodeSuperiorBound, "superior.bound")
+			return apierr.Fail(apierr.CodeSuperiorBound, "superior.bound")
 		}
 		return err
 	})

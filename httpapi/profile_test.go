@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -61,7 +63,7 @@ func TestUserMineAndIndex(t *testing.T) {
 		if idx.UserInfo != info || idx.CreatedAt != clk.Now().UnixMilli() || idx.SuperiorBound {
 			t.Fatalf("index: %+v", idx)
 		}
-		if r := call(t, h, "POST", "/api/user/mine", "{}"); r.Code != CodeTokenExpired {
+		if r := call(t, h, "POST", "/api/user/mine", "{}"); r.Code != apierr.CodeTokenExpired {
 			t.Fatalf("no token: %+v", r)
 		}
 		if r := call(t, h, "POST", "/api/user/mine", "{}", "Authorization", "Bearer "+tok.Token); r.Code != 0 {
@@ -81,19 +83,17 @@ func TestMaskPhone(t *testing.T) {
 }
 
 func TestEditNick(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		u, tok := newUser(t, s, "nick")
 		cases := []struct {
 			body, msg string
 			code      int
 		}{
-			{`{}`, "nickName is required", CodeRequired},
-			{`{"nickName":"  "}`, "nickName is required", CodeRequired},
-			{`{"nickName":"一二三四五六七八九十一"}`, "Nickname must be 1-10 characters", CodeNickInvalid},
-			{`{"nickName":"bad\u0000nick"}`, "Nickname must be 1-10 characters", CodeNickInvalid},
-			{`{"nickName":5}`, "Field nickName has the wrong type", CodeBadRequest},
+			{`{}`, "nickName is required", apierr.CodeRequired},
+			{`{"nickName":"  "}`, "nickName is required", apierr.CodeRequired},
+			{`{"nickName":"一二三四五六七八九十一"}`, "Nickname must be 1-10 characters", apierr.CodeNickInvalid},
+			{`{"nickName":"bad\u0000nick"}`, "Nickname must be 1-10 characters", apierr.CodeNickInvalid},
+			{`{"nickName":5}`, "Field nickName has the wrong type", apierr.CodeBadRequest},
 		}
 		for _, c := range cases {
 			if r := call(t, h, "POST", "/api/user/editNick", c.body, "token", tok.Token, "Accept-Language", "en-US"); r.Code != c.code || r.Message != c.msg {
@@ -128,14 +128,14 @@ func TestChangePassword(t *testing.T) {
 			old, pw, confirm, msg string
 			code                  int
 		}{
-			{"", "new123", "new123", "oldPassword is required", CodeRequired},
-			{"abc123", "", "", "password is required", CodeRequired},
-			{"abc123", "new12", "new12", "Password must be 6-20 characters", CodePasswordLength},
-			{"abc123", "newpass", "newpass", "Password must contain digits", CodePasswordNoDigit},
-			{"abc123", "1234567", "1234567", "Password must contain letters", CodePasswordNoLetter},
-			{"abc123", "new123", "", "confirmPassword is required", CodeRequired},
-			{"abc123", "new123", "new124", "Two passwords are inconsistent", CodePasswordMismatch},
-			{"abc124", "new123", "new123", "The original password is wrong", CodeOldPasswordWrong},
+			{"", "new123", "new123", "oldPassword is required", apierr.CodeRequired},
+			{"abc123", "", "", "password is required", apierr.CodeRequired},
+			{"abc123", "new12", "new12", "Password must be 6-20 characters", apierr.CodePasswordLength},
+			{"abc123", "newpass", "newpass", "Password must contain digits", apierr.CodePasswordNoDigit},
+			{"abc123", "1234567", "1234567", "Password must contain letters", apierr.CodePasswordNoLetter},
+			{"abc123", "new123", "", "confirmPassword is required", apierr.CodeRequired},
+			{"abc123", "new123", "new124", "Two passwords are inconsistent", apierr.CodePasswordMismatch},
+			{"abc124", "new123", "new123", "The original password is wrong", apierr.CodeOldPasswordWrong},
 		}
 		for _, c := range cases {
 			if r := change(c.old, c.pw, c.confirm); r.Code != c.code || r.Message != c.msg {
@@ -148,22 +148,22 @@ func TestChangePassword(t *testing.T) {
 		if r := call(t, h, "POST", "/api/user/mine", "{}", "token", tok.Token); r.Code != 0 {
 			t.Fatalf("this session stays: %+v", r)
 		}
-		if r := call(t, h, "POST", "/api/user/mine", "{}", "token", data[map[string]string](t, other)["token"]); r.Code != CodeTokenExpired {
+		if r := call(t, h, "POST", "/api/user/mine", "{}", "token", data[map[string]string](t, other)["token"]); r.Code != apierr.CodeTokenExpired {
 			t.Fatalf("other sessions end: %+v", r)
 		}
-		if r := login(t, s, "paul", "abc123", 1); r.Code != CodeLoginCredential {
+		if r := login(t, s, "paul", "abc123", 1); r.Code != apierr.CodeLoginCredential {
 			t.Fatalf("old password: %+v", r)
 		}
 		// Guessing the original with a stolen token: the fifth wrong one locks.
 		for i := 1; i < LoginMaxFailures; i++ {
-			if r := change("guess1", "new456", "new456"); r.Code != CodeOldPasswordWrong {
+			if r := change("guess1", "new456", "new456"); r.Code != apierr.CodeOldPasswordWrong {
 				t.Fatalf("guess %d: %+v", i, r)
 			}
 		}
-		if r := change("guess1", "new456", "new456"); r.Code != CodePasswordLocked || r.Message != "Too many wrong passwords, retry after 10 minutes" {
+		if r := change("guess1", "new456", "new456"); r.Code != apierr.CodePasswordLocked || r.Message != "Too many wrong passwords, retry after 10 minutes" {
 			t.Fatalf("locked: %+v", r)
 		}
-		if r := change("new123", "new456", "new456"); r.Code != CodePasswordLocked {
+		if r := change("new123", "new456", "new456"); r.Code != apierr.CodePasswordLocked {
 			t.Fatalf("locked even for the right one: %+v", r)
 		}
 		clk.Advance(LoginLockTime)
@@ -184,8 +184,8 @@ func TestSetPhone(t *testing.T) {
 			return call(t, h, "POST", "/api/user/setPhone", body, "token", tok.Token, "Accept-Language", "en-US")
 		}
 		for body, code := range map[string]int{
-			`{}`: CodeRequired, `{"phone":"12345"}`: CodePhoneInvalid, `{"phone":"123456789012"}`: CodePhoneInvalid,
-			`{"phone":"1381234567x"}`: CodePhoneInvalid, `{"phone":13812345678}`: CodeBadRequest,
+			`{}`: apierr.CodeRequired, `{"phone":"12345"}`: apierr.CodePhoneInvalid, `{"phone":"123456789012"}`: apierr.CodePhoneInvalid,
+			`{"phone":"1381234567x"}`: apierr.CodePhoneInvalid, `{"phone":13812345678}`: apierr.CodeBadRequest,
 		} {
 			if r := set(body); r.Code != code {
 				t.Errorf("%s: %+v", body, r)
@@ -202,19 +202,19 @@ func TestSetPhone(t *testing.T) {
 		}
 		// A stricter configuration.
 		s.Config.PhoneMinDigits, s.Config.PhoneMaxDigits = 11, 11
-		if r := set(`{"phone":"123456"}`); r.Code != CodePhoneInvalid || r.Message != "Phone number must be 11-11 digits" {
+		if r := set(`{"phone":"123456"}`); r.Code != apierr.CodePhoneInvalid || r.Message != "Phone number must be 11-11 digits" {
 			t.Fatalf("configured length: %+v", r)
 		}
 		// With SMS verification.
 		s.Config.PhoneSMSRequired = true
-		if r := set(`{"phone":"13900139000"}`); r.Code != CodeRequired || r.Message != "smsCode is required" {
+		if r := set(`{"phone":"13900139000"}`); r.Code != apierr.CodeRequired || r.Message != "smsCode is required" {
 			t.Fatalf("code required: %+v", r)
 		}
 		if r := call(t, h, "POST", "/api/sendSmsCode", `{"phone":"13900139000","type":"setPhone"}`, "token", tok.Token); r.Code != 0 {
 			t.Fatal(r)
 		}
 		code := box.last(t)
-		if r := set(`{"phone":"13900139001","smsCode":"` + code + `"}`); r.Code != CodeSMSCodeInvalid {
+		if r := set(`{"phone":"13900139001","smsCode":"` + code + `"}`); r.Code != apierr.CodeSMSCodeInvalid {
 			t.Fatalf("a code is for its phone only: %+v", r)
 		}
 		if r := set(`{"phone":"13900139000","smsCode":"` + code + `"}`); r.Code != 0 {
@@ -227,9 +227,7 @@ func TestSetPhone(t *testing.T) {
 }
 
 func TestBindProUser(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		top, topTok := newUser(t, s, "top_dog")
 		// "kid" registers with top's invite code: top is kid's superior.
 		if r := call(t, h, "POST", "/api/register", `{"account":"kid_one","password":"abc123","inviteCode":"`+top.InviteCode+`"}`); r.Code != 0 {
@@ -244,8 +242,8 @@ func TestBindProUser(t *testing.T) {
 			code string
 			want int
 		}{
-			{"", CodeRequired}, {"abc", CodeInviteInvalid}, {"pro_missing", CodeInviteUnknown},
-			{top.InviteCode, CodeSuperiorInvalid}, {kid.InviteCode, CodeSuperiorInvalid},
+			{"", apierr.CodeRequired}, {"abc", apierr.CodeInviteInvalid}, {"pro_missing", apierr.CodeInviteUnknown},
+			{top.InviteCode, apierr.CodeSuperiorInvalid}, {kid.InviteCode, apierr.CodeSuperiorInvalid},
 		}
 		for _, c := range cases {
 			if r := bind(topTok.Token, c.code); r.Code != c.want {
@@ -256,7 +254,7 @@ func TestBindProUser(t *testing.T) {
 			t.Fatalf("bind: %+v %s", r, r.Data)
 		}
 		third, _ := newUser(t, s, "third")
-		if r := bind(topTok.Token, third.InviteCode); r.Code != CodeSuperiorBound || r.Message != "A superior is already bound to this account" {
+		if r := bind(topTok.Token, third.InviteCode); r.Code != apierr.CodeSuperiorBound || r.Message != "A superior is already bound to this account" {
 			t.Fatalf("second bind: %+v", r)
 		}
 		if got, _ := storage.UserByID(context.Background(), db, top.ID); got.SuperiorID != other.ID {
@@ -270,9 +268,7 @@ func TestBindProUser(t *testing.T) {
 }
 
 func TestGetUserProUrl(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		u, tok := newUser(t, s, "inviter")
 		r := data[userProURLReply](t, call(t, h, "POST", "/api/user/getUserProUrl", "{}", "token", tok.Token))
 		if r.InviteCode != u.InviteCode || r.URL != "http://example.com/pages/auth/login?inviteCode=pro_inviter" {

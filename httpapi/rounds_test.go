@@ -13,7 +13,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"kj/actors/window"
-	"kj/engine/clock"
+	"kj/internal/apierr"
+	"kj/internal/clock"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
@@ -29,6 +30,11 @@ func roundsServer(t *testing.T, db storage.DB) (*Server, *clock.Fake) {
 	desk := window.NewDesk(db, window.StoreLedger{}, c, s.Bus, quiet, 100)
 	t.Cleanup(desk.Close)
 	s.Rounds = &window.Rounds{DB: db, Ledger: window.StoreLedger{}, Clock: c, Desk: desk}
+	results, err := s.Rounds.FollowResults(s.Bus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = results.Unsubscribe() })
 	ctx := context.Background()
 	if err := storage.EnsureRoundWindows(ctx, db, 2, storage.RoundWindow{OddsBP: 19800, MinBet: 100, MaxBet: 100000,
 		BettingMs: 60000, DrawingMs: 10000, RestMs: 20000}, c.Now().UnixMilli()); err != nil {
@@ -207,29 +213,29 @@ func TestBetRequestBadInputWritesNothing(t *testing.T) {
 			code              int
 			msg               string
 		}{
-			{"no token", "", body(`"amount":100`), CodeTokenExpired, ""},
-			{"no window", tok.Token, `{"issue":"` + issue + `","content":"BIG","amount":100,"betId":"x1"}`, CodeRequired, "windowId is required"},
-			{"no issue", tok.Token, `{"windowId":1,"content":"BIG","amount":100,"betId":"x1"}`, CodeRequired, "issue is required"},
-			{"no content", tok.Token, `{"windowId":1,"issue":"` + issue + `","amount":100,"betId":"x1"}`, CodeRequired, "content is required"},
-			{"no amount", tok.Token, body(`"amount":null`), CodeRequired, "amount is required"},
-			{"no bet id", tok.Token, `{"windowId":1,"issue":"` + issue + `","content":"BIG","amount":100}`, CodeRequired, "betId is required"},
-			{"unknown window", tok.Token, `{"windowId":9,"issue":"` + issue + `","content":"BIG","amount":100,"betId":"x1"}`, CodeWindowUnknown, "Activation window 9 does not exist"},
-			{"window as text", tok.Token, `{"windowId":"one","issue":"` + issue + `","content":"BIG","amount":100,"betId":"x1"}`, CodeBadRequest, "Field windowId has the wrong type"},
-			{"stale issue", tok.Token, `{"windowId":1,"issue":"20260228000100001","content":"BIG","amount":100,"betId":"x1"}`, CodeIssueUnknown, "Round 20260228000100001 does not exist in this window"},
-			{"wrong content", tok.Token, `{"windowId":1,"issue":"` + issue + `","content":"TRIPLE","amount":100,"betId":"x1"}`, CodeBetContentInvalid, "Bet content must be BIG, SMALL, SINGLE or DOUBLE"},
-			{"fractional", tok.Token, body(`"amount":10.5`), CodeBetAmountInvalid, "Bet amount must be a positive whole number of cents"},
-			{"exponent", tok.Token, body(`"amount":1e3`), CodeBetAmountInvalid, ""},
-			{"negative", tok.Token, body(`"amount":-100`), CodeBetAmountInvalid, ""},
-			{"zero", tok.Token, body(`"amount":0`), CodeBetAmountInvalid, ""},
-			{"words", tok.Token, body(`"amount":"lots"`), CodeBetAmountInvalid, ""},
-			{"below min", tok.Token, body(`"amount":99`), CodeBetBelowMin, "The minimum bet is 1.00"},
-			{"above max", tok.Token, body(`"amount":100001`), CodeBetAboveMax, "The maximum bet is 1000.00"},
-			{"overflow", tok.Token, body(`"amount":100000000000000000000000000000`), CodeBetAboveMax, "The maximum bet is 1000.00"},
-			{"bad bet id", tok.Token, `{"windowId":1,"issue":"` + issue + `","content":"BIG","amount":100,"betId":"no spaces"}`, CodeBetIDInvalid, ""},
-			{"someone else's bet id", bobTok.Token, `{"windowId":1,"issue":"` + issue + `","content":"SMALL","amount":100,"betId":"mine"}`, CodeBetIDTaken, "This bet id is already used by another player"},
-			{"bet id reused", tok.Token, `{"windowId":1,"issue":"` + issue + `","content":"SMALL","amount":200,"betId":"mine"}`, CodeBetIDReused, ""},
-			{"insufficient balance", tok.Token, body(`"amount":5000`), CodeInsufficientBalance, "Insufficient balance"},
-			{"bob has nothing", bobTok.Token, body(`"amount":100`), CodeInsufficientBalance, "Insufficient balance"},
+			{"no token", "", body(`"amount":100`), apierr.CodeTokenExpired, ""},
+			{"no window", tok.Token, `{"issue":"` + issue + `","content":"BIG","amount":100,"betId":"x1"}`, apierr.CodeRequired, "windowId is required"},
+			{"no issue", tok.Token, `{"windowId":1,"content":"BIG","amount":100,"betId":"x1"}`, apierr.CodeRequired, "issue is required"},
+			{"no content", tok.Token, `{"windowId":1,"issue":"` + issue + `","amount":100,"betId":"x1"}`, apierr.CodeRequired, "content is required"},
+			{"no amount", tok.Token, body(`"amount":null`), apierr.CodeRequired, "amount is required"},
+			{"no bet id", tok.Token, `{"windowId":1,"issue":"` + issue + `","content":"BIG","amount":100}`, apierr.CodeRequired, "betId is required"},
+			{"unknown window", tok.Token, `{"windowId":9,"issue":"` + issue + `","content":"BIG","amount":100,"betId":"x1"}`, apierr.CodeWindowUnknown, "Activation window 9 does not exist"},
+			{"window as text", tok.Token, `{"windowId":"one","issue":"` + issue + `","content":"BIG","amount":100,"betId":"x1"}`, apierr.CodeBadRequest, "Field windowId has the wrong type"},
+			{"stale issue", tok.Token, `{"windowId":1,"issue":"20260228000100001","content":"BIG","amount":100,"betId":"x1"}`, apierr.CodeIssueUnknown, "Round 20260228000100001 does not exist in this window"},
+			{"wrong content", tok.Token, `{"windowId":1,"issue":"` + issue + `","content":"TRIPLE","amount":100,"betId":"x1"}`, apierr.CodeBetContentInvalid, "Bet content must be BIG, SMALL, SINGLE or DOUBLE"},
+			{"fractional", tok.Token, body(`"amount":10.5`), apierr.CodeBetAmountInvalid, "Bet amount must be a positive whole number of cents"},
+			{"exponent", tok.Token, body(`"amount":1e3`), apierr.CodeBetAmountInvalid, ""},
+			{"negative", tok.Token, body(`"amount":-100`), apierr.CodeBetAmountInvalid, ""},
+			{"zero", tok.Token, body(`"amount":0`), apierr.CodeBetAmountInvalid, ""},
+			{"words", tok.Token, body(`"amount":"lots"`), apierr.CodeBetAmountInvalid, ""},
+			{"below min", tok.Token, body(`"amount":99`), apierr.CodeBetBelowMin, "The minimum bet is 1.00"},
+			{"above max", tok.Token, body(`"amount":100001`), apierr.CodeBetAboveMax, "The maximum bet is 1000.00"},
+			{"overflow", tok.Token, body(`"amount":100000000000000000000000000000`), apierr.CodeBetAboveMax, "The maximum bet is 1000.00"},
+			{"bad bet id", tok.Token, `{"windowId":1,"issue":"` + issue + `","content":"BIG","amount":100,"betId":"no spaces"}`, apierr.CodeBetIDInvalid, ""},
+			{"someone else's bet id", bobTok.Token, `{"windowId":1,"issue":"` + issue + `","content":"SMALL","amount":100,"betId":"mine"}`, apierr.CodeBetIDTaken, "This bet id is already used by another player"},
+			{"bet id reused", tok.Token, `{"windowId":1,"issue":"` + issue + `","content":"SMALL","amount":200,"betId":"mine"}`, apierr.CodeBetIDReused, ""},
+			{"insufficient balance", tok.Token, body(`"amount":5000`), apierr.CodeInsufficientBalance, "Insufficient balance"},
+			{"bob has nothing", bobTok.Token, body(`"amount":100`), apierr.CodeInsufficientBalance, "Insufficient balance"},
 		}
 		for _, c := range cases {
 			r := bet(c.token, c.body)
@@ -247,19 +253,19 @@ func TestBetRequestBadInputWritesNothing(t *testing.T) {
 		if r := call(t, h, "POST", "/api/activation/betRequest", body(`"amount":100`), "token", tok.Token, "Accept-Language", "zh-CN"); r.Code != 0 {
 			t.Fatalf("resend: %+v", r)
 		}
-		if r := call(t, h, "POST", "/api/activation/betRequest", body(`"amount":5000`), "token", tok.Token, "Accept-Language", "vi-VN"); r.Code != CodeBetIDReused {
+		if r := call(t, h, "POST", "/api/activation/betRequest", body(`"amount":5000`), "token", tok.Token, "Accept-Language", "vi-VN"); r.Code != apierr.CodeBetIDReused {
 			t.Fatalf("reuse: %+v", r)
 		}
 		// Record and history filters.
 		for _, q := range []string{`{"tab":"won"}`, `{"days":3}`, `{"page":-1}`, `{"pageSize":500}`} {
-			if r := call(t, h, "POST", "/api/activation/lotteryBettingRecord", q, "token", tok.Token); r.Code != CodeInvalid {
+			if r := call(t, h, "POST", "/api/activation/lotteryBettingRecord", q, "token", tok.Token); r.Code != apierr.CodeInvalid {
 				t.Errorf("records %s: %+v", q, r)
 			}
 		}
-		if r := call(t, h, "POST", "/api/activation/historyPrize", `{"windowId":7}`); r.Code != CodeWindowUnknown {
+		if r := call(t, h, "POST", "/api/activation/historyPrize", `{"windowId":7}`); r.Code != apierr.CodeWindowUnknown {
 			t.Errorf("history of an unknown window: %+v", r)
 		}
-		if r := call(t, h, "POST", "/api/activation/getNewLottery", `{}`, "token", tok.Token); r.Code != CodeRequired {
+		if r := call(t, h, "POST", "/api/activation/getNewLottery", `{}`, "token", tok.Token); r.Code != apierr.CodeRequired {
 			t.Errorf("getNewLottery without a window: %+v", r)
 		}
 	})
@@ -270,12 +276,11 @@ func TestOperatorEditsWindowRules(t *testing.T) {
 		s, c := roundsServer(t, db)
 		h := s.Handler()
 		_, userTok := newUser(t, s, "player")
-		op, opTok := newUser(t, s, "oscar")
-		storage.UpdateUserFields(context.Background(), db, op.ID, 1, map[string]any{"is_operator": 1})
+		_, opTok := contentOperator(t, s, "oscar")
 		edit := func(token, body string) reply {
 			return call(t, h, "POST", "/api/admin/windows/update", body, "token", token, "Accept-Language", "en-US")
 		}
-		if r := edit(userTok.Token, `{"windowId":1,"odds":"1.95"}`); r.Code != CodeOperatorOnly {
+		if r := edit(userTok.Token, `{"windowId":1,"odds":"1.95"}`); r.Code != apierr.CodeOperatorOnly {
 			t.Fatalf("a player edited rules: %+v", r)
 		}
 		bad := map[string]string{
@@ -290,11 +295,11 @@ func TestOperatorEditsWindowRules(t *testing.T) {
 		}
 		for body, msg := range bad {
 			r := edit(opTok.Token, body)
-			if r.Code == 0 || msg != "" && (r.Code != CodeWindowRulesInvalid || r.Message != msg) {
+			if r.Code == 0 || msg != "" && (r.Code != apierr.CodeWindowRulesInvalid || r.Message != msg) {
 				t.Errorf("%s: %d %q", body, r.Code, r.Message)
 			}
 		}
-		if r := edit(opTok.Token, `{"windowId":42,"odds":"2"}`); r.Code != CodeWindowUnknown {
+		if r := edit(opTok.Token, `{"windowId":42,"odds":"2"}`); r.Code != apierr.CodeWindowUnknown {
 			t.Fatalf("unknown window: %+v", r)
 		}
 		r := edit(opTok.Token, `{"windowId":1,"odds":"1.95","minBet":200,"bettingMs":30000}`)

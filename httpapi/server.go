@@ -1,10 +1,12 @@
-// Package httpapi is the HTTP JSON API of spec section 7, mounted under
+// Package httpapi is the HTTP JSON API of the web app, mounted under
 // /api: the {code, message, data} envelope, the token header, translated
 // messages (Accept-Language), request limits, metrics, and one file of
 // routes per area (accounts.go, wallet.go, ...).
 package httpapi
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,19 +15,23 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/klauspost/compress/gzhttp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"kj/actors/chat"
 	"kj/actors/ledger"
 	"kj/actors/window"
 	"kj/auth"
-	"kj/engine/bus"
-	"kj/engine/clock"
-	"kj/engine/config"
-	"kj/engine/counter"
-	"kj/engine/presence"
+	"kj/internal/apierr"
+	"kj/internal/bus"
+	"kj/internal/clock"
+	"kj/internal/config"
+	"kj/internal/counter"
+	"kj/internal/presence"
 	"kj/storage"
 )
 
@@ -45,14 +51,16 @@ type Deps struct {
 	SMS      SMSSender      // delivers SMS codes; nil picks the KJ_SMS_WEBHOOK_URL webhook or the log (sms.go)
 	Ledger   *ledger.Writer // moves money; nil in tests of areas that do not
 	Rounds   *window.Rounds // activation windows: bets, rounds, results (rounds.go)
-	Chat     Chat           // the chat engine, for the group routes
+	Chat     *chat.Engine   // the chat engine, for the group routes
 }
 
 // Server serves /api.
 type Server struct {
 	Deps
-	mux    *http.ServeMux
-	routes []Route
+	mux      *http.ServeMux
+	routes   []Route
+	settings *settingsCache // operator settings kept in the node (settings.go)
+	media    mediaKeys      // keys signing attachment links (chat_files.go)
 }
 
 // Route describes one registered route, for the OpenAPI check and docs.
@@ -69,6 +77,12 @@ const (
 	Open     Access = iota // anyone
 	User                   // a signed-in user (or operator)
 	Operator               // an operator only
+	// Identified is a signed-in user known by identity only, for the hot
+	// routes (bets, the mine page, the wallet summary): the token is checked
+	// against the node's token cache, and c.User carries only the fields
+	// that never change (ID, Account, InviteCode, CreatedAt); the handler
+	// reads anything else it shows from the store.
+	Identified
 )
 
 // New builds the API server with every area's routes.
@@ -76,7 +90,7 @@ func New(d Deps) *Server {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	s := &Server{Deps: d, mux: http.NewServeMux()}
+	s := &Server{Deps: d, mux: http.NewServeMux(), settings: newSettingsCache(d.Bus)}
 	for _, register := range areas {
 		register(s)
 	}
@@ -106,7 +120,7 @@ type Call struct {
 // Handler answers a call with data for the envelope or an error.
 type Handler func(c *Call) (any, error)
 
-// Post registers a POST route (the spec's calls are nearly all POST).
+// Post registers a POST route (the web app's calls are nearly all POST).
 func (s *Server) Post(path string, access Access, h Handler) {
 	s.handle(http.MethodPost, path, access, h)
 }
@@ -118,29 +132,63 @@ func (s *Server) Get(path string, access Access, h Handler) {
 
 func (s *Server) handle(method, path string, access Access, h Handler) {
 	s.routes = append(s.routes, Route{Method: method, Path: path, Access: access})
+	// The route's metric series are looked up once here, not per request
+	// (the label lookup hashes its values; W4's profile showed it).
+	latency := httpLatency.WithLabelValues(path)
+	succeeded := httpRequests.WithLabelValues(path, codeLabel(apierr.CodeOK))
 	s.mux.HandleFunc(method+" /api"+path, func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		c := &Call{Ctx: r.Context(), R: r, W: w, Lang: NegotiateLang(r.Header.Get("Accept-Language")), s: s}
-		data, err := s.run(c, access, h)
-		code := s.reply(c, data, err)
-		httpRequests.WithLabelValues(path, codeLabel(code)).Inc()
-		httpLatency.WithLabelValues(path).Observe(time.Since(start).Seconds())
+		c := &Call{Ctx: r.Context(), R: r, W: w, Lang: negotiateLang(r.Header.Get("Accept-Language")), s: s}
+		data, err := s.run(c, path, access, h)
+		if code := s.reply(c, data, err); code == apierr.CodeOK {
+			succeeded.Inc()
+		} else {
+			httpRequests.WithLabelValues(path, codeLabel(code)).Inc()
+		}
+		latency.Observe(time.Since(start).Seconds())
 	})
 }
 
-func (s *Server) run(c *Call, access Access, h Handler) (data any, err error) {
+// exactLangs answers the Accept-Language headers the web app sends (one
+// tag of the catalogue, or none) without parsing them.
+var exactLangs = func() map[string]string {
+	m := map[string]string{"": apierr.NegotiateLang("")}
+	for _, l := range apierr.Langs {
+		m[l] = l
+	}
+	return m
+}()
+
+func negotiateLang(header string) string {
+	if l, ok := exactLangs[header]; ok {
+		return l
+	}
+	return apierr.NegotiateLang(header)
+}
+
+func (s *Server) run(c *Call, path string, access Access, h Handler) (data any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.Log.Error("handler panic", "path", c.R.URL.Path, "panic", p)
 			err = errors.New("panic")
 		}
 	}()
-	if access != Open {
+	switch access {
+	case Identified:
+		if err := s.identify(c); err != nil {
+			return nil, err
+		}
+	case User, Operator:
 		if err := s.authenticate(c); err != nil {
 			return nil, err
 		}
-		if access == Operator && c.User.IsOperator != 1 {
-			return nil, Fail(CodeOperatorOnly, "operator.only").WithStatus(http.StatusForbidden)
+	}
+	if access == Operator && c.User.IsOperator != 1 {
+		return nil, apierr.Fail(apierr.CodeOperatorOnly, "operator.only").WithStatus(http.StatusForbidden)
+	}
+	if access == Operator {
+		if err := s.checkOperatorRole(c, path); err != nil {
+			return nil, err
 		}
 	}
 	return h(c)
@@ -159,14 +207,23 @@ func Token(r *http.Request) string {
 
 func (s *Server) authenticate(c *Call) error {
 	u, sess, err := s.Sessions.Authenticate(c.Ctx, Token(c.R))
+	return s.signedIn(c, u, sess, err)
+}
+
+func (s *Server) identify(c *Call) error {
+	u, sess, err := s.Sessions.Identify(c.Ctx, Token(c.R))
+	return s.signedIn(c, u, sess, err)
+}
+
+func (s *Server) signedIn(c *Call, u storage.User, sess storage.AuthSession, err error) error {
 	switch {
 	case err == nil:
 		c.User, c.Session = u, sess
 		return nil
 	case errors.Is(err, auth.ErrNoToken), errors.Is(err, auth.ErrExpired):
-		return Fail(CodeTokenExpired, "token.expired")
+		return apierr.Fail(apierr.CodeTokenExpired, "token.expired")
 	case errors.Is(err, auth.ErrReplaced):
-		return Fail(CodeLoggedElsewhere, "logged.elsewhere")
+		return apierr.Fail(apierr.CodeLoggedElsewhere, "logged.elsewhere")
 	}
 	return err
 }
@@ -179,14 +236,14 @@ type envelope struct {
 }
 
 func (s *Server) reply(c *Call, data any, err error) int {
-	env := envelope{Code: CodeOK, Message: Translate(c.Lang, "ok", nil), Data: data}
+	env := envelope{Code: apierr.CodeOK, Message: apierr.Translate(c.Lang, "ok", nil), Data: data}
 	status := http.StatusOK
 	if err != nil {
 		e, known := asError(err)
 		if !known {
 			s.Log.Error("request failed", "path", c.R.URL.Path, "err", err)
 		}
-		env = envelope{Code: e.Code, Message: Translate(c.Lang, e.Key, e.Args)}
+		env = envelope{Code: e.Code, Message: apierr.Translate(c.Lang, e.Key, e.Args)}
 		if e.Status != 0 {
 			status = e.Status
 		}
@@ -195,13 +252,39 @@ func (s *Server) reply(c *Call, data any, err error) int {
 	return env.Code
 }
 
-// WriteJSON writes v as the JSON body with status.
+// WriteJSON writes v as the JSON body with status, with its length, from a
+// reused buffer.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
+	buf := replyBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= maxPooledReply {
+			replyBuffers.Put(buf)
+		}
+	}()
+	enc := json.NewEncoder(buf)
+	if err := enc.Encode(v); err != nil {
+		buf.Reset()
+		status = http.StatusInternalServerError
+		buf.WriteString(`{"code":` + strconv.Itoa(apierr.CodeInternal) + `,"message":"","data":null}` + "\n")
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Cache-Control"] = noStore
+	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	_, _ = w.Write(buf.Bytes())
 }
+
+var (
+	replyBuffers    = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+	jsonContentType = []string{"application/json; charset=utf-8"}
+	noStore         = []string{"no-store"}
+)
+
+// maxPooledReply: a buffer grown by a large reply (a long list) is let go
+// rather than kept for every small one.
+const maxPooledReply = 64 << 10
 
 // Decode reads the JSON body into dst (a pointer to a struct). An empty body
 // is an empty object. Wrong types, malformed JSON and bodies over MaxBody are
@@ -212,11 +295,11 @@ func (c *Call) Decode(dst any) error {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return Fail(CodeTooLarge, "too.large").WithStatus(http.StatusRequestEntityTooLarge)
+			return apierr.Fail(apierr.CodeTooLarge, "too.large").WithStatus(http.StatusRequestEntityTooLarge)
 		}
-		return Fail(CodeBadRequest, "bad.request")
+		return apierr.Fail(apierr.CodeBadRequest, "bad.request")
 	}
-	if len(strings.TrimSpace(string(b))) == 0 {
+	if len(bytes.TrimSpace(b)) == 0 {
 		b = []byte("{}")
 	}
 	return DecodeJSON(b, dst)
@@ -227,25 +310,47 @@ func DecodeJSON(b []byte, dst any) error {
 	if err := json.Unmarshal(b, dst); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return Fail(CodeBadRequest, "bad.field.type", "field", te.Field)
+			return apierr.Fail(apierr.CodeBadRequest, "bad.field.type", "field", te.Field)
 		}
-		return Fail(CodeBadRequest, "bad.request")
+		return apierr.Fail(apierr.CodeBadRequest, "bad.request")
 	}
 	return nil
 }
 
 // Handler returns the http.Handler of /api, answering unknown routes and
-// wrong methods with the envelope too.
+// wrong methods with the envelope too. JSON answers of CompressMinSize bytes
+// or more are gzipped for clients that accept it (a page of a list shrinks to
+// a fifth); smaller ones would gain less than the work costs. /api carries no
+// socket or stream: the chat and customer sockets live under /ws.
 func (s *Server) Handler() http.Handler {
+	return compressJSON(s.routesHandler())
+}
+
+// CompressMinSize is the smallest JSON answer sent gzipped.
+const CompressMinSize = 1024
+
+var compressJSON = func() func(http.Handler) http.HandlerFunc {
+	wrap, err := gzhttp.NewWrapper(
+		gzhttp.MinSize(CompressMinSize),
+		gzhttp.CompressionLevel(gzip.DefaultCompression),
+		gzhttp.ContentTypes([]string{"application/json"}),
+	)
+	if err != nil {
+		panic(err) // the options above are constants
+	}
+	return wrap
+}()
+
+func (s *Server) routesHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h, pattern := s.mux.Handler(r)
 		if pattern == "" {
-			lang := NegotiateLang(r.Header.Get("Accept-Language"))
-			code, key, status := CodeBadRequest, "route.unknown", http.StatusNotFound
+			lang := apierr.NegotiateLang(r.Header.Get("Accept-Language"))
+			code, key, status := apierr.CodeBadRequest, "route.unknown", http.StatusNotFound
 			if s.knownPath(r.URL.Path) {
-				code, key, status = CodeUnsupported, "method.unsupported", http.StatusMethodNotAllowed
+				code, key, status = apierr.CodeUnsupported, "method.unsupported", http.StatusMethodNotAllowed
 			}
-			WriteJSON(w, status, envelope{Code: code, Message: Translate(lang, key, nil)})
+			WriteJSON(w, status, envelope{Code: code, Message: apierr.Translate(lang, key, nil)})
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -280,4 +385,19 @@ func codeLabel(code int) string {
 		return strconv.Itoa(code)
 	}
 	return strconv.Itoa(code/100*100) + "s"
+}
+
+// asError converts any error returned by a handler into the client's view;
+// unexpected errors become "system busy" without details. A store or Redis
+// that cannot be reached is said so (code 1009, HTTP 503: try again), not
+// passed off as an internal error.
+func asError(err error) (*apierr.Error, bool) {
+	var e *apierr.Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	if storage.Unavailable(err) {
+		return &apierr.Error{Code: apierr.CodeSystemBusy, Key: "system.busy", Status: http.StatusServiceUnavailable}, false
+	}
+	return &apierr.Error{Code: apierr.CodeInternal, Key: "system.busy", Status: http.StatusInternalServerError}, false
 }

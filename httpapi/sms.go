@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"time"
 
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -115,10 +116,10 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 	}
 	switch req.Type {
 	case "":
-		return nil, Required("type")
+		return nil, apierr.Required("type")
 	case smsForget, smsSetPhone:
 	default:
-		return nil, Invalid("type")
+		return nil, apierr.Invalid("type")
 	}
 	if err := s.validatePhone(req.Phone); err != nil {
 		return nil, err
@@ -129,6 +130,7 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 		return nil, err
 	}
 	var userID int64
+	deliver := true
 	if req.Type == smsSetPhone {
 		if err := s.authenticate(c); err != nil {
 			return nil, err
@@ -138,15 +140,17 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 		if err := ValidateAccount(req.Account); err != nil {
 			return nil, err
 		}
-		u, err := storage.UserByAccount(c.Ctx, s.DB, req.Account)
-		if errors.Is(err, storage.ErrNotFound) {
-			return nil, Fail(CodeAccountUnknown, "account.unknown")
-		}
-		if err != nil {
+		// An unknown account, another phone or one bound without an SMS
+		// code gets the same answer as a code sent (and the same
+		// cool-down), but no code: the answer does not tell which
+		// accounts and phones exist.
+		u, err := s.accountWithPhone(c, req.Account, req.Phone)
+		var e *apierr.Error
+		switch {
+		case errors.As(err, &e):
+			deliver = false
+		case err != nil:
 			return nil, err
-		}
-		if u.Phone == "" || u.Phone != req.Phone {
-			return nil, Fail(CodePhoneMismatch, "phone.mismatch")
 		}
 		userID = u.ID
 	}
@@ -160,7 +164,7 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return nil, Fail(CodeSMSCooldown, "sms.cooldown", "seconds", int((left+time.Second-1)/time.Second))
+		return nil, apierr.Fail(apierr.CodeSMSCooldown, "sms.cooldown", "seconds", int((left+time.Second-1)/time.Second))
 	}
 	sent := false
 	defer func() {
@@ -171,9 +175,18 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 	if n, err := s.Counters.Incr(c.Ctx, "acct:sms:day:"+req.Phone, 1, smsDayWindow); err != nil {
 		return nil, err
 	} else if n > smsPerPhonePerDay {
-		return nil, Fail(CodeSMSLimit, "sms.limit")
+		return nil, apierr.Fail(apierr.CodeSMSLimit, "sms.limit")
 	}
 
+	reply := sendSmsCodeReply{
+		ResendSeconds: int(s.Config.SMSResendInterval / time.Second),
+		ExpiresIn:     int(s.Config.SMSCodeTTL / time.Second),
+	}
+	if !deliver {
+		sent = true // the cool-down stays, as after a code sent
+		s.Log.Info("sms code not sent: no account with this verified phone", "phone", req.Phone, "purpose", req.Type)
+		return reply, nil
+	}
 	code := randomDigits(SMSCodeLength)
 	now := s.Clock.Now()
 	if err := storage.PutSMSCode(c.Ctx, s.DB, req.Phone, req.Type, smsHash(req.Phone, req.Type, code),
@@ -186,14 +199,11 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 	if err := s.smsSender().SendCode(c.Ctx, req.Phone, req.Type, code); err != nil {
 		s.Log.Error("sms code not sent", "phone", req.Phone, "purpose", req.Type, "err", err)
 		_ = storage.DeleteSMSCode(context.WithoutCancel(c.Ctx), s.DB, req.Phone, req.Type)
-		return nil, Fail(CodeSMSSendFailed, "sms.send.failed")
+		return nil, apierr.Fail(apierr.CodeSMSSendFailed, "sms.send.failed")
 	}
 	sent = true
 	s.Log.Info("sms code sent", "phone", req.Phone, "purpose", req.Type, "userId", userID)
-	return sendSmsCodeReply{
-		ResendSeconds: int(s.Config.SMSResendInterval / time.Second),
-		ExpiresIn:     int(s.Config.SMSCodeTTL / time.Second),
-	}, nil
+	return reply, nil
 }
 
 func smsHash(phone, purpose, code string) string {
@@ -205,32 +215,36 @@ func smsFailKey(phone, purpose string) string { return "acct:sms:fail:" + purpos
 // takeSMSCode consumes the code inside tx (so it is spent only if the whole
 // operation commits). A code with too many wrong tries is refused even when
 // right.
+//
+// Every try is counted before the code is compared (increment, then
+// compare), so a burst of parallel guesses gets smsMaxWrongTries of them
+// compared, not all.
 func (s *Server) takeSMSCode(ctx context.Context, tx storage.Tx, phone, purpose, code string) error {
-	n, _, err := s.Counters.Get(ctx, smsFailKey(phone, purpose))
+	n, err := s.Counters.Incr(ctx, smsFailKey(phone, purpose), 1, s.Config.SMSCodeTTL)
 	if err != nil {
 		return err
 	}
-	if n >= smsMaxWrongTries {
-		return Fail(CodeSMSCodeInvalid, "sms.code.invalid")
+	if n > smsMaxWrongTries {
+		return apierr.Fail(apierr.CodeSMSCodeInvalid, "sms.code.invalid")
 	}
 	err = storage.TakeSMSCode(ctx, tx, phone, purpose, smsHash(phone, purpose, code), s.Clock.Now().UnixMilli())
 	if errors.Is(err, storage.ErrNotFound) {
-		return Fail(CodeSMSCodeInvalid, "sms.code.invalid")
+		return apierr.Fail(apierr.CodeSMSCodeInvalid, "sms.code.invalid")
 	}
 	return err
 }
 
 // smsCodeFailed is called with the error of an operation that took an SMS
-// code: when the code was wrong it counts the try (outside the rolled-back
-// transaction) and burns the code at smsMaxWrongTries. err is returned.
+// code: when the code was wrong (its try was counted by takeSMSCode) it
+// burns the code once smsMaxWrongTries were counted. err is returned.
 func (s *Server) smsCodeFailed(ctx context.Context, phone, purpose string, err error) error {
-	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeSMSCodeInvalid {
+	var e *apierr.Error
+	if !errors.As(err, &e) || e.Code != apierr.CodeSMSCodeInvalid {
 		return err
 	}
-	n, cerr := s.Counters.Incr(ctx, smsFailKey(phone, purpose), 1, s.Config.SMSCodeTTL)
+	n, _, cerr := s.Counters.Get(ctx, smsFailKey(phone, purpose))
 	if cerr != nil {
-		s.Log.Warn("sms: counting a wrong code failed", "err", cerr)
+		s.Log.Warn("sms: reading the wrong tries failed", "err", cerr)
 		return err
 	}
 	if n >= smsMaxWrongTries {
@@ -244,14 +258,14 @@ func (s *Server) smsCodeFailed(ctx context.Context, phone, purpose string, err e
 // validateSMSCode checks the form of a code: exactly 6 digits.
 func validateSMSCode(code string) error {
 	if code == "" {
-		return Required("smsCode")
+		return apierr.Required("smsCode")
 	}
 	if len(code) != SMSCodeLength {
-		return Fail(CodeSMSCodeFormat, "sms.code.format")
+		return apierr.Fail(apierr.CodeSMSCodeFormat, "sms.code.format")
 	}
 	for i := 0; i < len(code); i++ {
 		if code[i] < '0' || code[i] > '9' {
-			return Fail(CodeSMSCodeFormat, "sms.code.format")
+			return apierr.Fail(apierr.CodeSMSCodeFormat, "sms.code.format")
 		}
 	}
 	return nil
@@ -261,14 +275,14 @@ func validateSMSCode(code string) error {
 // KJ_PHONE_MAX_DIGITS of them.
 func (s *Server) validatePhone(phone string) error {
 	if phone == "" {
-		return Required("phone")
+		return apierr.Required("phone")
 	}
 	bad := len(phone) < s.Config.PhoneMinDigits || len(phone) > s.Config.PhoneMaxDigits
 	for i := 0; i < len(phone) && !bad; i++ {
 		bad = phone[i] < '0' || phone[i] > '9'
 	}
 	if bad {
-		return Fail(CodePhoneInvalid, "phone.invalid", "min", s.Config.PhoneMinDigits, "max", s.Config.PhoneMaxDigits)
+		return apierr.Fail(apierr.CodePhoneInvalid, "phone.invalid", "min", s.Config.PhoneMinDigits, "max", s.Config.PhoneMaxDigits)
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 package httpapi
 
-// The points wallet (spec sections 3, 4, 5, 7): balance, USDT recharge
+// The points wallet: balance, USDT recharge
 // orders, exchange to a bank card, and the records screens. Money moves
 // only through the ledger writer (Deps.Ledger), which also pushes every
 // committed balance change to the owner's sockets ("balance").
@@ -16,12 +16,13 @@ import (
 	"time"
 
 	"kj/actors/ledger"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
 func init() {
 	registerArea(func(s *Server) {
-		s.Post("/user/amount", User, s.userAmount)
+		s.Post("/user/amount", Identified, s.userAmount)
 		s.Post("/user/getUserAmount", User, s.userAmount)
 		s.Post("/user/getChainTypes", User, s.chainTypes)
 		s.Post("/user/rechargeOrder", User, s.rechargeOrder)
@@ -49,7 +50,7 @@ func (s *Server) userAmount(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return amountReply{UserID: u.IDString(), Amount: w.Balance, FrozenAmount: w.Frozen, HasFundPassword: u.FundPasswordHash != "",
+	return amountReply{UserID: u.IDString(), Amount: w.Balance, FrozenAmount: w.Frozen, HasFundPassword: w.HasFundPassword,
 		BankCardCount: w.Cards, IsRecharge: w.IsRecharge, ExchangeMin: s.Config.ExchangeMin, ExchangeMax: s.Config.ExchangeMax}, nil
 }
 
@@ -79,7 +80,9 @@ func (s *Server) chainTypes(c *Call) (any, error) {
 	if list == nil {
 		list = []chainType{}
 	}
-	return map[string]any{"list": list, "minDep": s.Config.RechargeMinDeposit, "currency": "USDT"}, nil
+	// service: the app offers "recharge through customer service" beside (or,
+	// with no deposit address, instead of) the USDT protocols.
+	return map[string]any{"list": list, "minDep": s.Config.RechargeMinDeposit, "currency": "USDT", "service": s.Config.RechargeViaService}, nil
 }
 
 // txHashPattern: a TRON transaction id is 64 hex digits; an Ethereum
@@ -139,11 +142,11 @@ func (s *Server) rechargeOrder(c *Call) (any, error) {
 		return nil, err
 	}
 	if amount < s.Config.RechargeMinDeposit {
-		return nil, Fail(CodeBelowMinDeposit, "wallet.recharge.min", "min", formatCents(s.Config.RechargeMinDeposit))
+		return nil, apierr.Fail(apierr.CodeBelowMinDeposit, "wallet.recharge.min", "min", formatCents(s.Config.RechargeMinDeposit))
 	}
 	protocol := strings.ToUpper(strings.TrimSpace(req.Protocol))
 	if protocol == "" {
-		return nil, Required("protocol")
+		return nil, apierr.Required("protocol")
 	}
 	var chain *chainType
 	for _, p := range s.protocols() {
@@ -152,14 +155,14 @@ func (s *Server) rechargeOrder(c *Call) (any, error) {
 		}
 	}
 	if chain == nil {
-		return nil, Fail(CodeProtocolUnknown, "wallet.protocol.unknown")
+		return nil, apierr.Fail(apierr.CodeProtocolUnknown, "wallet.protocol.unknown")
 	}
 	hash := strings.ToLower(strings.TrimSpace(req.TxHash))
 	if hash == "" {
-		return nil, Required("txHash")
+		return nil, apierr.Required("txHash")
 	}
 	if !txHashPattern[protocol].MatchString(hash) {
-		return nil, Fail(CodeTxHashInvalid, "wallet.txhash.invalid", "protocol", protocol)
+		return nil, apierr.Fail(apierr.CodeTxHashInvalid, "wallet.txhash.invalid", "protocol", protocol)
 	}
 	id := storage.NewID()
 	o := storage.RechargeOrder{ID: id, OrderNo: "R" + strconv.FormatInt(id, 10), UserID: c.User.ID, Amount: amount,
@@ -175,7 +178,7 @@ func (s *Server) rechargeOrder(c *Call) (any, error) {
 		if prev.UserID == c.User.ID && prev.Amount == amount && prev.Protocol == protocol {
 			return rechargeJSON(prev), nil
 		}
-		return nil, Fail(CodeTxHashUsed, "wallet.txhash.used")
+		return nil, apierr.Fail(apierr.CodeTxHashUsed, "wallet.txhash.used")
 	}
 	if err != nil {
 		return nil, err
@@ -205,17 +208,17 @@ func (s *Server) exchange(c *Call) (any, error) {
 		return nil, err
 	}
 	if cards == 0 {
-		return nil, Fail(CodeNoBankCard, "wallet.no.card")
+		return nil, apierr.Fail(apierr.CodeNoBankCard, "wallet.no.card")
 	}
 	amount, err := parseAmount(req.Amount, "amount")
 	if err != nil {
 		return nil, err
 	}
 	if amount < s.Config.ExchangeMin {
-		return nil, Fail(CodeExchangeBelowMin, "wallet.exchange.min", "min", formatCents(s.Config.ExchangeMin))
+		return nil, apierr.Fail(apierr.CodeExchangeBelowMin, "wallet.exchange.min", "min", formatCents(s.Config.ExchangeMin))
 	}
 	if amount > s.Config.ExchangeMax {
-		return nil, Fail(CodeExchangeAboveMax, "wallet.exchange.max", "max", formatCents(s.Config.ExchangeMax))
+		return nil, apierr.Fail(apierr.CodeExchangeAboveMax, "wallet.exchange.max", "max", formatCents(s.Config.ExchangeMax))
 	}
 	cardID, err := parseID(req.BankCardID, "bankCardId")
 	if err != nil {
@@ -223,7 +226,7 @@ func (s *Server) exchange(c *Call) (any, error) {
 	}
 	card, err := storage.BankCardOf(c.Ctx, s.DB, u.ID, cardID)
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, NotFound()
+		return nil, apierr.NotFound()
 	}
 	if err != nil {
 		return nil, err
@@ -239,7 +242,7 @@ func (s *Server) exchange(c *Call) (any, error) {
 	requestKey := "exchange:" + strconv.FormatInt(id, 10)
 	if k := c.R.Header.Get("Idempotency-Key"); k != "" {
 		if !requestKeyPattern.MatchString(k) {
-			return nil, Invalid("Idempotency-Key")
+			return nil, apierr.Invalid("Idempotency-Key")
 		}
 		requestKey = "exchange:" + u.IDString() + ":" + k
 		if prev, ok, err := s.previousExchange(c.Ctx, requestKey, amount, cardID); ok || err != nil {
@@ -259,7 +262,7 @@ func (s *Server) exchange(c *Call) (any, error) {
 		if prev, ok, lerr := s.previousExchange(c.Ctx, requestKey, amount, cardID); ok || lerr != nil {
 			return prev, lerr
 		}
-		return nil, Fail(CodeRequestKeyReused, "request.key.reused")
+		return nil, apierr.Fail(apierr.CodeRequestKeyReused, "request.key.reused")
 	}
 	if err != nil {
 		return nil, err
@@ -282,7 +285,7 @@ func (s *Server) previousExchange(ctx context.Context, key string, amount, cardI
 		return nil, false, err
 	}
 	if prev.Amount != amount || prev.BankCardID != cardID {
-		return nil, true, Fail(CodeRequestKeyReused, "request.key.reused")
+		return nil, true, apierr.Fail(apierr.CodeRequestKeyReused, "request.key.reused")
 	}
 	return exchangeJSON(prev, false), true, nil
 }
@@ -295,7 +298,7 @@ func (s *Server) submit(ctx context.Context, op ledger.Op) error {
 	}
 	_, err := s.Ledger.SubmitOp(ctx, op)
 	if errors.Is(err, ledger.ErrInsufficientBalance) {
-		return Fail(CodeInsufficientBalance, "wallet.insufficient")
+		return apierr.Fail(apierr.CodeInsufficientBalance, "wallet.insufficient")
 	}
 	return err
 }
@@ -319,7 +322,7 @@ func (s *Server) window(r listRequest) (since int64, limit, offset int, err erro
 		case 7, 15, 30:
 			since = now.Add(-time.Duration(*r.Days) * 24 * time.Hour).UnixMilli()
 		default:
-			return 0, 0, 0, Invalid("days")
+			return 0, 0, 0, apierr.Invalid("days")
 		}
 	}
 	limit, offset, err = paging(r.Page, r.PageSize)
@@ -335,10 +338,10 @@ func paging(page, size int) (limit, offset int, err error) {
 		size = 20
 	}
 	if page < 1 || page > 100_000 {
-		return 0, 0, Invalid("page")
+		return 0, 0, apierr.Invalid("page")
 	}
 	if size < 1 || size > 100 {
-		return 0, 0, Invalid("pageSize")
+		return 0, 0, apierr.Invalid("pageSize")
 	}
 	return size, (page - 1) * size, nil
 }
@@ -372,7 +375,7 @@ func (s *Server) pointsRecords(c *Call) (any, error) {
 	flow := map[string]int{"": storage.FlowAll, "all": storage.FlowAll, "income": storage.FlowIncome, "expenditure": storage.FlowExpenditure}
 	f, ok := flow[req.Tab]
 	if !ok {
-		return nil, Invalid("tab")
+		return nil, apierr.Invalid("tab")
 	}
 	since, limit, offset, err := s.window(req)
 	if err != nil {
@@ -397,7 +400,7 @@ func (s *Server) exchangeRecords(c *Call) (any, error) {
 	tabs := map[string]int{"": -1, "all": -1, "review": storage.OrderUnderReview, "success": storage.OrderCompleted, "failed": storage.OrderFailed}
 	status, ok := tabs[req.Tab]
 	if !ok {
-		return nil, Invalid("tab")
+		return nil, apierr.Invalid("tab")
 	}
 	since, limit, offset, err := s.window(req)
 	if err != nil {
@@ -421,27 +424,27 @@ func (s *Server) exchangeRecords(c *Call) (any, error) {
 func parseAmount(raw json.RawMessage, field string) (int64, error) {
 	v := strings.TrimSpace(string(raw))
 	if v == "" || v == "null" {
-		return 0, Required(field)
+		return 0, apierr.Required(field)
 	}
 	if c := v[0]; c != '-' && (c < '0' || c > '9') {
-		return 0, Fail(CodeBadRequest, "bad.field.type", "field", field)
+		return 0, apierr.Fail(apierr.CodeBadRequest, "bad.field.type", "field", field)
 	}
 	if v[0] == '-' || strings.ContainsAny(v, ".eE") {
-		return 0, Fail(CodeAmountInvalid, "wallet.amount.invalid", "field", field)
+		return 0, apierr.Fail(apierr.CodeAmountInvalid, "wallet.amount.invalid", "field", field)
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
 		var ne *strconv.NumError
 		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-			return 0, Fail(CodeAmountTooLarge, "wallet.amount.too.large", "field", field)
+			return 0, apierr.Fail(apierr.CodeAmountTooLarge, "wallet.amount.too.large", "field", field)
 		}
-		return 0, Fail(CodeBadRequest, "bad.field.type", "field", field)
+		return 0, apierr.Fail(apierr.CodeBadRequest, "bad.field.type", "field", field)
 	}
 	if n == 0 {
-		return 0, Fail(CodeAmountInvalid, "wallet.amount.invalid", "field", field)
+		return 0, apierr.Fail(apierr.CodeAmountInvalid, "wallet.amount.invalid", "field", field)
 	}
 	if n > storage.MaxAmount {
-		return 0, Fail(CodeAmountTooLarge, "wallet.amount.too.large", "field", field)
+		return 0, apierr.Fail(apierr.CodeAmountTooLarge, "wallet.amount.too.large", "field", field)
 	}
 	return n, nil
 }
@@ -451,12 +454,12 @@ func parseAmount(raw json.RawMessage, field string) (int64, error) {
 func parseID(raw json.RawMessage, field string) (int64, error) {
 	v := strings.TrimSpace(string(raw))
 	if v == "" || v == "null" || v == `""` {
-		return 0, Required(field)
+		return 0, apierr.Required(field)
 	}
 	v = strings.Trim(v, `"`)
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, Invalid(field)
+		return 0, apierr.Invalid(field)
 	}
 	return n, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kj/auth"
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -65,7 +66,7 @@ func TestWalletRandomisedOverHTTP(t *testing.T) {
 					body := fmt.Sprintf(`{"amount":%d,"protocol":"TRC20","txHash":%q}`, 1000+r.Int64N(20_000), hash)
 					res := post(t, s, p.tok.Token, "/user/rechargeOrder", body)
 					// 1206: a neighbour claimed this hash first (below)
-					if expect(res, "recharge", 0, CodeTxHashUsed) && res.Code == 0 {
+					if expect(res, "recharge", 0, apierr.CodeTxHashUsed) && res.Code == 0 {
 						var o orderJSON
 						json.Unmarshal(res.Data, &o)
 						recharges <- o.ID
@@ -83,7 +84,7 @@ func TestWalletRandomisedOverHTTP(t *testing.T) {
 						other := (i + 1) % users
 						res := post(t, s, p.tok.Token, "/user/rechargeOrder",
 							fmt.Sprintf(`{"amount":5000,"protocol":"TRC20","txHash":%q}`, hashN(other*1000+n)))
-						if expect(res, "claim another's hash", 0, CodeTxHashUsed) && res.Code == 0 {
+						if expect(res, "claim another's hash", 0, apierr.CodeTxHashUsed) && res.Code == 0 {
 							var o orderJSON
 							json.Unmarshal(res.Data, &o)
 							recharges <- o.ID
@@ -96,7 +97,7 @@ func TestWalletRandomisedOverHTTP(t *testing.T) {
 						var first string
 						for range tries {
 							res := post(t, s, p.tok.Token, "/user/exchange", body, "Idempotency-Key", key)
-							if !expect(res, "exchange", 0, CodeInsufficientBalance) || res.Code != 0 {
+							if !expect(res, "exchange", 0, apierr.CodeInsufficientBalance) || res.Code != 0 {
 								continue
 							}
 							var o orderJSON
@@ -142,8 +143,8 @@ func TestWalletRandomisedOverHTTP(t *testing.T) {
 							recharges = nil
 							continue
 						}
-						confirm := func() { review("/admin/recharge/confirm", id, "", 0, CodeOrderProcessed) }
-						fail := func() { review("/admin/recharge/fail", id, "not received", 0, CodeOrderProcessed) }
+						confirm := func() { review("/admin/recharge/confirm", id, "", 0, apierr.CodeOrderProcessed) }
+						fail := func() { review("/admin/recharge/fail", id, "not received", 0, apierr.CodeOrderProcessed) }
 						switch r.IntN(5) {
 						case 0, 1:
 							confirm()
@@ -159,8 +160,8 @@ func TestWalletRandomisedOverHTTP(t *testing.T) {
 							exchanges = nil
 							continue
 						}
-						complete := func() { review("/admin/exchange/complete", id, "", 0, CodeOrderProcessed) }
-						refund := func() { review("/admin/exchange/fail", id, "bank refused", 0, CodeOrderProcessed) }
+						complete := func() { review("/admin/exchange/complete", id, "", 0, apierr.CodeOrderProcessed) }
+						refund := func() { review("/admin/exchange/fail", id, "bank refused", 0, apierr.CodeOrderProcessed) }
 						switch r.IntN(5) {
 						case 0:
 							// left under review

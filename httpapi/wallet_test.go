@@ -16,8 +16,9 @@ import (
 
 	"kj/actors/ledger"
 	"kj/auth"
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/apierr"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -158,20 +159,20 @@ func TestFundPasswordSetChangeLockout(t *testing.T) {
 			body string
 			code int
 		}{
-			{`{}`, CodeRequired},
-			{`{"password":""}`, CodeRequired},
-			{`{"password":"12345"}`, CodeFundPasswordFormat},
-			{`{"password":"1234567"}`, CodeFundPasswordFormat},
-			{`{"password":"12345a"}`, CodeFundPasswordFormat},
-			{`{"password":"１２３４５６"}`, CodeFundPasswordFormat}, // full-width digits
-			{`{"password":123456}`, CodeBadRequest},
+			{`{}`, apierr.CodeRequired},
+			{`{"password":""}`, apierr.CodeRequired},
+			{`{"password":"12345"}`, apierr.CodeFundPasswordFormat},
+			{`{"password":"1234567"}`, apierr.CodeFundPasswordFormat},
+			{`{"password":"12345a"}`, apierr.CodeFundPasswordFormat},
+			{`{"password":"１２３４５６"}`, apierr.CodeFundPasswordFormat}, // full-width digits
+			{`{"password":123456}`, apierr.CodeBadRequest},
 		} {
 			fails(t, s, tok.Token, "/user/setWalletPwd", c.body, c.code)
 		}
 		// Changing before one is set.
-		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"654321"}`, CodeFundPasswordNotSet)
+		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"654321"}`, apierr.CodeFundPasswordNotSet)
 		setFundPassword(t, s, tok.Token)
-		fails(t, s, tok.Token, "/user/setWalletPwd", `{"password":"111111"}`, CodeFundPasswordSet)
+		fails(t, s, tok.Token, "/user/setWalletPwd", `{"password":"111111"}`, apierr.CodeFundPasswordSet)
 		var amt amountReply
 		ok(t, s, tok.Token, "/user/amount", `{}`, &amt)
 		if !amt.HasFundPassword {
@@ -182,39 +183,39 @@ func TestFundPasswordSetChangeLockout(t *testing.T) {
 			t.Fatalf("stored hash %q", u.FundPasswordHash)
 		}
 
-		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"password":"654321"}`, CodeRequired)
-		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"65432"}`, CodeFundPasswordFormat)
-		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"123456"}`, CodeFundPasswordUnchanged)
+		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"password":"654321"}`, apierr.CodeRequired)
+		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"65432"}`, apierr.CodeFundPasswordFormat)
+		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"123456"}`, apierr.CodeFundPasswordUnchanged)
 		// Four wrong tries say how many are left; the fifth locks.
 		for left := 4; left >= 1; left-- {
-			r := fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"000000","password":"654321"}`, CodeFundPasswordWrong)
+			r := fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"000000","password":"654321"}`, apierr.CodeFundPasswordWrong)
 			if want := fmt.Sprintf("Incorrect fund password, %d attempts left", left); r.Message != want {
 				t.Fatalf("message %q, want %q", r.Message, want)
 			}
 		}
-		r := fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"abc","password":"654321"}`, CodeFundPasswordLocked)
+		r := fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"abc","password":"654321"}`, apierr.CodeFundPasswordLocked)
 		if r.Message != "Too many wrong fund passwords, retry after 10 minutes" {
 			t.Fatalf("lock message %q", r.Message)
 		}
 		// Locked: even the right password is refused, and the lock covers
 		// every use of the fund password (binding a card).
-		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"654321"}`, CodeFundPasswordLocked)
-		fails(t, s, tok.Token, "/user/setBankCard", `{"name":"F","bank":91,"cardNumber":"400012341234","confirmCardNumber":"400012341234","fundPassword":"123456"}`, CodeFundPasswordLocked)
+		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"654321"}`, apierr.CodeFundPasswordLocked)
+		fails(t, s, tok.Token, "/user/setBankCard", `{"name":"F","bank":91,"cardNumber":"400012341234","confirmCardNumber":"400012341234","fundPassword":"123456"}`, apierr.CodeFundPasswordLocked)
 		// Someone else is not locked.
 		setFundPassword(t, s, other.Token)
 		bindCard(t, s, other.Token, "400012341234")
 
 		clk.Advance(9 * time.Minute)
-		r = fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"654321"}`, CodeFundPasswordLocked)
+		r = fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"654321"}`, apierr.CodeFundPasswordLocked)
 		if !strings.Contains(r.Message, "after 1 minutes") {
 			t.Fatalf("remaining time: %q", r.Message)
 		}
 		clk.Advance(time.Minute)
 		ok(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"654321"}`, nil)
-		fails(t, s, tok.Token, "/user/setBankCard", `{"name":"F","bank":91,"cardNumber":"400012341234","confirmCardNumber":"400012341234","fundPassword":"123456"}`, CodeFundPasswordWrong)
+		fails(t, s, tok.Token, "/user/setBankCard", `{"name":"F","bank":91,"cardNumber":"400012341234","confirmCardNumber":"400012341234","fundPassword":"123456"}`, apierr.CodeFundPasswordWrong)
 		ok(t, s, tok.Token, "/user/setBankCard", `{"name":"F","bank":91,"cardNumber":"400012341234","confirmCardNumber":"400012341234","fundPassword":"654321"}`, nil)
 		// A success clears the count of wrong tries.
-		r = fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"000000","password":"111111"}`, CodeFundPasswordWrong)
+		r = fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"000000","password":"111111"}`, apierr.CodeFundPasswordWrong)
 		if !strings.Contains(r.Message, "4 attempts left") {
 			t.Fatalf("after a success the count restarts: %q", r.Message)
 		}
@@ -234,38 +235,38 @@ func TestBankCards(t *testing.T) {
 		card := func(name, bank, number, confirm, pw string) string {
 			return fmt.Sprintf(`{"name":%q,"bank":%s,"cardNumber":%q,"confirmCardNumber":%q,"fundPassword":%q}`, name, bank, number, confirm, pw)
 		}
-		fails(t, s, tok.Token, "/user/setBankCard", card("Hana", "91", "4000123412341234", "4000123412341234", "123456"), CodeFundPasswordNotSet)
+		fails(t, s, tok.Token, "/user/setBankCard", card("Hana", "91", "4000123412341234", "4000123412341234", "123456"), apierr.CodeFundPasswordNotSet)
 		setFundPassword(t, s, tok.Token)
 		before := counts(t, db)
 		for _, c := range []struct {
 			body string
 			code int
 		}{
-			{`{}`, CodeRequired},
-			{card("", "91", "4000123412341234", "4000123412341234", "123456"), CodeRequired},
-			{card("   ", "91", "4000123412341234", "4000123412341234", "123456"), CodeRequired},
-			{card("Hana", `""`, "4000123412341234", "4000123412341234", "123456"), CodeRequired},
-			{card("Hana", "91", "", "4000123412341234", "123456"), CodeRequired},
-			{card("Hana", "91", "4000123412341234", "", "123456"), CodeRequired},
-			{card("Hana", "91", "4000123412341234", "4000123412341234", ""), CodeRequired},
-			{card(strings.Repeat("H", 51), "91", "4000123412341234", "4000123412341234", "123456"), CodeHolderNameInvalid},
-			{card("Ha\tna", "91", "4000123412341234", "4000123412341234", "123456"), CodeHolderNameInvalid},
-			{card("Hana", "91", "40001234123", "40001234123", "123456"), CodeCardNumberInvalid},
-			{card("Hana", "91", "40001234123412341234", "40001234123412341234", "123456"), CodeCardNumberInvalid},
-			{card("Hana", "91", "4000x23412341234", "4000x23412341234", "123456"), CodeCardNumberInvalid},
-			{card("Hana", "91", "4000123412341234", "4000123412341235", "123456"), CodeCardNumbersMismatch},
-			{card("Hana", "9999", "4000123412341234", "4000123412341234", "123456"), CodeBankUnknown},
-			{card("Hana", `"No Such Bank"`, "4000123412341234", "4000123412341234", "123456"), CodeBankUnknown},
-			{card("Hana", "true", "4000123412341234", "4000123412341234", "123456"), CodeBadRequest},
-			{card("Hana", "91", "4000123412341234", "4000123412341234", "654321"), CodeFundPasswordWrong},
-			{`{"name":1}`, CodeBadRequest},
+			{`{}`, apierr.CodeRequired},
+			{card("", "91", "4000123412341234", "4000123412341234", "123456"), apierr.CodeRequired},
+			{card("   ", "91", "4000123412341234", "4000123412341234", "123456"), apierr.CodeRequired},
+			{card("Hana", `""`, "4000123412341234", "4000123412341234", "123456"), apierr.CodeRequired},
+			{card("Hana", "91", "", "4000123412341234", "123456"), apierr.CodeRequired},
+			{card("Hana", "91", "4000123412341234", "", "123456"), apierr.CodeRequired},
+			{card("Hana", "91", "4000123412341234", "4000123412341234", ""), apierr.CodeRequired},
+			{card(strings.Repeat("H", 51), "91", "4000123412341234", "4000123412341234", "123456"), apierr.CodeHolderNameInvalid},
+			{card("Ha\tna", "91", "4000123412341234", "4000123412341234", "123456"), apierr.CodeHolderNameInvalid},
+			{card("Hana", "91", "40001234123", "40001234123", "123456"), apierr.CodeCardNumberInvalid},
+			{card("Hana", "91", "40001234123412341234", "40001234123412341234", "123456"), apierr.CodeCardNumberInvalid},
+			{card("Hana", "91", "4000x23412341234", "4000x23412341234", "123456"), apierr.CodeCardNumberInvalid},
+			{card("Hana", "91", "4000123412341234", "4000123412341235", "123456"), apierr.CodeCardNumbersMismatch},
+			{card("Hana", "9999", "4000123412341234", "4000123412341234", "123456"), apierr.CodeBankUnknown},
+			{card("Hana", `"No Such Bank"`, "4000123412341234", "4000123412341234", "123456"), apierr.CodeBankUnknown},
+			{card("Hana", "true", "4000123412341234", "4000123412341234", "123456"), apierr.CodeBadRequest},
+			{card("Hana", "91", "4000123412341234", "4000123412341234", "654321"), apierr.CodeFundPasswordWrong},
+			{`{"name":1}`, apierr.CodeBadRequest},
 		} {
 			fails(t, s, tok.Token, "/user/setBankCard", c.body, c.code)
 		}
 		if after := counts(t, db); after != before {
 			t.Fatalf("refused requests wrote: %s -> %s", before, after)
 		}
-		r := fails(t, s, tok.Token, "/user/setBankCard", card("Hana", "91", "4000123412341234", "4000123412341235", "123456"), CodeCardNumbersMismatch)
+		r := fails(t, s, tok.Token, "/user/setBankCard", card("Hana", "91", "4000123412341234", "4000123412341235", "123456"), apierr.CodeCardNumbersMismatch)
 		if r.Message != "Bank card numbers do not match" {
 			t.Fatalf("spec text: %q", r.Message)
 		}
@@ -277,7 +278,7 @@ func TestBankCards(t *testing.T) {
 		if c1.CardNumber != "************1234" || c1.BankName != "BBVA" || c2.BankName != "Vietcombank" || c2.BankID != "50" {
 			t.Fatalf("bound cards %+v %+v", c1, c2)
 		}
-		fails(t, s, tok.Token, "/user/setBankCard", card("Hana Ito", "91", "4000123412341234", "4000123412341234", "123456"), CodeCardAlreadyBound)
+		fails(t, s, tok.Token, "/user/setBankCard", card("Hana Ito", "91", "4000123412341234", "4000123412341234", "123456"), apierr.CodeCardAlreadyBound)
 		var list struct{ List []bankCardJSON }
 		ok(t, s, tok.Token, "/user/userBankList", `{}`, &list)
 		if len(list.List) != 2 || list.List[0].ID != c1.ID || strings.Contains(string(post(t, s, tok.Token, "/user/userBankList", `{}`).Data), "4000123412341234") {
@@ -287,13 +288,13 @@ func TestBankCards(t *testing.T) {
 			n := fmt.Sprintf("62220000000000%02d", i)
 			ok(t, s, tok.Token, "/user/setBankCard", card("Hana Ito", "1", n, n, "123456"), nil)
 		}
-		fails(t, s, tok.Token, "/user/setBankCard", card("Hana Ito", "1", "6222000000000099", "6222000000000099", "123456"), CodeTooManyCards)
+		fails(t, s, tok.Token, "/user/setBankCard", card("Hana Ito", "1", "6222000000000099", "6222000000000099", "123456"), apierr.CodeTooManyCards)
 
 		// Someone else's card: not found, nothing deleted.
 		before = counts(t, db)
-		fails(t, s, mallory.Token, "/user/userDelBank", fmt.Sprintf(`{"id":%q}`, c1.ID), CodeNotFound)
-		fails(t, s, mallory.Token, "/user/userDelBank", `{"id":"abc"}`, CodeInvalid)
-		fails(t, s, mallory.Token, "/user/userDelBank", `{}`, CodeRequired)
+		fails(t, s, mallory.Token, "/user/userDelBank", fmt.Sprintf(`{"id":%q}`, c1.ID), apierr.CodeNotFound)
+		fails(t, s, mallory.Token, "/user/userDelBank", `{"id":"abc"}`, apierr.CodeInvalid)
+		fails(t, s, mallory.Token, "/user/userDelBank", `{}`, apierr.CodeRequired)
 		if after := counts(t, db); after != before {
 			t.Fatalf("mallory changed something: %s -> %s", before, after)
 		}
@@ -302,7 +303,7 @@ func TestBankCards(t *testing.T) {
 			t.Fatalf("mallory sees cards: %+v", list)
 		}
 		ok(t, s, tok.Token, "/user/userDelBank", fmt.Sprintf(`{"id":%s}`, c1.ID), nil)
-		fails(t, s, tok.Token, "/user/userDelBank", fmt.Sprintf(`{"id":%q}`, c1.ID), CodeNotFound)
+		fails(t, s, tok.Token, "/user/userDelBank", fmt.Sprintf(`{"id":%q}`, c1.ID), apierr.CodeNotFound)
 
 		// The bank list puts the caller's market first.
 		var banks struct{ List []bankJSON }
@@ -318,18 +319,18 @@ func TestBankCards(t *testing.T) {
 		}
 
 		// Operators edit the list; users cannot.
-		fails(t, s, tok.Token, "/admin/bank/add", `{"name":"Banco X","country":"ES"}`, CodeOperatorOnly)
+		fails(t, s, tok.Token, "/admin/bank/add", `{"name":"Banco X","country":"ES"}`, apierr.CodeOperatorOnly)
 		var added bankJSON
 		ok(t, s, opTok.Token, "/admin/bank/add", `{"name":"Banco Nuevo","country":"es","sort":20}`, &added)
 		if added.Country != "ES" || added.Enabled != 1 {
 			t.Fatalf("added %+v", added)
 		}
-		fails(t, s, opTok.Token, "/admin/bank/add", `{"name":"BBVA","country":"ES"}`, CodeBankNameTaken)
-		fails(t, s, opTok.Token, "/admin/bank/add", `{"name":"Banco","country":"ESP"}`, CodeInvalid)
-		fails(t, s, opTok.Token, "/admin/bank/add", `{"country":"ES"}`, CodeRequired)
-		fails(t, s, opTok.Token, "/admin/bank/update", `{"id":"123","name":"X","country":"ES"}`, CodeNotFound)
+		fails(t, s, opTok.Token, "/admin/bank/add", `{"name":"BBVA","country":"ES"}`, apierr.CodeBankNameTaken)
+		fails(t, s, opTok.Token, "/admin/bank/add", `{"name":"Banco","country":"ESP"}`, apierr.CodeInvalid)
+		fails(t, s, opTok.Token, "/admin/bank/add", `{"country":"ES"}`, apierr.CodeRequired)
+		fails(t, s, opTok.Token, "/admin/bank/update", `{"id":"123","name":"X","country":"ES"}`, apierr.CodeNotFound)
 		ok(t, s, opTok.Token, "/admin/bank/update", fmt.Sprintf(`{"id":%q,"name":"Banco Nuevo SA","country":"ES","enabled":0}`, added.ID), nil)
-		fails(t, s, tok.Token, "/user/setBankCard", card("Hana", added.ID, "5000123412341234", "5000123412341234", "123456"), CodeBankUnknown)
+		fails(t, s, tok.Token, "/user/setBankCard", card("Hana", added.ID, "5000123412341234", "5000123412341234", "123456"), apierr.CodeBankUnknown)
 		var all struct{ List []bankJSON }
 		ok(t, s, opTok.Token, "/admin/bank/list", `{}`, &all)
 		found := false
@@ -361,27 +362,27 @@ func TestAmountsAreStrictlyPositiveWholeCents(t *testing.T) {
 			amount string
 			code   int
 		}{
-			{`-100`, CodeAmountInvalid},
-			{`0`, CodeAmountInvalid},
-			{`-0`, CodeAmountInvalid},
-			{`10.5`, CodeAmountInvalid},
-			{`1000.0`, CodeAmountInvalid},
-			{`1e3`, CodeAmountInvalid},
-			{`1E5`, CodeAmountInvalid},
-			{`"1000"`, CodeBadRequest},
-			{`true`, CodeBadRequest},
-			{`[1000]`, CodeBadRequest},
-			{`{"v":1}`, CodeBadRequest},
-			{`null`, CodeRequired},
-			{`99999999999999999999`, CodeAmountTooLarge},
-			{`9223372036854775808`, CodeAmountTooLarge},
-			{`1000000000000001`, CodeAmountTooLarge},
+			{`-100`, apierr.CodeAmountInvalid},
+			{`0`, apierr.CodeAmountInvalid},
+			{`-0`, apierr.CodeAmountInvalid},
+			{`10.5`, apierr.CodeAmountInvalid},
+			{`1000.0`, apierr.CodeAmountInvalid},
+			{`1e3`, apierr.CodeAmountInvalid},
+			{`1E5`, apierr.CodeAmountInvalid},
+			{`"1000"`, apierr.CodeBadRequest},
+			{`true`, apierr.CodeBadRequest},
+			{`[1000]`, apierr.CodeBadRequest},
+			{`{"v":1}`, apierr.CodeBadRequest},
+			{`null`, apierr.CodeRequired},
+			{`99999999999999999999`, apierr.CodeAmountTooLarge},
+			{`9223372036854775808`, apierr.CodeAmountTooLarge},
+			{`1000000000000001`, apierr.CodeAmountTooLarge},
 		} {
 			fails(t, s, tok.Token, "/user/rechargeOrder", fmt.Sprintf(`{"amount":%s,"protocol":"TRC20","txHash":%q}`, c.amount, tronHash), c.code)
 			fails(t, s, tok.Token, "/user/exchange", fmt.Sprintf(`{"amount":%s,"bankCardId":%q,"fundPassword":"123456"}`, c.amount, cardID), c.code)
 		}
-		fails(t, s, tok.Token, "/user/rechargeOrder", fmt.Sprintf(`{"protocol":"TRC20","txHash":%q}`, tronHash), CodeRequired)
-		r := fails(t, s, tok.Token, "/user/rechargeOrder", fmt.Sprintf(`{"amount":12.5,"protocol":"TRC20","txHash":%q}`, tronHash), CodeAmountInvalid)
+		fails(t, s, tok.Token, "/user/rechargeOrder", fmt.Sprintf(`{"protocol":"TRC20","txHash":%q}`, tronHash), apierr.CodeRequired)
+		r := fails(t, s, tok.Token, "/user/rechargeOrder", fmt.Sprintf(`{"amount":12.5,"protocol":"TRC20","txHash":%q}`, tronHash), apierr.CodeAmountInvalid)
 		if r.Message != "amount must be a positive whole number of cents" {
 			t.Fatalf("message %q", r.Message)
 		}
@@ -400,13 +401,21 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		_, opTok := newOperator(t, s, "otto")
 
 		var chains struct {
-			List   []chainType
-			MinDep int64
+			List    []chainType
+			MinDep  int64
+			Service bool
 		}
 		ok(t, s, tok.Token, "/user/getChainTypes", `{}`, &chains)
-		if len(chains.List) != 2 || chains.List[0].Protocol != "TRC20" || chains.List[0].Address != testTRC20 || chains.List[1].Address != testERC20 || chains.MinDep != 1000 {
-			t.Fatalf("chain types %+v", chains)
+		if len(chains.List) != 2 || chains.List[0].Protocol != "TRC20" || chains.List[0].Address != testTRC20 || chains.List[1].Address != testERC20 || chains.MinDep != 1000 || !chains.Service {
+			t.Fatalf("chain types %+v (recharge through customer service is on by default)", chains)
 		}
+		s.Config.RechargeViaService = false
+		chains.Service = true
+		ok(t, s, tok.Token, "/user/getChainTypes", `{}`, &chains)
+		if chains.Service {
+			t.Fatal("KJ_RECHARGE_VIA_SERVICE=false still offers recharge through customer service")
+		}
+		s.Config.RechargeViaService = true
 
 		before := counts(t, db)
 		order := func(amount int64, protocol, hash string) string {
@@ -416,18 +425,18 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 			body string
 			code int
 		}{
-			{order(999, "TRC20", tronHash), CodeBelowMinDeposit},
-			{order(1000, "", tronHash), CodeRequired},
-			{order(1000, "BEP20", tronHash), CodeProtocolUnknown},
-			{order(1000, "TRC20", ""), CodeRequired},
-			{order(1000, "TRC20", "0x"+tronHash), CodeTxHashInvalid},
-			{order(1000, "ERC20", tronHash), CodeTxHashInvalid},
-			{order(1000, "TRC20", tronHash[:63]), CodeTxHashInvalid},
-			{order(1000, "TRC20", strings.Repeat("g", 64)), CodeTxHashInvalid},
+			{order(999, "TRC20", tronHash), apierr.CodeBelowMinDeposit},
+			{order(1000, "", tronHash), apierr.CodeRequired},
+			{order(1000, "BEP20", tronHash), apierr.CodeProtocolUnknown},
+			{order(1000, "TRC20", ""), apierr.CodeRequired},
+			{order(1000, "TRC20", "0x"+tronHash), apierr.CodeTxHashInvalid},
+			{order(1000, "ERC20", tronHash), apierr.CodeTxHashInvalid},
+			{order(1000, "TRC20", tronHash[:63]), apierr.CodeTxHashInvalid},
+			{order(1000, "TRC20", strings.Repeat("g", 64)), apierr.CodeTxHashInvalid},
 		} {
 			fails(t, s, tok.Token, "/user/rechargeOrder", c.body, c.code)
 		}
-		r := fails(t, s, tok.Token, "/user/rechargeOrder", order(999, "TRC20", tronHash), CodeBelowMinDeposit)
+		r := fails(t, s, tok.Token, "/user/rechargeOrder", order(999, "TRC20", tronHash), apierr.CodeBelowMinDeposit)
 		if r.Message != "The minimum recharge is 10.00 USDT" {
 			t.Fatalf("min message %q", r.Message)
 		}
@@ -444,15 +453,15 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		if again.ID != o1.ID {
 			t.Fatal("a resubmitted order made a second one")
 		}
-		fails(t, s, tok.Token, "/user/rechargeOrder", order(2600, "TRC20", tronHash), CodeTxHashUsed)
-		fails(t, s, mallory.Token, "/user/rechargeOrder", order(2500, "TRC20", tronHash), CodeTxHashUsed)
+		fails(t, s, tok.Token, "/user/rechargeOrder", order(2600, "TRC20", tronHash), apierr.CodeTxHashUsed)
+		fails(t, s, mallory.Token, "/user/rechargeOrder", order(2500, "TRC20", tronHash), apierr.CodeTxHashUsed)
 		ethHash := "0x" + strings.Repeat("ab", 32)
 		var o2 orderJSON
 		ok(t, s, tok.Token, "/user/rechargeOrder", order(1000, "ERC20", ethHash), &o2)
 
 		// The review queue; users cannot reach it.
-		fails(t, s, tok.Token, "/admin/recharge/list", `{}`, CodeOperatorOnly)
-		fails(t, s, tok.Token, "/admin/recharge/confirm", fmt.Sprintf(`{"orderId":%q}`, o1.ID), CodeOperatorOnly)
+		fails(t, s, tok.Token, "/admin/recharge/list", `{}`, apierr.CodeOperatorOnly)
+		fails(t, s, tok.Token, "/admin/recharge/confirm", fmt.Sprintf(`{"orderId":%q}`, o1.ID), apierr.CodeOperatorOnly)
 		var queue struct {
 			List  []orderJSON
 			Total int
@@ -461,7 +470,7 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		if queue.Total != 2 || queue.List[0].ID != o1.ID || queue.List[0].Account != "jade" || queue.List[0].UserID != u.IDString() {
 			t.Fatalf("queue %+v", queue)
 		}
-		fails(t, s, opTok.Token, "/admin/recharge/list", `{"status":3}`, CodeInvalid)
+		fails(t, s, opTok.Token, "/admin/recharge/list", `{"status":3}`, apierr.CodeInvalid)
 
 		// Balance pushes reach the user's subject.
 		pushes := make(chan bus.Notification, 10)
@@ -501,10 +510,10 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatal("no balance push")
 		}
-		fails(t, s, opTok.Token, "/admin/recharge/fail", fmt.Sprintf(`{"orderId":%q,"remark":"late"}`, o1.ID), CodeOrderProcessed)
-		fails(t, s, opTok.Token, "/admin/recharge/confirm", `{"orderId":"424242"}`, CodeNotFound)
-		fails(t, s, opTok.Token, "/admin/recharge/fail", `{"orderId":"424242"}`, CodeNotFound)
-		fails(t, s, opTok.Token, "/admin/recharge/fail", `{"orderId":-5}`, CodeInvalid)
+		fails(t, s, opTok.Token, "/admin/recharge/fail", fmt.Sprintf(`{"orderId":%q,"remark":"late"}`, o1.ID), apierr.CodeOrderProcessed)
+		fails(t, s, opTok.Token, "/admin/recharge/confirm", `{"orderId":"424242"}`, apierr.CodeNotFound)
+		fails(t, s, opTok.Token, "/admin/recharge/fail", `{"orderId":"424242"}`, apierr.CodeNotFound)
+		fails(t, s, opTok.Token, "/admin/recharge/fail", `{"orderId":-5}`, apierr.CodeInvalid)
 
 		// Failing o2, twice, then confirming it: refused, nothing credited.
 		var failed orderJSON
@@ -513,7 +522,7 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		if failed.Status != 2 || failed.Remark != "no such transaction" {
 			t.Fatalf("failed order %+v", failed)
 		}
-		fails(t, s, opTok.Token, "/admin/recharge/confirm", fmt.Sprintf(`{"orderId":%q}`, o2.ID), CodeOrderProcessed)
+		fails(t, s, opTok.Token, "/admin/recharge/confirm", fmt.Sprintf(`{"orderId":%q}`, o2.ID), apierr.CodeOrderProcessed)
 		if got := walletBalance(t, db, u.ID); got != 2500 {
 			t.Fatalf("balance %d", got)
 		}
@@ -559,7 +568,7 @@ func TestExchangeAndReview(t *testing.T) {
 			return fmt.Sprintf(`{"amount":%d,"bankCardId":%q,"fundPassword":%q}`, amount, card, pw)
 		}
 
-		r := fails(t, s, tok.Token, "/user/exchange", ex(2000, "1", "123456"), CodeNoBankCard)
+		r := fails(t, s, tok.Token, "/user/exchange", ex(2000, "1", "123456"), apierr.CodeNoBankCard)
 		if r.Message != "You have not bound a bank card" {
 			t.Fatalf("spec text %q", r.Message)
 		}
@@ -575,25 +584,25 @@ func TestExchangeAndReview(t *testing.T) {
 			body string
 			code int
 		}{
-			{ex(999, card, "123456"), CodeExchangeBelowMin},
-			{ex(500_001, card, "123456"), CodeExchangeAboveMax},
-			{`{"amount":2000,"fundPassword":"123456"}`, CodeRequired},
-			{ex(2000, malloryCard, "123456"), CodeNotFound}, // someone else's card
-			{ex(2000, "777", "123456"), CodeNotFound},
-			{ex(2000, card, ""), CodeRequired},
-			{ex(2000, card, "000000"), CodeFundPasswordWrong},
-			{ex(10_001, card, "123456"), CodeInsufficientBalance},
+			{ex(999, card, "123456"), apierr.CodeExchangeBelowMin},
+			{ex(500_001, card, "123456"), apierr.CodeExchangeAboveMax},
+			{`{"amount":2000,"fundPassword":"123456"}`, apierr.CodeRequired},
+			{ex(2000, malloryCard, "123456"), apierr.CodeNotFound}, // someone else's card
+			{ex(2000, "777", "123456"), apierr.CodeNotFound},
+			{ex(2000, card, ""), apierr.CodeRequired},
+			{ex(2000, card, "000000"), apierr.CodeFundPasswordWrong},
+			{ex(10_001, card, "123456"), apierr.CodeInsufficientBalance},
 		} {
 			fails(t, s, tok.Token, "/user/exchange", c.body, c.code)
 		}
 		if after := counts(t, db); after != before {
 			t.Fatalf("refused exchanges wrote: %s -> %s", before, after)
 		}
-		r = fails(t, s, tok.Token, "/user/exchange", ex(10_001, card, "123456"), CodeInsufficientBalance)
+		r = fails(t, s, tok.Token, "/user/exchange", ex(10_001, card, "123456"), apierr.CodeInsufficientBalance)
 		if r.Message != "Insufficient balance" {
 			t.Fatalf("spec text %q", r.Message)
 		}
-		r = fails(t, s, tok.Token, "/user/exchange", ex(999, card, "123456"), CodeExchangeBelowMin)
+		r = fails(t, s, tok.Token, "/user/exchange", ex(999, card, "123456"), apierr.CodeExchangeBelowMin)
 		if r.Message != "The minimum exchange is 10.00" {
 			t.Fatalf("min text %q", r.Message)
 		}
@@ -610,8 +619,8 @@ func TestExchangeAndReview(t *testing.T) {
 		if r.Code != 0 || e1again.ID != e1.ID {
 			t.Fatalf("a retried exchange made another order: %+v", e1again)
 		}
-		fails(t, s, tok.Token, "/user/exchange", ex(3001, card, "123456"), CodeRequestKeyReused, "Idempotency-Key", "req-1")
-		fails(t, s, tok.Token, "/user/exchange", ex(3000, card, "123456"), CodeInvalid, "Idempotency-Key", "bad key!")
+		fails(t, s, tok.Token, "/user/exchange", ex(3001, card, "123456"), apierr.CodeRequestKeyReused, "Idempotency-Key", "req-1")
+		fails(t, s, tok.Token, "/user/exchange", ex(3000, card, "123456"), apierr.CodeInvalid, "Idempotency-Key", "bad key!")
 		// Mallory's key of the same name is hers.
 		r = post(t, s, mallory.Token, "/user/exchange", ex(3000, malloryCard, "123456"), "Idempotency-Key", "req-1")
 		if r.Code != 0 {
@@ -638,12 +647,12 @@ func TestExchangeAndReview(t *testing.T) {
 		if queue.Total != 3 || queue.List[0].CardNumber != "4000123412341234" || queue.List[0].Account != "kira" {
 			t.Fatalf("exchange queue %+v", queue)
 		}
-		fails(t, s, mallory.Token, "/admin/exchange/complete", fmt.Sprintf(`{"orderId":%q}`, e1.ID), CodeOperatorOnly)
+		fails(t, s, mallory.Token, "/admin/exchange/complete", fmt.Sprintf(`{"orderId":%q}`, e1.ID), apierr.CodeOperatorOnly)
 		var done orderJSON
 		ok(t, s, opTok.Token, "/admin/exchange/complete", fmt.Sprintf(`{"orderId":%q}`, e1.ID), &done)
 		ok(t, s, opTok.Token, "/admin/exchange/complete", fmt.Sprintf(`{"orderId":%q}`, e1.ID), nil)
-		fails(t, s, opTok.Token, "/admin/exchange/fail", fmt.Sprintf(`{"orderId":%q,"remark":"x"}`, e1.ID), CodeOrderProcessed)
-		fails(t, s, opTok.Token, "/admin/exchange/fail", fmt.Sprintf(`{"orderId":%q}`, e2.ID), CodeRequired)
+		fails(t, s, opTok.Token, "/admin/exchange/fail", fmt.Sprintf(`{"orderId":%q,"remark":"x"}`, e1.ID), apierr.CodeOrderProcessed)
+		fails(t, s, opTok.Token, "/admin/exchange/fail", fmt.Sprintf(`{"orderId":%q}`, e2.ID), apierr.CodeRequired)
 		// Complete and fail e2 at the same time: exactly one wins.
 		var wg sync.WaitGroup
 		results := make(chan int, 6)
@@ -665,7 +674,7 @@ func TestExchangeAndReview(t *testing.T) {
 			switch code {
 			case 0:
 				okCount++
-			case CodeOrderProcessed:
+			case apierr.CodeOrderProcessed:
 				processed++
 			default:
 				t.Fatalf("race reply %d", code)
@@ -712,10 +721,10 @@ func TestExchangeAndReview(t *testing.T) {
 		if recs.Total != 2 || len(recs.List) != 1 || recs.List[0].ID != e1.ID {
 			t.Fatalf("page 2 %+v", recs)
 		}
-		fails(t, s, tok.Token, "/user/userExchangeRecode", `{"tab":"pending"}`, CodeInvalid)
-		fails(t, s, tok.Token, "/user/userExchangeRecode", `{"days":3}`, CodeInvalid)
-		fails(t, s, tok.Token, "/user/userExchangeRecode", `{"pageSize":101}`, CodeInvalid)
-		fails(t, s, tok.Token, "/user/userExchangeRecode", `{"page":-1}`, CodeInvalid)
+		fails(t, s, tok.Token, "/user/userExchangeRecode", `{"tab":"pending"}`, apierr.CodeInvalid)
+		fails(t, s, tok.Token, "/user/userExchangeRecode", `{"days":3}`, apierr.CodeInvalid)
+		fails(t, s, tok.Token, "/user/userExchangeRecode", `{"pageSize":101}`, apierr.CodeInvalid)
+		fails(t, s, tok.Token, "/user/userExchangeRecode", `{"page":-1}`, apierr.CodeInvalid)
 		var points struct {
 			List  []pointsRecord
 			Total int
@@ -741,7 +750,7 @@ func TestExchangeAndReview(t *testing.T) {
 		if points.Total != want {
 			t.Fatalf("15 days: %d lines, want %d: %+v", points.Total, want, points)
 		}
-		fails(t, s, tok.Token, "/user/userCoinRecode", `{"tab":"both"}`, CodeInvalid)
+		fails(t, s, tok.Token, "/user/userCoinRecode", `{"tab":"both"}`, apierr.CodeInvalid)
 		checkLedger(t, db)
 	})
 }
@@ -779,7 +788,7 @@ func TestOperatorRoutesNeedOperators(t *testing.T) {
 		if r.Access != Operator || !strings.HasPrefix(r.Path, "/admin/") {
 			continue
 		}
-		if got := post(t, s, tok.Token, r.Path, `{}`); got.Code != CodeOperatorOnly || got.Status != http.StatusForbidden {
+		if got := post(t, s, tok.Token, r.Path, `{}`); got.Code != apierr.CodeOperatorOnly || got.Status != http.StatusForbidden {
 			t.Errorf("%s as a user: %+v", r.Path, got)
 		}
 	}

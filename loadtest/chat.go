@@ -4,20 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
-
-	"github.com/gorilla/websocket"
 )
 
 // The chat client speaks the gateway's protocol (OpenIM JS SDK v3 frames,
-// design/PROTOCOL.md) with as little work per frame as possible: a load
+// docs/PROTOCOL.md) with as little work per frame as possible: a load
 // generator on the same two cores as the server must not be what limits a
 // run. Frames it sends are built by hand; frames it receives are scanned
 // for the few fields it needs instead of being decoded.
@@ -178,45 +173,29 @@ func textMessageFrame(buf []byte, from, recvID, groupID string, p Payload, clien
 // ChatConn is one logged-in chat socket.
 type ChatConn struct {
 	UserID string
-	ws     *websocket.Conn
-	wmu    sync.Mutex
-	buf    []byte
+	socket
 
 	onFrame atomic.Pointer[func([]byte)]
 	pmu     sync.Mutex
 	pending map[string]chan []byte // replies awaited by Call
 	waiting atomic.Int32           // len(pending), read without the lock
 	ops     atomic.Int64
-	done    chan struct{}
-	err     error
 }
-
-var chatDialBuffers = &sync.Pool{}
 
 // DialChat opens a chat socket as account a from the loopback source
 // address src (empty: any) and logs in. frames gets every frame that is
 // not the answer to a Call.
 func DialChat(ctx context.Context, wsBase, src string, a Account, frames func([]byte)) (*ChatConn, error) {
-	nd := &net.Dialer{Timeout: 10 * time.Second}
-	if src != "" {
-		nd.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src)}
-	}
-	d := websocket.Dialer{NetDialContext: nd.DialContext, HandshakeTimeout: 30 * time.Second,
-		ReadBufferSize: 1024, WriteBufferSize: 1024, WriteBufferPool: chatDialBuffers}
 	uid := strconv.FormatInt(a.ID, 10)
 	q := url.Values{"sendID": {uid}, "token": {a.ChatToken}, "platformID": {"5"}, "operationID": {"dial"}}
-	ws, resp, err := d.DialContext(ctx, wsBase+"/ws?"+q.Encode(), nil)
+	ws, err := dialSocket(ctx, wsBase+"/ws?"+q.Encode(), src, "chat", a.Account)
 	if err != nil {
-		if resp != nil {
-			return nil, fmt.Errorf("chat dial %s: HTTP %d: %w", a.Account, resp.StatusCode, err)
-		}
-		return nil, fmt.Errorf("chat dial %s: %w", a.Account, err)
+		return nil, err
 	}
-	c := &ChatConn{UserID: uid, ws: ws, pending: map[string]chan []byte{}, done: make(chan struct{})}
+	c := &ChatConn{UserID: uid, socket: socket{ws: ws, done: make(chan struct{})}, pending: map[string]chan []byte{}}
 	if frames != nil {
 		c.onFrame.Store(&frames)
 	}
-	ws.SetReadLimit(4 << 20)
 	go c.read()
 	if _, err := c.Call(ctx, "Login", uid, a.ChatToken); err != nil {
 		c.Close()
@@ -226,37 +205,33 @@ func DialChat(ctx context.Context, wsBase, src string, a Account, frames func([]
 }
 
 func (c *ChatConn) read() {
-	defer close(c.done)
-	for {
-		_, b, err := c.ws.ReadMessage()
-		if err != nil {
-			c.err = err
-			c.pmu.Lock()
-			for k, ch := range c.pending {
-				close(ch)
-				delete(c.pending, k)
-			}
-			c.waiting.Store(0)
-			c.pmu.Unlock()
+	c.readLoop(c.onMessage, func() {
+		c.pmu.Lock()
+		closeAll(c.pending)
+		c.waiting.Store(0)
+		c.pmu.Unlock()
+	})
+}
+
+// onMessage hands a frame to the Call awaiting it, or else to the frame
+// handler.
+func (c *ChatConn) onMessage(b []byte) {
+	if c.waiting.Load() > 0 {
+		_, op := ScanReply(b)
+		c.pmu.Lock()
+		ch, ok := c.pending[op]
+		if ok {
+			delete(c.pending, op)
+			c.waiting.Add(-1)
+		}
+		c.pmu.Unlock()
+		if ok {
+			ch <- b
 			return
 		}
-		if c.waiting.Load() > 0 {
-			_, op := ScanReply(b)
-			c.pmu.Lock()
-			ch, ok := c.pending[op]
-			if ok {
-				delete(c.pending, op)
-				c.waiting.Add(-1)
-			}
-			c.pmu.Unlock()
-			if ok {
-				ch <- b
-				continue
-			}
-		}
-		if f := c.onFrame.Load(); f != nil {
-			(*f)(b)
-		}
+	}
+	if f := c.onFrame.Load(); f != nil {
+		(*f)(b)
 	}
 }
 
@@ -276,28 +251,22 @@ func (c *ChatConn) Call(ctx context.Context, name string, args ...any) (string, 
 	if err := c.write(frame); err != nil {
 		return "", err
 	}
-	select {
-	case b, ok := <-ch:
-		if !ok {
-			return "", fmt.Errorf("%s: socket closed: %v", name, c.err)
-		}
-		var r struct {
-			ErrCode int    `json:"errCode"`
-			ErrMsg  string `json:"errMsg"`
-			Data    string `json:"data"`
-		}
-		if err := json.Unmarshal(b, &r); err != nil {
-			return "", err
-		}
-		if r.ErrCode != 0 {
-			return "", fmt.Errorf("%s: errCode %d: %s", name, r.ErrCode, r.ErrMsg)
-		}
-		return r.Data, nil
-	case <-ctx.Done():
-		return "", ctx.Err()
-	case <-time.After(60 * time.Second):
-		return "", fmt.Errorf("%s: no reply in 60 s", name)
+	b, err := c.awaitReply(ctx, ch, name)
+	if err != nil {
+		return "", err
 	}
+	var r struct {
+		ErrCode int    `json:"errCode"`
+		ErrMsg  string `json:"errMsg"`
+		Data    string `json:"data"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return "", err
+	}
+	if r.ErrCode != 0 {
+		return "", fmt.Errorf("%s: errCode %d: %s", name, r.ErrCode, r.ErrMsg)
+	}
+	return r.Data, nil
 }
 
 // SendText sends a text message carrying p to a user (recvID) or a group
@@ -306,46 +275,8 @@ func (c *ChatConn) SendText(recvID, groupID string, p Payload, clientMsgID strin
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	c.buf = textMessageFrame(c.buf, c.UserID, recvID, groupID, p, clientMsgID)
-	_ = c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	return c.ws.WriteMessage(websocket.TextMessage, c.buf)
-}
-
-func (c *ChatConn) write(frame []byte) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_ = c.ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	return c.ws.WriteMessage(websocket.TextMessage, frame)
+	return c.flushLocked()
 }
 
 // SetFrames replaces the frame handler.
 func (c *ChatConn) SetFrames(f func([]byte)) { c.onFrame.Store(&f) }
-
-// Alive says whether the socket is still open.
-func (c *ChatConn) Alive() bool {
-	select {
-	case <-c.done:
-		return false
-	default:
-		return true
-	}
-}
-
-// Err is why the socket closed.
-func (c *ChatConn) Err() error {
-	if c.Alive() {
-		return nil
-	}
-	if c.err == nil {
-		return errors.New("closed")
-	}
-	return c.err
-}
-
-// Close ends the socket politely.
-func (c *ChatConn) Close() {
-	c.wmu.Lock()
-	_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
-	c.wmu.Unlock()
-	c.ws.Close()
-	<-c.done
-}

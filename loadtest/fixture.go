@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"kj/auth"
-	"kj/engine/clock"
+	"kj/internal/clock"
 	"kj/storage"
 )
 

@@ -81,7 +81,11 @@ func figuresText(r *Result) string {
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%s %s", k, formatFigure(r.Figures[k])))
 	}
-	return strings.Join(parts, "; ")
+	out := strings.Join(parts, "; ")
+	if r.Peer != nil {
+		out += fmt.Sprintf(" — peer %s %s: %s", r.Peer.Name, r.Peer.Version, figuresText(&Result{Figures: r.Peer.Figures}))
+	}
+	return out
 }
 
 func formatFigure(v float64) string {

@@ -23,7 +23,9 @@ type StepResult struct {
 	Missed   int64   `json:"missed,omitempty"` // scheduled sends the generator could not make in time
 	Latency  Latency `json:"latency"`          // the workload's headline latency
 	Ack      Latency `json:"ack,omitempty"`    // send → durable acknowledgement (chat)
-	Verdict  string  `json:"verdict"`
+	// ServerCPUSec is the server's CPU time over the step (socket workloads).
+	ServerCPUSec float64 `json:"serverCpuSec,omitempty"`
+	Verdict      string  `json:"verdict"`
 }
 
 // Result is what one workload run writes to results/<workload>.json.
@@ -48,19 +50,45 @@ type Result struct {
 	Server  *ServerStats `json:"server,omitempty"`
 	Box     *BoxStats    `json:"box,omitempty"`  // CPU use of the whole machine during the measured window
 	Runs    []RunFigures `json:"runs,omitempty"` // every run when several were made; Figures are their medians
-	Notes   []string     `json:"notes,omitempty"`
+	// Peer is the same workload against the peer server, in the same run.
+	Peer  *PeerResult `json:"peer,omitempty"`
+	Notes []string    `json:"notes,omitempty"`
 }
 
 // RunFigures are one run's headline figures.
 type RunFigures struct {
 	Figures map[string]float64 `json:"figures"`
 	Pass    bool               `json:"pass"`
+	Peer    map[string]float64 `json:"peer,omitempty"` // the peer's figures in the same run
 }
 
-// Target is what PERFORMANCE.md asks of a workload, in words and numbers.
+// medianFigures is, for every figure name, the median over the runs.
+func medianFigures(runs []*Result, pick func(*Result) map[string]float64) map[string]float64 {
+	names := map[string]bool{}
+	for _, r := range runs {
+		for k := range pick(r) {
+			names[k] = true
+		}
+	}
+	out := map[string]float64{}
+	for k := range names {
+		var xs []float64
+		for _, r := range runs {
+			if v, ok := pick(r)[k]; ok {
+				xs = append(xs, v)
+			}
+		}
+		out[k] = Median(xs)
+	}
+	return out
+}
+
+// Target is what docs/PERFORMANCE.md asks of a workload, in words and numbers.
 type Target struct {
 	Text   string             `json:"text"`
 	Limits map[string]float64 `json:"limits"` // figure name → bound (see Check)
+	// LatencyMs is the p99 a step must keep to hold, drawn on the plot.
+	LatencyMs float64 `json:"latencyMs,omitempty"`
 }
 
 // Check compares figures with limits: a limit named "max:<figure>" is an
@@ -205,22 +233,23 @@ func Combine(runs []*Result) *Result {
 	if len(runs) == 1 {
 		return &last
 	}
-	names := map[string]bool{}
 	for _, r := range runs {
-		last.Runs = append(last.Runs, RunFigures{Figures: r.Figures, Pass: r.Pass})
-		for k := range r.Figures {
-			names[k] = true
+		rf := RunFigures{Figures: r.Figures, Pass: r.Pass}
+		if r.Peer != nil {
+			rf.Peer = r.Peer.Figures
 		}
+		last.Runs = append(last.Runs, rf)
 	}
-	last.Figures = map[string]float64{}
-	for k := range names {
-		var xs []float64
-		for _, r := range runs {
-			if v, ok := r.Figures[k]; ok {
-				xs = append(xs, v)
+	last.Figures = medianFigures(runs, func(r *Result) map[string]float64 { return r.Figures })
+	if last.Peer != nil {
+		peer := *last.Peer
+		peer.Figures = medianFigures(runs, func(r *Result) map[string]float64 {
+			if r.Peer == nil {
+				return nil
 			}
-		}
-		last.Figures[k] = Median(xs)
+			return r.Peer.Figures
+		})
+		last.Peer = &peer
 	}
 	last.Pass, _ = last.Target.Check(last.Figures)
 	last.Notes = append(last.Notes, fmt.Sprintf("figures are the median of %d runs; steps, latency and server figures are the last run's", len(runs)))
@@ -232,15 +261,24 @@ func Combine(runs []*Result) *Result {
 // the measured window. Unlike latency these barely move with other load on
 // the box, so they show whether a change made the server cheaper.
 func addCostFigures(r *Result, unit string) {
+	for k, v := range costFigures(r.Steps, r.Server, r.Box, unit) {
+		r.Figures[k] = v
+	}
+}
+
+// costFigures are addCostFigures' figures of any server's steps.
+func costFigures(steps []StepResult, server *ServerStats, box *BoxStats, unit string) map[string]float64 {
 	var done int64
-	for _, s := range r.Steps {
+	for _, s := range steps {
 		done += s.Done
 	}
-	if done == 0 || r.Server == nil || r.Box == nil || r.Server.WindowSec <= 0 {
-		return
+	if done == 0 || server == nil || box == nil || server.WindowSec <= 0 {
+		return nil
 	}
-	us := func(cores float64) float64 { return cores * r.Server.WindowSec / float64(done) * 1e6 }
-	r.Figures["serverCpuUsPer"+unit] = r.Server.CPUSeconds / float64(done) * 1e6
-	r.Figures["postgresCpuUsPer"+unit] = us(r.Box.PostgresCores)
-	r.Figures["generatorCpuUsPer"+unit] = us(r.Box.GeneratorCores)
+	us := func(cores float64) float64 { return cores * server.WindowSec / float64(done) * 1e6 }
+	return map[string]float64{
+		"serverCpuUsPer" + unit:    server.CPUSeconds / float64(done) * 1e6,
+		"postgresCpuUsPer" + unit:  us(box.PostgresCores),
+		"generatorCpuUsPer" + unit: us(box.GeneratorCores),
+	}
 }

@@ -66,6 +66,9 @@ type StackOptions struct {
 	Pprof   bool              // serve pprof on a loopback port per node (KJ_PPROF_ADDR)
 	Keep    bool              // keep the schema after the run (to look at it)
 	Log     func(format string, args ...any)
+	// The servers to use instead of DatabaseURL, RedisURL and NATSURL (a
+	// fault run brings its own, to kill and restart).
+	DatabaseURL, RedisURL, NATSURL string
 }
 
 // Stack is one load run's world: a fresh PostgreSQL schema, migrated, and
@@ -108,7 +111,10 @@ func NewStack(ctx context.Context, o StackOptions) (*Stack, error) {
 			s.Close(context.Background())
 		}
 	}()
-	url := DatabaseURL()
+	url := o.DatabaseURL
+	if url == "" {
+		url = DatabaseURL()
+	}
 	admin, err := pgx.Connect(ctx, url)
 	if err != nil {
 		return nil, fmt.Errorf("PostgreSQL is required and unreachable at %s (set KJ_LOAD_DATABASE_URL or run `make services`): %w", url, err)
@@ -189,12 +195,13 @@ func (s *Stack) Close(ctx context.Context) {
 
 // Node is one kj process.
 type Node struct {
-	Index     int
-	Addr      string // 127.0.0.1:port
-	PprofAddr string // where its profiles are served, when asked for
-	URL       string // http://addr
-	PID       int
-	LogPath   string
+	Index       int
+	Addr        string // 127.0.0.1:port
+	PprofAddr   string // where its profiles are served, when asked for
+	MetricsAddr string // where its /metrics are served
+	URL         string // http://addr
+	PID         int
+	LogPath     string
 
 	cmd    *exec.Cmd
 	exited chan struct{}
@@ -220,9 +227,40 @@ func (s *Stack) startNode(ctx context.Context, i int) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.startNodeAt(ctx, i, addr)
+}
+
+// Restart starts node i again on the address it had (a load balancer in
+// front knows it by that address) once its process has ended, and waits
+// until it is ready.
+func (s *Stack) Restart(ctx context.Context, i int) error {
+	old := s.Nodes[i]
+	if old.Alive() {
+		return fmt.Errorf("kj node %d still runs", i)
+	}
+	n, err := s.startNodeAt(ctx, i, old.Addr)
+	if err != nil {
+		return err
+	}
+	s.Nodes[i] = n
+	return nil
+}
+
+// Kill ends the node with SIGKILL, as a crash would, and waits for it.
+func (n *Node) Kill() {
+	if n.cmd == nil || !n.Alive() {
+		return
+	}
+	_ = n.cmd.Process.Kill()
+	<-n.exited
+}
+
+func (s *Stack) startNodeAt(ctx context.Context, i int, addr string) (*Node, error) {
+	var err error
 	n := &Node{Index: i, Addr: addr, URL: "http://" + addr, exited: make(chan struct{}), stopSample: make(chan struct{})}
 	n.LogPath = filepath.Join(s.Dir, fmt.Sprintf("node-%d.log", i))
-	logf, err := os.Create(n.LogPath)
+	// A restarted node appends to the log of its earlier life.
+	logf, err := os.OpenFile(n.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -231,6 +269,11 @@ func (s *Stack) startNode(ctx context.Context, i int) (*Node, error) {
 		"KJ_ADDR": addr, "KJ_DATABASE_URL": s.DBURL, "KJ_LOG_LEVEL": "warn", "KJ_DATA_DIR": data,
 		"KJ_NODE_ID": fmt.Sprintf("load-%d", i), "KJ_AUTO_MIGRATE": "false", "KJ_WINDOW_COUNT": "0",
 	}
+	// /metrics is served on a loopback address of its own (KJ_METRICS_ADDR).
+	if n.MetricsAddr, err = freeAddr(); err != nil {
+		return nil, err
+	}
+	envs["KJ_METRICS_ADDR"] = n.MetricsAddr
 	if s.opts.Pprof {
 		if n.PprofAddr, err = freeAddr(); err != nil {
 			return nil, err
@@ -239,6 +282,12 @@ func (s *Stack) startNode(ctx context.Context, i int) (*Node, error) {
 	}
 	if s.opts.Cluster {
 		envs["KJ_REDIS_URL"], envs["KJ_NATS_URL"] = RedisURL(), NATSURL()
+		if s.opts.RedisURL != "" {
+			envs["KJ_REDIS_URL"] = s.opts.RedisURL
+		}
+		if s.opts.NATSURL != "" {
+			envs["KJ_NATS_URL"] = s.opts.NATSURL
+		}
 	}
 	for k, v := range s.opts.Env {
 		envs[k] = v
@@ -324,22 +373,18 @@ func (n *Node) Stats(ctx context.Context, from, to ProcSample) *ServerStats {
 	n.mu.Lock()
 	st := Window(n.PID, from, to, n.peakFDs, n.peakSockets)
 	n.mu.Unlock()
-	if m, err := Metrics(ctx, n.URL+"/metrics"); err == nil {
+	if m, err := Metrics(ctx, n.MetricsURL()); err == nil {
 		st.HeapInuse, st.StackInuse, st.GoSys = m["go_memstats_heap_inuse_bytes"], m["go_memstats_stack_inuse_bytes"], m["go_memstats_sys_bytes"]
 		st.Goroutines, st.GCCycles = m["go_goroutines"], m["go_gc_duration_seconds_count"]
 	}
 	return &st
 }
 
+// MetricsURL is the node's /metrics.
+func (n *Node) MetricsURL() string { return "http://" + n.MetricsAddr + "/metrics" }
+
 // Alive says whether the process still runs.
-func (n *Node) Alive() bool {
-	select {
-	case <-n.exited:
-		return false
-	default:
-		return true
-	}
-}
+func (n *Node) Alive() bool { return !ended(n.exited) }
 
 // Stop sends SIGTERM (the node drains) and kills it after 20 s.
 func (n *Node) Stop() {

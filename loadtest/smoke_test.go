@@ -22,6 +22,40 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// buildKJ builds the kj binary the end-to-end workloads start.
+func buildKJ(ctx context.Context, t *testing.T) string {
+	t.Helper()
+	bin, err := BuildKJ(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// runSmoke runs one workload in smoke mode against bin, writing its result
+// files into out. A run that fails ends the test with the run's log; the
+// log is returned for the test's own failure messages.
+func runSmoke(ctx context.Context, t *testing.T, bin, workload, out string) (*Result, *bytes.Buffer) {
+	t.Helper()
+	var log bytes.Buffer
+	r, err := Run(ctx, &Options{Workload: workload, Smoke: true, Bin: bin, Out: out, Log: &log})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	return r, &log
+}
+
+// wantZero reports every named figure that is missing or not 0: the
+// failover and fault runs' counts of what was lost or done twice.
+func wantZero(t *testing.T, figures map[string]float64, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		if v, ok := figures[name]; !ok || v != 0 {
+			t.Errorf("%s = %v, want 0", name, v)
+		}
+	}
+}
+
 // TestSmoke runs every load workload that drives a server end to end in
 // smoke mode (a few seconds, tiny scale) against the real binary on a
 // fresh PostgreSQL schema, so the harness cannot rot. It asserts that the
@@ -32,22 +66,14 @@ func TestMain(m *testing.M) {
 func TestSmoke(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel) // after the parallel subtests, unlike a defer
-	bin, err := BuildKJ(ctx, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := buildKJ(ctx, t)
 	out := t.TempDir()
 	// In parallel: each has its own schema, server and ports, and nothing
 	// here depends on timing.
 	for _, id := range []string{"W6", "W4", "W1", "W2", "W3"} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
-			var log bytes.Buffer
-			o := &Options{Workload: id, Smoke: true, Bin: bin, Out: out, Log: &log}
-			r, err := Run(ctx, o)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, log.String())
-			}
+			r, log := runSmoke(ctx, t, bin, id, out)
 			if !r.Smoke || r.Commit == "" || r.Machine.Cores == 0 || r.Server == nil || r.Box == nil {
 				t.Fatalf("result incomplete: %+v", r)
 			}

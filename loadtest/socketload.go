@@ -2,8 +2,10 @@ package loadtest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -46,6 +48,16 @@ func wsBase(n *Node) string { return "ws://" + n.Addr }
 // expected (1 for pairs, members-1 for groups); perAck says whether the
 // achieved rate counts durable acknowledgements (W2) or deliveries (W3).
 func chatRamp(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, target time.Duration, fanout float64, byAck bool, name string, prof *Profiler) ([]StepResult, *Histogram, *Histogram, WorkerFinalSummary, error) {
+	return chatRampCPU(ctx, o, f, ramp, warm, target, fanout, byAck, name, prof, nil, 0)
+}
+
+// chatRampCPU is chatRamp that also reads the server's CPU seconds (cpu)
+// as each step begins and ends, so each step knows what it cost the
+// server (StepResult.ServerCPUSec). The ramp goes on through steps
+// saturated by latency alone (at least 80 % of the rate achieved) up to
+// the offered rate reach, so servers are compared at one common rate even
+// on a box whose other work spoils their latency.
+func chatRampCPU(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, target time.Duration, fanout float64, byAck bool, name string, prof *Profiler, cpu func() float64, reach float64) ([]StepResult, *Histogram, *Histogram, WorkerFinalSummary, error) {
 	start := time.Now().Add(500*time.Millisecond + warm)
 	if warm > 0 {
 		o.logf("%s: warm-up, one message per sender over %v", name, warm)
@@ -68,20 +80,49 @@ func chatRamp(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, target
 			}
 		}()
 	}
+	// The server's CPU at each step boundary (read by one goroutine, used
+	// after it ended).
+	cpuAt := make([]float64, len(rates)+1)
+	cpuRead := make(chan struct{})
+	go func() {
+		defer close(cpuRead)
+		if cpu == nil {
+			return
+		}
+		for i := range cpuAt {
+			sleepUntil(pctx, start.Add(time.Duration(i)*ramp.Hold))
+			if pctx.Err() != nil {
+				return
+			}
+			cpuAt[i] = cpu()
+		}
+	}()
 	stopAt := len(rates) - 1
 	f.Steps(ctx, len(rates), func(i int, s *WorkerStep) bool {
 		st := chatStep(s, rates[i], ramp.Hold, fanout, byAck)
 		st.Verdict = Judgement(st, target).String()
 		o.logf("%s step %d: offered %.0f/s achieved %.0f/s sent %d errors %d missed %d deliver %s ack %s → %s",
 			name, i, st.Offered, st.Achieved, st.Sent, st.Errors, st.Missed, st.Latency, st.Ack, st.Verdict)
-		if st.Verdict == Saturated.String() {
+		if st.Verdict == Saturated.String() && (st.Offered > reach || st.Achieved < 0.8*st.Offered) {
 			stopAt = i
 			return false
 		}
 		return true
 	})
+	// The step that stopped the ramp still needs its closing reading.
+	if stopAt < len(rates)-1 {
+		sleepUntil(ctx, start.Add(time.Duration(stopAt+1)*ramp.Hold))
+	}
 	stopProfiling()
+	<-cpuRead
+	// How long the workers wait for messages still in flight once the
+	// senders stopped. A ramp taken past saturation (up to reach) leaves
+	// seconds of queue behind it; a message that arrives late is late, not
+	// lost, and the check returns as soon as everything is in.
 	grace := 10 * time.Second
+	if reach > 0 {
+		grace = time.Minute
+	}
 	if o.Smoke {
 		grace = 5 * time.Second
 	}
@@ -100,11 +141,41 @@ func chatRamp(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, target
 		}
 		st := chatStep(s, rates[i], ramp.Hold, fanout, byAck)
 		st.Verdict = Judgement(st, target).String()
+		if cpuAt[i] > 0 && cpuAt[i+1] > 0 {
+			st.ServerCPUSec = cpuAt[i+1] - cpuAt[i]
+		}
 		out = append(out, st)
 		deliver.Merge(s.Deliver)
 		ack.Merge(s.Ack)
 	}
 	return out, deliver, ack, sum, nil
+}
+
+// cpuPerDoneAt is the server's CPU microseconds per completed event over
+// the step whose offered rate is nearest rate (0 when no step within 25 %
+// of it was measured): cost per delivery depends on the rate, so servers
+// are compared at one rate both meet.
+func cpuPerDoneAt(steps []StepResult, rate float64) float64 {
+	best := -1
+	for i, s := range steps {
+		if s.ServerCPUSec <= 0 || s.Done == 0 || s.Offered < rate*0.75 || s.Offered > rate*1.25 {
+			continue
+		}
+		if best < 0 || abs(s.Offered-rate) < abs(steps[best].Offered-rate) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0
+	}
+	return steps[best].ServerCPUSec / float64(steps[best].Done) * 1e6
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // WorkerFinalSummary is the fleet's end-of-run tally.
@@ -143,6 +214,75 @@ func forceGC(ctx context.Context, n *Node) error {
 	}
 	resp.Body.Close()
 	return nil
+}
+
+// startReadyFleet starts the generator processes of plans and checks that
+// all want sockets logged in; on failure no process is left running.
+func startReadyFleet(ctx context.Context, o *Options, plans []Plan, want int) (*Fleet, error) {
+	fleet, readies, err := StartFleet(ctx, plans, o.logf)
+	if err != nil {
+		return nil, err
+	}
+	if err := fleetReady(o, readies, want); err != nil {
+		fleet.Close()
+		return nil, err
+	}
+	return fleet, nil
+}
+
+// stackWithUsers starts a stack as so says (with o's binary, keep flag and
+// log), loads fx's users into its store before its servers start and
+// returns them in order; on failure nothing is left running.
+func stackWithUsers(ctx context.Context, o *Options, so StackOptions, fx FixtureOptions, workload string) (*Stack, []Account, error) {
+	so.Bin, so.Keep, so.Log = o.Bin, o.Keep, o.logf
+	st, err := NewStack(ctx, so)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.logf("%s: fixture of %d users", workload, fx.Users)
+	accounts, err := LoadUsers(ctx, st.DB, fx)
+	if err == nil {
+		err = st.Start(ctx)
+	}
+	if err != nil {
+		st.Close(context.Background())
+		return nil, nil, err
+	}
+	return st, accounts, nil
+}
+
+// createGroups creates groups consecutive groups of size members each
+// through the chat protocol: each group's first member, over a socket of
+// its own to wsBase, creates it with the others as members. Groups are
+// named after what and their number; their ids come back in order.
+func createGroups(ctx context.Context, wsBase string, members []Account, groups, size int, what string) ([]string, error) {
+	ids := make([]string, groups)
+	for g := range groups {
+		owner := members[g*size]
+		c, err := DialChat(ctx, wsBase, "", owner, nil)
+		if err != nil {
+			return nil, err
+		}
+		others := make([]string, 0, size-1)
+		for _, a := range members[g*size+1 : (g+1)*size] {
+			others = append(others, strconv.FormatInt(a.ID, 10))
+		}
+		params, _ := json.Marshal(map[string]any{"memberUserIDs": others, "adminUserIDs": []string{},
+			"ownerUserID": c.UserID, "groupInfo": map[string]any{"groupName": fmt.Sprintf("%s %d", what, g)}})
+		data, err := c.Call(ctx, "CreateGroup", string(params))
+		c.Close()
+		if err != nil {
+			return nil, fmt.Errorf("create group %d: %w", g, err)
+		}
+		var item struct {
+			GroupID string `json:"groupID"`
+		}
+		if err := json.Unmarshal([]byte(data), &item); err != nil || item.GroupID == "" {
+			return nil, fmt.Errorf("create group %d: no groupID in %.200s", g, data)
+		}
+		ids[g] = item.GroupID
+	}
+	return ids, nil
 }
 
 // fleetReady checks the workers' sockets all came up.

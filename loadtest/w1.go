@@ -23,29 +23,38 @@ func init() {
 	})
 }
 
-func runW1(ctx context.Context, o *Options) (*Result, error) {
-	conns, idle := 18000, 60*time.Second
+// w1Shape is how many sockets idle for how long.
+func w1Shape(o *Options) (conns int, idle time.Duration) {
+	conns, idle = 18000, 60*time.Second
 	if o.Smoke {
 		conns, idle = 20, 2*time.Second
 	}
 	if o.Conns > 0 {
 		conns = o.Conns
 	}
+	return conns, idle
+}
+
+func runW1(ctx context.Context, o *Options) (*Result, error) {
+	r, err := runW1KJ(ctx, o)
+	if err != nil || o.Peer == "" {
+		return r, err
+	}
+	if r.Peer, err = runW1Peer(ctx, o); err != nil {
+		return nil, fmt.Errorf("peer %s: %w", o.Peer, err)
+	}
+	return r, nil
+}
+
+func runW1KJ(ctx context.Context, o *Options) (*Result, error) {
+	conns, idle := w1Shape(o)
 	// pprof is always on here: its heap endpoint forces the collections
 	// that make the heap figures count live memory only.
-	st, err := NewStack(ctx, StackOptions{Bin: o.Bin, Keep: o.Keep, Log: o.logf, Pprof: true})
+	st, accounts, err := stackWithUsers(ctx, o, StackOptions{Pprof: true}, FixtureOptions{Users: conns}, "W1")
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close(context.Background())
-	o.logf("W1: fixture of %d users", conns)
-	accounts, err := LoadUsers(ctx, st.DB, FixtureOptions{Users: conns})
-	if err != nil {
-		return nil, err
-	}
-	if err := st.Start(ctx); err != nil {
-		return nil, err
-	}
 	node := st.Nodes[0]
 	// A few sockets first, so one-time costs (the first actor system
 	// allocations, pools, code paths) are not counted per connection.
@@ -65,14 +74,11 @@ func runW1(ctx context.Context, o *Options) (*Result, error) {
 	plans := splitPlans(Plan{Workload: "W1", WSBase: wsBase(node), Dialers: 32}, membersOf(accounts), workersFor(o, conns), 1)
 	o.logf("W1: %d sockets over %d generator processes", conns, len(plans))
 	t0 := time.Now()
-	fleet, readies, err := StartFleet(ctx, plans, o.logf)
+	fleet, err := startReadyFleet(ctx, o, plans, conns)
 	if err != nil {
 		return nil, err
 	}
 	defer fleet.Close()
-	if err := fleetReady(o, readies, conns); err != nil {
-		return nil, err
-	}
 	connectSecs := time.Since(t0).Seconds()
 	// Let the login work settle, then measure the idle window.
 	sleepUntil(ctx, time.Now().Add(min(5*time.Second, idle)))
@@ -135,7 +141,7 @@ func membersOf(accounts []Account) []Member {
 
 // heapAndStacks is the Go memory in use: heap spans plus goroutine stacks.
 func heapAndStacks(ctx context.Context, n *Node) float64 {
-	m, err := Metrics(ctx, n.URL+"/metrics")
+	m, err := Metrics(ctx, n.MetricsURL())
 	if err != nil {
 		return 0
 	}
@@ -144,7 +150,7 @@ func heapAndStacks(ctx context.Context, n *Node) float64 {
 
 // stacks is the memory of goroutine stacks (part of heapAndStacks).
 func stacks(ctx context.Context, n *Node) float64 {
-	m, err := Metrics(ctx, n.URL+"/metrics")
+	m, err := Metrics(ctx, n.MetricsURL())
 	if err != nil {
 		return 0
 	}
@@ -159,4 +165,86 @@ func mib(b any) float64 {
 		return v / (1 << 20)
 	}
 	return 0
+}
+
+// runW1Peer holds W1's idle sockets on the peer: each connected with its
+// token and subscribed to its user's own channel (what a signed-in chat
+// user holds), idle for the same time, measured the same way (the
+// peer's resident set and Go memory before and after, its CPU while idle).
+func runW1Peer(ctx context.Context, o *Options) (*PeerResult, error) {
+	spec, ok := Peers[o.Peer]
+	if !ok {
+		return nil, fmt.Errorf("unknown peer %q", o.Peer)
+	}
+	conns, idle := w1Shape(o)
+	bin, err := PeerBinary(ctx, spec, o.logf)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := StartPeer(ctx, spec, bin)
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Stop()
+	accounts := peerAccounts(conns)
+	members := membersOf(accounts)
+	for i := range members {
+		members[i].Channel = fmt.Sprintf("personal:%d", members[i].Account.ID)
+	}
+	peer := &PeerPlan{URL: srv.WSURL(), Secret: srv.Secret}
+	warm := min(20, conns)
+	wf, _, err := StartFleet(ctx, []Plan{{Workload: "W1", Source: SourceAddr(0), Dialers: 4, Members: members[:warm], Peer: peer}}, o.logf)
+	if err != nil {
+		return nil, err
+	}
+	wf.Close()
+	// The peer has no forced collection to ask for: give its collector a
+	// moment after the warm sockets left, as kj's run does after its GC.
+	sleepUntil(ctx, time.Now().Add(2*time.Second))
+	base := srv.mark()
+	baseM := srv.metrics(ctx)
+	plans := splitPlans(Plan{Workload: "W1", Dialers: 32, Peer: peer}, members, workersFor(o, conns), 1)
+	o.logf("W1 %s: %d sockets over %d generator processes", spec.Name, conns, len(plans))
+	t0 := time.Now()
+	fleet, err := startReadyFleet(ctx, o, plans, conns)
+	if err != nil {
+		return nil, err
+	}
+	defer fleet.Close()
+	connectSecs := time.Since(t0).Seconds()
+	sleepUntil(ctx, time.Now().Add(min(5*time.Second, idle)))
+	mark := srv.mark()
+	o.logf("W1 %s: %d sockets idle for %v", spec.Name, conns, idle)
+	sleepUntil(ctx, time.Now().Add(idle))
+	server, box, err := srv.measure(mark)
+	if err != nil {
+		return nil, err
+	}
+	after, _ := ReadProc(srv.PID)
+	afterM := srv.metrics(ctx)
+	fin, _, err := fleet.Finish(ctx, time.Second)
+	if err != nil {
+		return nil, err
+	}
+	_, _, alive, closed, _, _ := MergeFinals(fin)
+	per := func(a, b float64) float64 { return (b - a) / float64(conns) }
+	pr := &PeerResult{Name: spec.Name, Version: spec.Version, Server: server, Box: box,
+		Config: map[string]any{"connections": conns, "idle": idle.String(), "generators": len(plans), "warmSockets": warm,
+			"socket": "connected with an HS256 token, subscribed to its own channel (personal:<id>)"},
+		Figures: map[string]float64{
+			"connections":     float64(alive),
+			"rssBytesPerConn": per(float64(base.proc.RSS), float64(after.RSS)),
+			"idleCpuPercent":  server.CPUPercent,
+			"connectPerSec":   float64(conns) / connectSecs,
+			"rssMiB":          mib(after.RSS),
+		}}
+	if len(baseM) > 0 && len(afterM) > 0 {
+		pr.Figures["heapBytesPerConn"] = per(baseM["go_memstats_heap_inuse_bytes"], afterM["go_memstats_heap_inuse_bytes"])
+		pr.Figures["stackBytesPerConn"] = per(baseM["go_memstats_stack_inuse_bytes"], afterM["go_memstats_stack_inuse_bytes"])
+	}
+	if alive != conns {
+		pr.Notes = append(pr.Notes, fmt.Sprintf("%d sockets closed while idle: %s", conns-alive, closedText(closed)))
+	}
+	o.logf("W1 %s: %s", spec.Name, figuresText(&Result{Figures: pr.Figures}))
+	return pr, nil
 }

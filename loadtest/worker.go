@@ -50,13 +50,23 @@ type Plan struct {
 	// step.
 	Warm  time.Duration `json:"warm"`
 	Grace time.Duration `json:"grace"` // how long after a step ends its report waits
+	// Peer, when set, points the plan at the peer server instead of kj:
+	// the same members, streams and ramp over the peer's own protocol.
+	Peer *PeerPlan `json:"peer,omitempty"`
+}
+
+// PeerPlan is how a worker reaches the peer server.
+type PeerPlan struct {
+	URL    string `json:"url"`    // websocket endpoint
+	Secret string `json:"secret"` // HMAC key of its connection tokens
 }
 
 // Member is one socket: its account, what it sends, what it must receive.
 type Member struct {
 	Account Account  `json:"account"`
 	Send    *Send    `json:"send,omitempty"`
-	Expect  []string `json:"expect,omitempty"` // streams this member must receive, every message once, in order
+	Expect  []string `json:"expect,omitempty"`  // streams this member must receive, every message once, in order
+	Channel string   `json:"channel,omitempty"` // peer runs: the channel the member subscribes to
 }
 
 // Send is a sending lane: messages to a user (RecvID) or a group.
@@ -138,10 +148,19 @@ type workerMsg struct {
 	Error string       `json:"error,omitempty"`
 }
 
+// loadConn is a generator socket: kj's chat protocol (ChatConn) or the
+// peer's (PeerConn).
+type loadConn interface {
+	SendText(recvID, groupID string, p Payload, clientMsgID string) error
+	Alive() bool
+	Err() error
+	Close()
+}
+
 // worker is the state of one worker process.
 type worker struct {
 	plan    Plan
-	conns   []*ChatConn
+	conns   []loadConn
 	tracker *Tracker
 	start   time.Time
 	stop    chan struct{}
@@ -238,7 +257,7 @@ func Worker(ctx context.Context, in io.Reader, out, log io.Writer) error {
 // connect dials and logs in every member, Dialers at a time.
 func (w *worker) connect(ctx context.Context, logf func(string, ...any)) WorkerReady {
 	t0 := time.Now()
-	w.conns = make([]*ChatConn, len(w.plan.Members))
+	w.conns = make([]loadConn, len(w.plan.Members))
 	dialers := max(1, w.plan.Dialers)
 	sem := make(chan struct{}, dialers)
 	var wg sync.WaitGroup
@@ -249,13 +268,31 @@ func (w *worker) connect(ctx context.Context, logf func(string, ...any)) WorkerR
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			var c *ChatConn
+			var c loadConn
 			var err error
 			uid := strconv.FormatInt(m.Account.ID, 10)
 			frames := func(b []byte) { w.onFrame(uid, b) }
 			for attempt := 0; attempt < 3; attempt++ {
 				cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-				c, err = DialChat(cctx, w.plan.WSBase, w.plan.Source, m.Account, frames)
+				if p := w.plan.Peer; p != nil {
+					own := ""
+					if m.Send != nil {
+						own = m.Send.Stream
+					}
+					token := PeerToken(p.Secret, uid, time.Now().Add(24*time.Hour))
+					var pc *PeerConn
+					pc, err = DialPeer(cctx, p.URL, w.plan.Source, uid, token, m.Channel,
+						func(b []byte) { w.onPeerPush(uid, own, b) }, w.onAck)
+					if err == nil {
+						c = pc
+					}
+				} else {
+					var cc *ChatConn
+					cc, err = DialChat(cctx, w.plan.WSBase, w.plan.Source, m.Account, frames)
+					if err == nil {
+						c = cc
+					}
+				}
 				cancel()
 				if err == nil {
 					break
@@ -301,23 +338,29 @@ func (w *worker) stepAt(t time.Time) int {
 	return min(i, len(w.plan.Ramp.Rates())-1)
 }
 
+// delivered records the arrival of load message p at user recv (seq in
+// conversation conv; no seq check when conv is empty).
+func (w *worker) delivered(recv string, p Payload, seq int64, conv string) {
+	now := time.Now()
+	w.tracker.Receive(recv+"/"+p.Stream, p.N, conv, seq)
+	w.mu.Lock()
+	if i := w.stepAt(time.Unix(0, p.Sched)); i >= 0 {
+		w.step(i).Deliver.Record(now.Sub(time.Unix(0, p.Sched)))
+	} else {
+		w.late.Add(1)
+	}
+	if i := w.stepAt(now); i >= 0 {
+		w.step(i).Delivered++
+	}
+	w.mu.Unlock()
+}
+
 // onFrame handles every frame of every socket (recv is the socket's
 // user): deliveries, acks, other pushes.
 func (w *worker) onFrame(recv string, b []byte) {
-	now := time.Now()
 	if p, ok := ScanPayload(b); ok && FrameEvent(b) == "OnRecvNewMessage" {
 		seq, _ := ScanSeq(b)
-		w.tracker.Receive(recv+"/"+p.Stream, p.N, recv+"/"+Conversation(p.Stream), seq)
-		w.mu.Lock()
-		if i := w.stepAt(time.Unix(0, p.Sched)); i >= 0 {
-			w.step(i).Deliver.Record(now.Sub(time.Unix(0, p.Sched)))
-		} else {
-			w.late.Add(1)
-		}
-		if i := w.stepAt(now); i >= 0 {
-			w.step(i).Delivered++
-		}
-		w.mu.Unlock()
+		w.delivered(recv, p, seq, recv+"/"+Conversation(p.Stream))
 		return
 	}
 	if FrameEvent(b) == "SendMessage" {
@@ -325,29 +368,51 @@ func (w *worker) onFrame(recv string, b []byte) {
 		if len(op) > 1 && op[0] == 'k' {
 			sched, err := strconv.ParseInt(op[1:], 10, 64)
 			if err == nil {
-				w.acks.Add(1)
-				w.mu.Lock()
-				if i := w.stepAt(time.Unix(0, sched)); i >= 0 {
-					if code == 0 {
-						w.step(i).Ack.Record(now.Sub(time.Unix(0, sched)))
-					} else {
-						w.step(i).AckErr++
-						if w.errLog.Add(1) <= 3 {
-							w.logf("send refused: %.300s", b)
-						}
-					}
-				} else {
-					w.late.Add(1)
-				}
-				if i := w.stepAt(now); i >= 0 && code == 0 {
-					w.step(i).Acked++
-				}
-				w.mu.Unlock()
+				w.onAck(sched, code, b)
 				return
 			}
 		}
 	}
 	w.pushes.Add(1)
+}
+
+// onAck records the acknowledgement of a message scheduled at sched
+// (code ≠ 0: refused).
+func (w *worker) onAck(sched, code int64, b []byte) {
+	now := time.Now()
+	w.acks.Add(1)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if i := w.stepAt(time.Unix(0, sched)); i >= 0 {
+		if code == 0 {
+			w.step(i).Ack.Record(now.Sub(time.Unix(0, sched)))
+		} else {
+			w.step(i).AckErr++
+			if w.errLog.Add(1) <= 3 {
+				w.logf("send refused: %.300s", b)
+			}
+		}
+	} else {
+		w.late.Add(1)
+	}
+	if i := w.stepAt(now); i >= 0 && code == 0 {
+		w.step(i).Acked++
+	}
+}
+
+// onPeerPush handles a push from the peer to user recv. The peer also
+// delivers a publication to the socket that published it (kj does not);
+// those are not deliveries and are left out.
+func (w *worker) onPeerPush(recv, own string, b []byte) {
+	p, ok := ScanPayload(b)
+	if !ok {
+		w.pushes.Add(1)
+		return
+	}
+	if p.Stream == own {
+		return
+	}
+	w.delivered(recv, p, 0, "")
 }
 
 // run sends on the plan's lanes until the ramp ends or stop closes,
@@ -400,7 +465,7 @@ func (w *worker) run(ctx context.Context, report func(*WorkerStep)) {
 	<-reported
 }
 
-func (w *worker) sendLane(ctx context.Context, c *ChatConn, s Send, rates []float64, hold time.Duration) {
+func (w *worker) sendLane(ctx context.Context, c loadConn, s Send, rates []float64, hold time.Duration) {
 	var n uint64
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()

@@ -22,6 +22,7 @@ type Options struct {
 	Profile  string        // directory for pprof captures of the server (empty: none)
 	Procs    int           // generator processes for socket workloads (0: as needed)
 	Conns    int           // W1: connections (0: the workload's default)
+	Peer     string        // W1, W3: also run the workload against this peer (see Peers)
 	Log      io.Writer
 
 	logMu sync.Mutex // the log is written from several goroutines
@@ -36,7 +37,7 @@ func (o *Options) logf(format string, args ...any) {
 	}
 }
 
-// Workload is one of PERFORMANCE.md's standard workloads.
+// Workload is one of docs/PERFORMANCE.md's standard workloads.
 type Workload struct {
 	ID     string
 	Title  string
@@ -87,6 +88,12 @@ func Run(ctx context.Context, o *Options) (*Result, error) {
 		if o.Smoke {
 			budget = w.SmokeBudget
 		}
+	}
+	if o.Peer != "" {
+		if _, ok := Peers[o.Peer]; !ok {
+			return nil, fmt.Errorf("unknown peer %q (have centrifugo)", o.Peer)
+		}
+		budget *= 2 // the peer runs the same workload after kj
 	}
 	var results []*Result
 	for i := range runs {

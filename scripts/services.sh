@@ -2,7 +2,11 @@
 # Makes sure PostgreSQL, Redis and NATS (with JetStream) listen on loopback:
 # starts them when installed but stopped, installs them from Debian's
 # packages when missing and running as root, and otherwise says exactly
-# what is missing. Exits non-zero unless all three answer.
+# what is missing. Exits non-zero unless all three answer. Also makes sure
+# HAProxy is installed (not started): the cluster tests (loadtest C1)
+# start their own in front of the kj processes they run. And makes sure
+# the server binaries are installed even when the services run elsewhere:
+# the fault suite (loadtest F1) starts and kills servers of its own.
 set -uo pipefail
 
 up() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -56,7 +60,32 @@ nats() {
   wait_up 4222
 }
 
+# The fault suite (loadtest F1, TestF1Faults) runs servers of its own on
+# spare ports, so it needs the server binaries even when the shared
+# services above run elsewhere: PostgreSQL's initdb and postgres, redis-server
+# and nats-server.
+server_binaries() {
+  local ok=0
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || type -P initdb >/dev/null ||
+    { echo "services: installing the PostgreSQL server binaries (the fault suite runs its own)"; apt_install postgresql || ok=1; }
+  type -P redis-server >/dev/null || [ -x /usr/bin/redis-server ] ||
+    { echo "services: installing redis-server (the fault suite runs its own)"; apt_install redis-server || ok=1; }
+  type -P nats-server >/dev/null || [ -x /usr/sbin/nats-server ] ||
+    { echo "services: installing nats-server (the fault suite runs its own)"; apt_install nats-server || ok=1; }
+  return $ok
+}
+
+# Not named haproxy: `command -v` finds functions too, so a function of that
+# name made the check below pass on a machine without HAProxy.
+ensure_haproxy() {
+  type -P haproxy >/dev/null && return 0
+  echo "services: installing HAProxy"
+  apt_install haproxy
+}
+
 fail=0
+ensure_haproxy || { echo "services: HAProxy is not installed (Debian package haproxy; the cluster tests need it)" >&2; fail=1; }
+server_binaries || { echo "services: the fault suite needs the PostgreSQL server, redis-server and nats-server binaries (Debian packages postgresql, redis-server, nats-server)" >&2; fail=1; }
 postgres || { echo "services: PostgreSQL is not reachable on 127.0.0.1:5432" >&2; fail=1; }
 redis || { echo "services: Redis is not reachable on 127.0.0.1:6379" >&2; fail=1; }
 nats || { echo "services: NATS is not reachable on 127.0.0.1:4222" >&2; fail=1; }

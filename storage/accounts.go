@@ -147,25 +147,31 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // other areas: unread notices, the customer-service operator, whether a
 // recharge was credited.
 type ProfileFacts struct {
+	User          User // the user row itself, read in the same statement
 	UnreadNotices int
 	AgentID       int64 // the operator answering the user's customer-service chat; 0 when none yet
 	OperatorID    int64 // else the operator picked for the user: the (userID mod count)-th by id; 0 without operators
 	Recharged     bool
 }
 
-// ProfileFactsOf reads ProfileFacts in one round trip: /user/mine runs on
+// ProfileFactsOf reads ProfileFacts with the user row in one round trip
+// (ErrNotFound when the user is gone): /user/mine runs on
 // every visit of the mine page and was five queries (W6 profile: the store
 // round trips were most of its cost).
 func ProfileFactsOf(ctx context.Context, q Querier, userID int64) (ProfileFacts, error) {
 	var f ProfileFacts
 	var recharged int
-	err := q.QueryRow(ctx, `SELECT
-		(SELECT COUNT(*) FROM notices n WHERE NOT `+readClause+`),
+	u := &f.User
+	err := q.QueryRow(ctx, `SELECT `+prefixColumns("u.", userColumns)+`,
+		(SELECT COUNT(*) FROM notices n WHERE `+forUser+` AND NOT `+readClause+`),
 		COALESCE((SELECT agent_id FROM customer_visitors WHERE user_id = $1), 0),
 		COALESCE((SELECT id FROM users WHERE is_operator = 1 ORDER BY id LIMIT 1
 			OFFSET COALESCE($1 % NULLIF((SELECT COUNT(*) FROM users WHERE is_operator = 1), 0), 0)), 0),
-		(SELECT COUNT(*) FROM (SELECT 1 FROM recharge_orders WHERE user_id = $1 AND status = $2 LIMIT 1) x)`,
-		userID, OrderCompleted).Scan(&f.UnreadNotices, &f.AgentID, &f.OperatorID, &recharged)
+		(SELECT COUNT(*) FROM (SELECT 1 FROM recharge_orders WHERE user_id = $1 AND status = $2 LIMIT 1) x)
+		FROM users u WHERE u.id = $1`,
+		userID, OrderCompleted).Scan(&u.ID, &u.Account, &u.PasswordHash, &u.Nickname, &u.Avatar, &u.Phone,
+		&u.InviteCode, &u.SuperiorID, &u.IsActivation, &u.IsOperator, &u.FundPasswordHash, &u.CreatedAt, &u.UpdatedAt,
+		&f.UnreadNotices, &f.AgentID, &f.OperatorID, &recharged)
 	f.Recharged = recharged > 0
 	return f, err
 }

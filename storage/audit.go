@@ -42,14 +42,23 @@ func RecordAudit(ctx context.Context, q Querier, operatorID int64, action, targe
 type AuditFilter struct {
 	Action     string
 	OperatorID int64
+	Operator   string // the operator's account
+	Target     string
+	From, To   int64 // [From, To) in unix ms; 0 leaves that side open
 }
 
-const auditWhere = ` WHERE ($1 = '' OR a.action = $1) AND (CAST($2 AS BIGINT) = 0 OR a.operator_id = $2)`
+const auditWhere = ` WHERE ($1 = '' OR a.action = $1) AND (CAST($2 AS BIGINT) = 0 OR a.operator_id = $2)
+	AND ($3 = '' OR u.account = $3) AND ($4 = '' OR a.target = $4)
+	AND (CAST($5 AS BIGINT) = 0 OR a.created_at >= $5) AND (CAST($6 AS BIGINT) = 0 OR a.created_at < $6)`
+
+func (f AuditFilter) args(more ...any) []any {
+	return append([]any{f.Action, f.OperatorID, f.Operator, f.Target, f.From, f.To}, more...)
+}
 
 // CountAudit counts the entries matching f.
 func CountAudit(ctx context.Context, q Querier, f AuditFilter) (int, error) {
 	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log a`+auditWhere, f.Action, f.OperatorID).Scan(&n)
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log a LEFT JOIN users u ON u.id = a.operator_id`+auditWhere, f.args()...).Scan(&n)
 	return n, err
 }
 
@@ -57,7 +66,7 @@ func CountAudit(ctx context.Context, q Querier, f AuditFilter) (int, error) {
 func ListAudit(ctx context.Context, q Querier, f AuditFilter, limit, offset int) ([]AuditEntry, error) {
 	rows, err := q.Query(ctx, `SELECT a.id, a.operator_id, a.action, a.target, a.detail, a.created_at, COALESCE(u.account, '')
 		FROM audit_log a LEFT JOIN users u ON u.id = a.operator_id`+auditWhere+`
-		ORDER BY a.id DESC LIMIT $3 OFFSET $4`, f.Action, f.OperatorID, limit, offset)
+		ORDER BY a.id DESC LIMIT $7 OFFSET $8`, f.args(limit, offset)...)
 	return CollectRows(rows, err, func(r Rows) (AuditEntry, error) {
 		var e AuditEntry
 		err := r.Scan(&e.ID, &e.OperatorID, &e.Action, &e.Target, &e.Detail, &e.CreatedAt, &e.Operator)

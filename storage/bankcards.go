@@ -82,6 +82,24 @@ func CreateBankCard(ctx context.Context, q Querier, c BankCard) error {
 	return err
 }
 
+// CreateBankCardUnderCap binds a card in tx unless the user already has max
+// cards; false when the cap is reached. The user's row is locked first, so
+// parallel binds of one user take turns and the count they see is final.
+func CreateBankCardUnderCap(ctx context.Context, tx Tx, c BankCard, max int) (bool, error) {
+	var id int64
+	if err := tx.QueryRow(ctx, `SELECT id FROM users WHERE id = $1`+tx.Dialect().ForUpdate(), c.UserID).Scan(&id); err != nil {
+		return false, err
+	}
+	n, err := CountBankCards(ctx, tx, c.UserID)
+	if err != nil {
+		return false, err
+	}
+	if n >= max {
+		return false, nil
+	}
+	return true, CreateBankCard(ctx, tx, c)
+}
+
 // BankCardsOf lists a user's cards, oldest first.
 func BankCardsOf(ctx context.Context, q Querier, userID int64) ([]BankCard, error) {
 	rows, err := q.Query(ctx, `SELECT `+cardColumns+` FROM bank_cards WHERE user_id = $1 ORDER BY created_at, id`, userID)

@@ -24,6 +24,9 @@ type ChatUserConversation struct {
 	RecvOpt        int
 	CreatedAt      int64
 	Unread         int64 // messages from others, not notices, after ReadSeq
+	// AtType says how the unread @messages of a group name this user:
+	// ChatAtMe, ChatAtAll or both (ChatAtAllAtMe); 0 when none do.
+	AtType int
 }
 
 // VisibleMax is the last seq this user may see.
@@ -37,6 +40,13 @@ func (c ChatUserConversation) VisibleMax() int64 {
 // Visible says whether the conversation shows in the user's list.
 func (c ChatUserConversation) Visible() bool {
 	return c.HideSeq < 0 || c.VisibleMax() > c.HideSeq
+}
+
+// CountsInTotal says whether the conversation's unread messages count in
+// the user's unread total (the tab badge): visible and not set to do not
+// disturb. A muted conversation keeps its own unread count in the list.
+func (c ChatUserConversation) CountsInTotal() bool {
+	return c.Visible() && c.Unread > 0 && c.RecvOpt == 0
 }
 
 // ChatNoticeFrom is the first content type of notices (friend and group
@@ -66,21 +76,24 @@ func scanChatUserConv(r Rows) (ChatUserConversation, error) {
 // ones included; callers filter with Visible).
 func ChatUserConversations(ctx context.Context, q Querier, userID int64) ([]ChatUserConversation, error) {
 	rows, err := q.Query(ctx, chatUserConvSelect+` WHERE uc.user_id = $1`, userID)
-	return CollectRows(rows, err, scanChatUserConv)
+	list, err := CollectRows(rows, err, scanChatUserConv)
+	if err != nil {
+		return nil, err
+	}
+	return list, fillChatAtTypes(ctx, q, userID, "", list)
 }
 
 // ChatUserConversationByID loads one row; ErrNotFound when the user has no
 // such conversation.
 func ChatUserConversationByID(ctx context.Context, q Querier, userID int64, convID string) (ChatUserConversation, error) {
 	rows, err := q.Query(ctx, chatUserConvSelect+` WHERE uc.user_id = $1 AND uc.conversation_id = $2`, userID, convID)
-	list, err := CollectRows(rows, err, scanChatUserConv)
+	c, err := firstOf(CollectRows(rows, err, scanChatUserConv))
 	if err != nil {
-		return ChatUserConversation{}, err
+		return c, err
 	}
-	if len(list) == 0 {
-		return ChatUserConversation{}, ErrNotFound
-	}
-	return list[0], nil
+	one := []ChatUserConversation{c}
+	err = fillChatAtTypes(ctx, q, userID, convID, one)
+	return one[0], err
 }
 
 // ChatUserConvRow is what EnsureChatUserConversations writes for a user

@@ -73,14 +73,7 @@ func DeleteChatFriendship(ctx context.Context, q Querier, a, b int64) (bool, err
 // ChatFriendOf loads ownerID's friend entry for friendID.
 func ChatFriendOf(ctx context.Context, q Querier, ownerID, friendID int64) (ChatFriend, error) {
 	rows, err := q.Query(ctx, `SELECT `+chatFriendColumns+` FROM chat_friends WHERE owner_id = $1 AND friend_id = $2`, ownerID, friendID)
-	list, err := CollectRows(rows, err, scanChatFriend)
-	if err != nil {
-		return ChatFriend{}, err
-	}
-	if len(list) == 0 {
-		return ChatFriend{}, ErrNotFound
-	}
-	return list[0], nil
+	return firstOf(CollectRows(rows, err, scanChatFriend))
 }
 
 // ChatFriends lists ownerID's friends, oldest first.
@@ -120,14 +113,7 @@ func PutChatFriendRequest(ctx context.Context, q Querier, r ChatFriendRequest) e
 // the rest of the transaction when q is one.
 func ChatFriendRequestOf(ctx context.Context, q Querier, fromID, toID int64) (ChatFriendRequest, error) {
 	rows, err := q.Query(ctx, `SELECT `+chatFriendReqColumns+` FROM chat_friend_requests WHERE from_id = $1 AND to_id = $2`+q.Dialect().ForUpdate(), fromID, toID)
-	list, err := CollectRows(rows, err, scanChatFriendReq)
-	if err != nil {
-		return ChatFriendRequest{}, err
-	}
-	if len(list) == 0 {
-		return ChatFriendRequest{}, ErrNotFound
-	}
-	return list[0], nil
+	return firstOf(CollectRows(rows, err, scanChatFriendReq))
 }
 
 // HandleChatFriendRequest answers a pending application; ErrNotFound when

@@ -213,14 +213,7 @@ func ChatGroupMembersByIDs(ctx context.Context, q Querier, groupID int64, userID
 
 // ChatGroupMemberOf loads one member; ErrNotFound when not in the group.
 func ChatGroupMemberOf(ctx context.Context, q Querier, groupID, userID int64) (ChatGroupMember, error) {
-	list, err := ChatGroupMembersByIDs(ctx, q, groupID, []int64{userID})
-	if err != nil {
-		return ChatGroupMember{}, err
-	}
-	if len(list) == 0 {
-		return ChatGroupMember{}, ErrNotFound
-	}
-	return list[0], nil
+	return firstOf(ChatGroupMembersByIDs(ctx, q, groupID, []int64{userID}))
 }
 
 // UpdateChatGroupMember writes the mutable fields of m.
@@ -280,14 +273,7 @@ func PutChatGroupRequest(ctx context.Context, q Querier, r ChatGroupRequest) err
 // ChatGroupRequestOf loads one application.
 func ChatGroupRequestOf(ctx context.Context, q Querier, groupID, userID int64) (ChatGroupRequest, error) {
 	rows, err := q.Query(ctx, `SELECT `+chatGroupReqColumns+` FROM chat_group_requests WHERE group_id = $1 AND user_id = $2`, groupID, userID)
-	list, err := CollectRows(rows, err, scanChatGroupReq)
-	if err != nil {
-		return ChatGroupRequest{}, err
-	}
-	if len(list) == 0 {
-		return ChatGroupRequest{}, ErrNotFound
-	}
-	return list[0], nil
+	return firstOf(CollectRows(rows, err, scanChatGroupReq))
 }
 
 // HandleChatGroupRequest answers a pending application; ErrNotFound when

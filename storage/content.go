@@ -24,9 +24,12 @@ type AppSettings struct {
 	AppName        string `json:"appName"`        // "" falls back to KJ_APP_NAME
 	OssURL         string `json:"ossUrl"`         // prefix for relative file paths; "" = this origin
 	ServiceWelcome string `json:"serviceWelcome"` // first line of the customer-service chat
-	SplashImage    string `json:"splashImage"`    // /onloadImg; "" = no splash
-	SplashLink     string `json:"splashLink"`
-	SplashSeconds  int    `json:"splashSeconds"`
+	// ServiceWelcome in other languages, keyed by language; a language
+	// left out gets ServiceWelcome.
+	ServiceWelcomeTexts map[string]string `json:"serviceWelcomeTexts,omitempty"`
+	SplashImage         string            `json:"splashImage"` // /onloadImg; "" = no splash
+	SplashLink          string            `json:"splashLink"`
+	SplashSeconds       int               `json:"splashSeconds"`
 }
 
 // UpdateManifest is the operator's "manifest" setting, answered by
@@ -140,27 +143,29 @@ type Banner struct {
 	Enabled   int
 	CreatedAt int64
 	UpdatedAt int64
+	Texts     Texts // the title in other languages
 }
 
-const bannerColumns = `id, title, image, link, sort, enabled, created_at, updated_at`
+const bannerColumns = `id, title, image, link, sort, enabled, created_at, updated_at, texts`
 
 func scanBanner(r Row) (Banner, error) {
 	var b Banner
-	err := r.Scan(&b.ID, &b.Title, &b.Image, &b.Link, &b.Sort, &b.Enabled, &b.CreatedAt, &b.UpdatedAt)
-	return b, err
+	var texts string
+	err := r.Scan(&b.ID, &b.Title, &b.Image, &b.Link, &b.Sort, &b.Enabled, &b.CreatedAt, &b.UpdatedAt, &texts)
+	return b, scanTexts(err, texts, &b.Texts)
 }
 
 // CreateBanner inserts b (ID set by the caller).
 func CreateBanner(ctx context.Context, q Querier, b Banner) error {
-	_, err := q.Exec(ctx, `INSERT INTO banners (`+bannerColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-		b.ID, b.Title, b.Image, b.Link, b.Sort, b.Enabled, b.CreatedAt, b.UpdatedAt)
+	_, err := q.Exec(ctx, `INSERT INTO banners (`+bannerColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+		b.ID, b.Title, b.Image, b.Link, b.Sort, b.Enabled, b.CreatedAt, b.UpdatedAt, b.Texts.json())
 	return err
 }
 
 // UpdateBanner replaces the editable fields of b; ErrNotFound when missing.
 func UpdateBanner(ctx context.Context, q Querier, b Banner) error {
-	return deleted(q.Exec(ctx, `UPDATE banners SET title = $2, image = $3, link = $4, sort = $5, enabled = $6, updated_at = $7 WHERE id = $1`,
-		b.ID, b.Title, b.Image, b.Link, b.Sort, b.Enabled, b.UpdatedAt))
+	return deleted(q.Exec(ctx, `UPDATE banners SET title = $2, image = $3, link = $4, sort = $5, enabled = $6, updated_at = $7, texts = $8 WHERE id = $1`,
+		b.ID, b.Title, b.Image, b.Link, b.Sort, b.Enabled, b.UpdatedAt, b.Texts.json()))
 }
 
 // BannerByID loads one banner.
@@ -206,28 +211,30 @@ type Video struct {
 	Enabled    int
 	CreatedAt  int64
 	UpdatedAt  int64
+	Texts      Texts // the title in other languages
 }
 
-const videoColumns = `id, kind, title, cover, url, duration_s, chat_user_id, sort, enabled, created_at, updated_at`
+const videoColumns = `id, kind, title, cover, url, duration_s, chat_user_id, sort, enabled, created_at, updated_at, texts`
 
 func scanVideo(r Row) (Video, error) {
 	var v Video
-	err := r.Scan(&v.ID, &v.Kind, &v.Title, &v.Cover, &v.URL, &v.DurationS, &v.ChatUserID, &v.Sort, &v.Enabled, &v.CreatedAt, &v.UpdatedAt)
-	return v, err
+	var texts string
+	err := r.Scan(&v.ID, &v.Kind, &v.Title, &v.Cover, &v.URL, &v.DurationS, &v.ChatUserID, &v.Sort, &v.Enabled, &v.CreatedAt, &v.UpdatedAt, &texts)
+	return v, scanTexts(err, texts, &v.Texts)
 }
 
 // CreateVideo inserts v.
 func CreateVideo(ctx context.Context, q Querier, v Video) error {
-	_, err := q.Exec(ctx, `INSERT INTO videos (`+videoColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
-		v.ID, v.Kind, v.Title, v.Cover, v.URL, v.DurationS, v.ChatUserID, v.Sort, v.Enabled, v.CreatedAt, v.UpdatedAt)
+	_, err := q.Exec(ctx, `INSERT INTO videos (`+videoColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
+		v.ID, v.Kind, v.Title, v.Cover, v.URL, v.DurationS, v.ChatUserID, v.Sort, v.Enabled, v.CreatedAt, v.UpdatedAt, v.Texts.json())
 	return err
 }
 
 // UpdateVideo replaces the editable fields of v.
 func UpdateVideo(ctx context.Context, q Querier, v Video) error {
 	return deleted(q.Exec(ctx, `UPDATE videos SET kind = $2, title = $3, cover = $4, url = $5, duration_s = $6,
-		chat_user_id = $7, sort = $8, enabled = $9, updated_at = $10 WHERE id = $1`,
-		v.ID, v.Kind, v.Title, v.Cover, v.URL, v.DurationS, v.ChatUserID, v.Sort, v.Enabled, v.UpdatedAt))
+		chat_user_id = $7, sort = $8, enabled = $9, updated_at = $10, texts = $11 WHERE id = $1`,
+		v.ID, v.Kind, v.Title, v.Cover, v.URL, v.DurationS, v.ChatUserID, v.Sort, v.Enabled, v.UpdatedAt, v.Texts.json()))
 }
 
 // VideoByID loads one video.
@@ -265,27 +272,29 @@ type City struct {
 	CreatedAt int64
 	UpdatedAt int64
 	Listings  int
+	Texts     Texts // the name in other languages
 }
 
-const cityColumns = `id, name, sort, enabled, created_at, updated_at`
+const cityColumns = `id, name, sort, enabled, created_at, updated_at, texts`
 
-func scanCity(r Row) (City, error) {
+func scanCity(r Row, extra ...any) (City, error) {
 	var c City
-	err := r.Scan(&c.ID, &c.Name, &c.Sort, &c.Enabled, &c.CreatedAt, &c.UpdatedAt)
-	return c, err
+	var texts string
+	err := r.Scan(append([]any{&c.ID, &c.Name, &c.Sort, &c.Enabled, &c.CreatedAt, &c.UpdatedAt, &texts}, extra...)...)
+	return c, scanTexts(err, texts, &c.Texts)
 }
 
 // CreateCity inserts c; ErrConflict when the name is taken.
 func CreateCity(ctx context.Context, q Querier, c City) error {
-	_, err := q.Exec(ctx, `INSERT INTO cities (`+cityColumns+`) VALUES ($1,$2,$3,$4,$5,$6)`,
-		c.ID, c.Name, c.Sort, c.Enabled, c.CreatedAt, c.UpdatedAt)
+	_, err := q.Exec(ctx, `INSERT INTO cities (`+cityColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7)`,
+		c.ID, c.Name, c.Sort, c.Enabled, c.CreatedAt, c.UpdatedAt, c.Texts.json())
 	return err
 }
 
 // UpdateCity replaces the editable fields of c; ErrConflict on a taken name.
 func UpdateCity(ctx context.Context, q Querier, c City) error {
-	return deleted(q.Exec(ctx, `UPDATE cities SET name = $2, sort = $3, enabled = $4, updated_at = $5 WHERE id = $1`,
-		c.ID, c.Name, c.Sort, c.Enabled, c.UpdatedAt))
+	return deleted(q.Exec(ctx, `UPDATE cities SET name = $2, sort = $3, enabled = $4, updated_at = $5, texts = $6 WHERE id = $1`,
+		c.ID, c.Name, c.Sort, c.Enabled, c.UpdatedAt, c.Texts.json()))
 }
 
 // CityByID loads one city.
@@ -306,12 +315,13 @@ func DeleteCity(ctx context.Context, q Querier, id int64) error {
 // ListCities lists cities in display order with their enabled listings
 // counted.
 func ListCities(ctx context.Context, q Querier, onlyEnabled bool) ([]City, error) {
-	rows, err := q.Query(ctx, `SELECT c.id, c.name, c.sort, c.enabled, c.created_at, c.updated_at,
+	rows, err := q.Query(ctx, `SELECT c.id, c.name, c.sort, c.enabled, c.created_at, c.updated_at, c.texts,
 		(SELECT COUNT(*) FROM city_listings l WHERE l.city_id = c.id AND l.enabled = 1)
 		FROM cities c WHERE c.enabled >= $1 ORDER BY c.sort, c.name`, enabledFloor(onlyEnabled))
 	return CollectRows(rows, err, func(r Rows) (City, error) {
-		var c City
-		err := r.Scan(&c.ID, &c.Name, &c.Sort, &c.Enabled, &c.CreatedAt, &c.UpdatedAt, &c.Listings)
+		var listings int
+		c, err := scanCity(r, &listings)
+		c.Listings = listings
 		return c, err
 	})
 }
@@ -331,19 +341,20 @@ type Listing struct {
 	Enabled     int
 	CreatedAt   int64
 	UpdatedAt   int64
+	Texts       Texts // the name and intro in other languages
 }
 
-const listingColumns = `id, city_id, name, age, photos, intro, certified, deposit_paid, contact, sort, enabled, created_at, updated_at`
+const listingColumns = `id, city_id, name, age, photos, intro, certified, deposit_paid, contact, sort, enabled, created_at, updated_at, texts`
 
 func scanListing(r Row) (Listing, error) {
 	var l Listing
-	var photos string
+	var photos, texts string
 	err := r.Scan(&l.ID, &l.CityID, &l.Name, &l.Age, &photos, &l.Intro, &l.Certified, &l.DepositPaid, &l.Contact,
-		&l.Sort, &l.Enabled, &l.CreatedAt, &l.UpdatedAt)
+		&l.Sort, &l.Enabled, &l.CreatedAt, &l.UpdatedAt, &texts)
 	if err == nil {
 		err = json.Unmarshal([]byte(photos), &l.Photos)
 	}
-	return l, err
+	return l, scanTexts(err, texts, &l.Texts)
 }
 
 func photosJSON(p []string) string {
@@ -356,18 +367,18 @@ func photosJSON(p []string) string {
 
 // CreateListing inserts l.
 func CreateListing(ctx context.Context, q Querier, l Listing) error {
-	_, err := q.Exec(ctx, `INSERT INTO city_listings (`+listingColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
+	_, err := q.Exec(ctx, `INSERT INTO city_listings (`+listingColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)`,
 		l.ID, l.CityID, l.Name, l.Age, photosJSON(l.Photos), l.Intro, l.Certified, l.DepositPaid, l.Contact,
-		l.Sort, l.Enabled, l.CreatedAt, l.UpdatedAt)
+		l.Sort, l.Enabled, l.CreatedAt, l.UpdatedAt, l.Texts.json())
 	return err
 }
 
 // UpdateListing replaces the editable fields of l.
 func UpdateListing(ctx context.Context, q Querier, l Listing) error {
 	return deleted(q.Exec(ctx, `UPDATE city_listings SET city_id = $2, name = $3, age = $4, photos = $5, intro = $6,
-		certified = $7, deposit_paid = $8, contact = $9, sort = $10, enabled = $11, updated_at = $12 WHERE id = $1`,
+		certified = $7, deposit_paid = $8, contact = $9, sort = $10, enabled = $11, updated_at = $12, texts = $13 WHERE id = $1`,
 		l.ID, l.CityID, l.Name, l.Age, photosJSON(l.Photos), l.Intro, l.Certified, l.DepositPaid, l.Contact,
-		l.Sort, l.Enabled, l.UpdatedAt))
+		l.Sort, l.Enabled, l.UpdatedAt, l.Texts.json()))
 }
 
 // ListingByID loads one listing.

@@ -93,3 +93,16 @@ func CollectRows[T any](rows Rows, err error, scan func(Rows) (T, error)) ([]T, 
 	}
 	return out, rows.Err()
 }
+
+// firstOf is the first of a list read by CollectRows, or ErrNotFound when
+// the list is empty.
+func firstOf[T any](list []T, err error) (T, error) {
+	var zero T
+	if err != nil {
+		return zero, err
+	}
+	if len(list) == 0 {
+		return zero, ErrNotFound
+	}
+	return list[0], nil
+}

@@ -1,6 +1,8 @@
 package storage
 
 import (
+	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -16,6 +18,28 @@ func SetIDNode(n int64) {
 	ids.mu.Lock()
 	ids.node = n & 1023
 	ids.mu.Unlock()
+}
+
+// ClaimIDNode gives this process its node number for NewID: on
+// PostgreSQL the next value of id_node_seq (migration 0002), on the
+// embedded store 0 (it has one process). Every process that writes to a
+// shared store calls it once at start.
+func ClaimIDNode(ctx context.Context, q Querier) (int64, error) {
+	var n int64
+	if q.Dialect() == Postgres {
+		if err := q.QueryRow(ctx, `SELECT nextval('id_node_seq')`).Scan(&n); err != nil {
+			return 0, fmt.Errorf("claim an id node number (is the schema migrated?): %w", err)
+		}
+	}
+	SetIDNode(n)
+	return n, nil
+}
+
+// IDNode is the node number this process puts in its ids.
+func IDNode() int64 {
+	ids.mu.Lock()
+	defer ids.mu.Unlock()
+	return ids.node
 }
 
 var ids idGen

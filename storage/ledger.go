@@ -55,7 +55,7 @@ func (k AccountKind) String() string {
 }
 
 // NoOverdraft reports whether accounts of this kind may never go below
-// zero: wallets (spec: 'Insufficient balance'), and the two holding accounts,
+// zero: wallets (the client's 'Insufficient balance'), and the two holding accounts,
 // which only ever hold what was moved into them. The house and the two
 // outside-facing accounts may be negative.
 func (k AccountKind) NoOverdraft() bool {

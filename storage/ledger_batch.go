@@ -28,6 +28,11 @@ import (
 func CommitLedgerBatch(ctx context.Context, db DB, now int64, ops []Op, maxTransfers int) ([]OpResult, error) {
 	for attempt := 1; ; attempt++ {
 		b := newLedgerBatch(ops, now, maxTransfers)
+		// A retry reads its balances under row locks: optimistic reads keep
+		// writers parallel, but on an account other writers keep moving they
+		// can lose every time, and the batch would fail although nothing is
+		// wrong with it. Locked, the recomputed batch cannot be overtaken.
+		b.lockAccounts = attempt > 1
 		err := db.Tx(ctx, func(tx Tx) error { return b.run(ctx, tx) })
 		if err == nil {
 			return b.out, nil
@@ -67,6 +72,8 @@ type ledgerBatch struct {
 	now          int64
 	maxTransfers int
 	out          []OpResult
+
+	lockAccounts bool // read balances with FOR UPDATE (PostgreSQL), in id order
 
 	existing map[string]StoredTransfer // keys already in the store
 	inBatch  map[string]batchKey       // keys written by earlier ops of this batch

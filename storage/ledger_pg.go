@@ -21,7 +21,8 @@ import (
 // per-transfer balances and overdraft checks depended on it); a shared
 // holding account (bets in play, withdrawal pending), which other writers
 // move all the time, must only stay ≥ 0. If either fails, the batch is
-// recomputed from fresh balances (errBalanceMoved).
+// recomputed from fresh balances (errBalanceMoved), this time read under
+// row locks so that the retry cannot fail the same way.
 
 // copyThreshold is the batch size from which COPY beats one round trip.
 const copyThreshold = 64
@@ -30,7 +31,11 @@ func (b *ledgerBatch) loadPG(ctx context.Context, tx pgx.Tx, keys []string, acco
 	var batch pgx.Batch
 	batch.Queue(`SELECT id, idempotency_key, debit_account, credit_account, amount, kind, ref, created_at
 		FROM ledger_transfers WHERE idempotency_key = ANY($1)`, keys)
-	batch.Queue(`SELECT id, kind, balance FROM ledger_accounts WHERE id = ANY($1)`, accountIDs)
+	if b.lockAccounts {
+		batch.Queue(`SELECT id, kind, balance FROM ledger_accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE`, accountIDs)
+	} else {
+		batch.Queue(`SELECT id, kind, balance FROM ledger_accounts WHERE id = ANY($1)`, accountIDs)
+	}
 	br := tx.SendBatch(ctx, &batch)
 	defer br.Close()
 	rows, err := br.Query()

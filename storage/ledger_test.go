@@ -10,19 +10,6 @@ import (
 	"kj/storage/storagetest"
 )
 
-// mustCheck runs the ledger check and fails the test on any problem.
-func mustCheck(t *testing.T, db storage.DB) storage.LedgerReport {
-	t.Helper()
-	r, err := storage.CheckLedger(context.Background(), db)
-	if err != nil {
-		t.Fatalf("ledger check: %v", err)
-	}
-	if !r.OK() {
-		t.Fatalf("ledger check failed: %s", r)
-	}
-	return r
-}
-
 func commit(t *testing.T, db storage.DB, ops ...storage.Op) []storage.OpResult {
 	t.Helper()
 	res, err := storage.CommitLedgerBatch(context.Background(), db, 1000, ops, 0)
@@ -87,7 +74,7 @@ func TestLedgerBatchSemantics(t *testing.T) {
 		if got := balance(t, db, storage.House); got != -2_940 {
 			t.Fatalf("house %d", got)
 		}
-		r := mustCheck(t, db)
+		r := storagetest.CheckLedger(t, db)
 		if r.Transfers != 4 || r.Entries != 8 {
 			t.Fatalf("report %s", r)
 		}
@@ -181,7 +168,7 @@ func TestLedgerBatchSemantics(t *testing.T) {
 		if got := balance(t, db, storage.WithdrawalPending); got != 100 {
 			t.Fatalf("after reversal %d", got)
 		}
-		mustCheck(t, db)
+		storagetest.CheckLedger(t, db)
 
 		// Entries and transfers are append-only in the store itself.
 		if _, err := db.Exec(ctx, `UPDATE ledger_entries SET amount = amount + 1`); err == nil {
@@ -200,7 +187,7 @@ func TestLedgerCheckFindsProblems(t *testing.T) {
 		storage.CreateUser(ctx, db, u)
 		w := storage.Wallet(u.ID)
 		commit(t, db, op(tr(storage.RechargeClearing, w, 500, "a")))
-		mustCheck(t, db)
+		storagetest.CheckLedger(t, db)
 		// A balance edited behind the ledger's back.
 		if _, err := db.Exec(ctx, `UPDATE ledger_accounts SET balance = -7 WHERE id = $1`, u.ID); err != nil {
 			t.Fatal(err)
@@ -283,7 +270,7 @@ func TestLedgerConcurrentWritersRecompute(t *testing.T) {
 			if r := <-slow; !errors.Is(r.Err, storage.ErrInsufficientBalance) {
 				t.Fatalf("the stale batch: %+v, want ErrInsufficientBalance after recomputing", r)
 			}
-			mustCheck(t, db)
+			storagetest.CheckLedger(t, db)
 		})
 	}
 	if got := balance(t, db, w); got != 50 {
@@ -292,4 +279,48 @@ func TestLedgerConcurrentWritersRecompute(t *testing.T) {
 	if got := balance(t, db, storage.BetsInPlay); got != 40 {
 		t.Fatalf("bets in play %d, want 40", got)
 	}
+}
+
+// A batch whose wallet another writer moves on every optimistic attempt
+// still commits: its retry reads the balances under row locks, so the other
+// writer waits for it instead of overtaking it again. Before, every attempt
+// lost the same race and the batch failed with nothing wrong in it.
+// PostgreSQL only (SQLite's writers are exclusive).
+func TestLedgerRetryHoldsTheRowsItRead(t *testing.T) {
+	db := storagetest.Postgres(t)
+	ctx := context.Background()
+	u := newUser("rita")
+	storage.CreateUser(ctx, db, u)
+	w := storage.Wallet(u.ID)
+	commit(t, db, op(tr(storage.RechargeClearing, w, 1_000, "fund")))
+
+	attempts, overtaken := 0, 0
+	res, err := storage.CommitLedgerBatch(ctx, db, 2000, []storage.Op{{
+		Transfers: []storage.Transfer{tr(w, storage.House, 100, "spend")},
+		Hook: func(context.Context, storage.Tx) error {
+			attempts++
+			// Another connection tries the wallet's row without waiting: it
+			// gets it only while this attempt holds no lock on it, and then
+			// moves the balance under this attempt's feet.
+			locked := db.Tx(ctx, func(tx storage.Tx) error {
+				_, err := tx.Exec(ctx, `SELECT id FROM ledger_accounts WHERE id = $1 FOR UPDATE NOWAIT`, w.ID())
+				return err
+			}) != nil
+			if !locked {
+				overtaken++
+				commit(t, db, op(tr(storage.RechargeClearing, w, 1, "nudge-"+strings.Repeat("x", attempts))))
+			}
+			return nil
+		},
+	}}, 0)
+	if err != nil || res[0].Err != nil {
+		t.Fatalf("the batch failed after %d attempts (%d overtaken): %v %v", attempts, overtaken, err, res)
+	}
+	if attempts != 2 || overtaken != 1 {
+		t.Fatalf("%d attempts, %d overtaken; want the second, locked attempt to commit", attempts, overtaken)
+	}
+	if got := balance(t, db, w); got != 1_000+1-100 {
+		t.Fatalf("wallet %d, want %d", got, 1_000+1-100)
+	}
+	storagetest.CheckLedger(t, db)
 }

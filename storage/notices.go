@@ -1,6 +1,7 @@
 package storage
 
-// Notices operators publish to every user, and each user's read state: a
+// Notices operators publish to every user or to one user, and each user's
+// read state: a
 // read-all mark (the newest notice id read by "read all") plus one row per
 // notice read on its own above the mark.
 
@@ -15,31 +16,37 @@ type Notice struct {
 	Title     string
 	Content   string
 	CreatedBy int64
+	UserID    int64 // the one user it is for; 0: every user
 	CreatedAt int64
 	UpdatedAt int64
 	Read      bool
+	Texts     Texts // the title and content in other languages
 }
 
-const noticeColumns = `n.id, n.title, n.content, n.created_by, n.created_at, n.updated_at`
+const noticeColumns = `n.id, n.title, n.content, n.created_by, n.user_id, n.created_at, n.updated_at, n.texts`
 
-func scanNotice(r Row) (Notice, error) {
+func scanNotice(r Row, extra ...any) (Notice, error) {
 	var n Notice
-	err := r.Scan(&n.ID, &n.Title, &n.Content, &n.CreatedBy, &n.CreatedAt, &n.UpdatedAt)
-	return n, err
+	var texts string
+	err := r.Scan(append([]any{&n.ID, &n.Title, &n.Content, &n.CreatedBy, &n.UserID, &n.CreatedAt, &n.UpdatedAt, &texts}, extra...)...)
+	return n, scanTexts(err, texts, &n.Texts)
 }
+
+// forUser narrows notices n to those user $1 receives: everyone's and its own.
+const forUser = `(n.user_id = 0 OR n.user_id = $1)`
 
 // CreateNotice inserts n; its ID must be a fresh NewID so it sorts after
 // every earlier notice (the read-all mark relies on that).
 func CreateNotice(ctx context.Context, q Querier, n Notice) error {
-	_, err := q.Exec(ctx, `INSERT INTO notices (id, title, content, created_by, created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6)`,
-		n.ID, n.Title, n.Content, n.CreatedBy, n.CreatedAt, n.UpdatedAt)
+	_, err := q.Exec(ctx, `INSERT INTO notices (id, title, content, created_by, user_id, created_at, updated_at, texts) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+		n.ID, n.Title, n.Content, n.CreatedBy, n.UserID, n.CreatedAt, n.UpdatedAt, n.Texts.json())
 	return err
 }
 
 // UpdateNotice changes the title and content of a notice.
 func UpdateNotice(ctx context.Context, q Querier, n Notice) error {
-	return deleted(q.Exec(ctx, `UPDATE notices SET title = $2, content = $3, updated_at = $4 WHERE id = $1`,
-		n.ID, n.Title, n.Content, n.UpdatedAt))
+	return deleted(q.Exec(ctx, `UPDATE notices SET title = $2, content = $3, updated_at = $4, texts = $5 WHERE id = $1`,
+		n.ID, n.Title, n.Content, n.UpdatedAt, n.Texts.json()))
 }
 
 // DeleteNotice removes a notice and its read rows.
@@ -72,35 +79,41 @@ func ListNotices(ctx context.Context, q Querier, limit, offset int) ([]Notice, e
 const readClause = `(n.id <= COALESCE((SELECT m.upto FROM notice_read_marks m WHERE m.user_id = $1), 0)
 	OR EXISTS (SELECT 1 FROM notice_reads r WHERE r.user_id = $1 AND r.notice_id = n.id))`
 
-// UserNotices lists one page of notices for userID, newest first, with
-// their read state.
+// CountUserNotices counts the notices userID receives.
+func CountUserNotices(ctx context.Context, q Querier, userID int64) (int, error) {
+	var n int
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM notices n WHERE `+forUser, userID).Scan(&n)
+	return n, err
+}
+
+// UserNotices lists one page of the notices userID receives, newest first,
+// with their read state.
 func UserNotices(ctx context.Context, q Querier, userID int64, limit, offset int) ([]Notice, error) {
 	rows, err := q.Query(ctx, `SELECT `+noticeColumns+`, CASE WHEN `+readClause+` THEN 1 ELSE 0 END
-		FROM notices n ORDER BY n.id DESC LIMIT $2 OFFSET $3`, userID, limit, offset)
+		FROM notices n WHERE `+forUser+` ORDER BY n.id DESC LIMIT $2 OFFSET $3`, userID, limit, offset)
 	return CollectRows(rows, err, func(r Rows) (Notice, error) {
-		var n Notice
 		var read int
-		err := r.Scan(&n.ID, &n.Title, &n.Content, &n.CreatedBy, &n.CreatedAt, &n.UpdatedAt, &read)
+		n, err := scanNotice(r, &read)
 		n.Read = read == 1
 		return n, err
 	})
 }
 
-// UserNotice loads one notice with userID's read state.
+// UserNotice loads one notice userID receives, with its read state;
+// ErrNotFound for another user's notice.
 func UserNotice(ctx context.Context, q Querier, userID, id int64) (Notice, error) {
-	var n Notice
 	var read int
-	err := q.QueryRow(ctx, `SELECT `+noticeColumns+`, CASE WHEN `+readClause+` THEN 1 ELSE 0 END
-		FROM notices n WHERE n.id = $2`, userID, id).Scan(&n.ID, &n.Title, &n.Content, &n.CreatedBy, &n.CreatedAt, &n.UpdatedAt, &read)
+	n, err := scanNotice(q.QueryRow(ctx, `SELECT `+noticeColumns+`, CASE WHEN `+readClause+` THEN 1 ELSE 0 END
+		FROM notices n WHERE n.id = $2 AND `+forUser, userID, id), &read)
 	n.Read = read == 1
 	return n, err
 }
 
-// UnreadNotices counts the notices userID has not read (the "notice" badge
-// of the mine page).
+// UnreadNotices counts the notices userID receives and has not read (the
+// "notice" badge of the mine page).
 func UnreadNotices(ctx context.Context, q Querier, userID int64) (int, error) {
 	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM notices n WHERE NOT `+readClause, userID).Scan(&n)
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM notices n WHERE `+forUser+` AND NOT `+readClause, userID).Scan(&n)
 	return n, err
 }
 

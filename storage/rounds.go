@@ -241,6 +241,17 @@ func AddRoundStakes(ctx context.Context, q Querier, id, bets, staked int64) erro
 	return err
 }
 
+// AddOpenRoundStakes is AddRoundStakes for a round still open: it reports
+// false, changing nothing, when the round closed meanwhile. The update takes
+// the round's row lock, which CloseRound takes too, so a desk that read the
+// round without a lock learns here, at the end of its transaction, whether
+// its bets commit before the close or must be judged again.
+func AddOpenRoundStakes(ctx context.Context, q Querier, id, bets, staked int64) (bool, error) {
+	n, err := q.Exec(ctx, `UPDATE rounds SET bets_count = bets_count + $1, staked = staked + $2
+		WHERE id = $3 AND state = $4`, bets, staked, id, RoundOpen)
+	return n == 1, err
+}
+
 // AddRoundPayouts counts settled bets and what they paid (one update per batch).
 func AddRoundPayouts(ctx context.Context, q Querier, id, settled, paid int64) error {
 	_, err := q.Exec(ctx, `UPDATE rounds SET settled_count = settled_count + $1, paid = paid + $2

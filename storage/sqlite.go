@@ -133,6 +133,14 @@ func liteErr(err error) error {
 	return err
 }
 
+// liteBusy reports SQLite's "database is locked": another writer held the
+// lock longer than busy_timeout (a heavily loaded machine); the
+// transaction may simply run again.
+func liteBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
 // rewrite turns PostgreSQL placeholders ($1) into SQLite's numbered ones
 // (?1), leaving string literals and quoted identifiers alone.
 func rewrite(q string) string {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 )
 
-// Order states (spec section 4: points and exchange status).
+// Order states, as the web app's points and exchange records show them.
 const (
 	OrderUnderReview = 0
 	OrderCompleted   = 1
@@ -64,28 +64,14 @@ func RechargeOrderByTxHash(ctx context.Context, q Querier, hash string) (Recharg
 // SetRechargeStatus moves an order from one state to another and reports
 // whether it did (false: it was not in from any more).
 func SetRechargeStatus(ctx context.Context, q Querier, id int64, from, to int, reviewer int64, remark string, at int64) (bool, error) {
-	n, err := q.Exec(ctx, `UPDATE recharge_orders SET status = $1, reviewed_by = $2, remark = $3, reviewed_at = $4
-		WHERE id = $5 AND status = $6`, to, reviewer, remark, at, id, from)
-	return n == 1, err
+	return setOrderStatus(ctx, q, "recharge_orders", id, from, to, reviewer, remark, at)
 }
 
 // RechargeOrdersByStatus lists orders in a state, oldest first (the review
 // queue), with the user's account, and the total count.
 func RechargeOrdersByStatus(ctx context.Context, q Querier, status, limit, offset int) ([]RechargeOrder, int, error) {
-	var total int
-	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM recharge_orders WHERE status = $1`, status).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := q.Query(ctx, `SELECT `+prefixed("r.", rechargeColumns)+`, COALESCE(u.account, '')
-		FROM recharge_orders r LEFT JOIN users u ON u.id = r.user_id
-		WHERE r.status = $1 ORDER BY r.created_at, r.id LIMIT $2 OFFSET $3`, status, limit, offset)
-	out, err := CollectRows(rows, err, func(r Rows) (RechargeOrder, error) {
-		var account string
-		o, err := scanRecharge(r, &account)
-		o.Account = account
-		return o, err
-	})
-	return out, total, err
+	return ordersByStatus(ctx, q, "recharge_orders", rechargeColumns, status, limit, offset, scanRecharge,
+		func(o *RechargeOrder, account string) { o.Account = account })
 }
 
 // ExchangeOrder is a withdrawal of points to a bank card.
@@ -140,28 +126,49 @@ func ExchangeOrderByRequestKey(ctx context.Context, q Querier, key string) (Exch
 // SetExchangeStatus moves an order from one state to another and reports
 // whether it did.
 func SetExchangeStatus(ctx context.Context, q Querier, id int64, from, to int, reviewer int64, remark string, at int64) (bool, error) {
-	n, err := q.Exec(ctx, `UPDATE exchange_orders SET status = $1, reviewed_by = $2, remark = $3, reviewed_at = $4
-		WHERE id = $5 AND status = $6`, to, reviewer, remark, at, id, from)
-	return n == 1, err
+	return setOrderStatus(ctx, q, "exchange_orders", id, from, to, reviewer, remark, at)
 }
 
 // ExchangeOrdersByStatus lists orders in a state, oldest first, with the
 // user's account, and the total count.
 func ExchangeOrdersByStatus(ctx context.Context, q Querier, status, limit, offset int) ([]ExchangeOrder, int, error) {
+	return ordersByStatus(ctx, q, "exchange_orders", exchangeColumns, status, limit, offset, scanExchange,
+		func(o *ExchangeOrder, account string) { o.Account = account })
+}
+
+// setOrderStatus is the review step of both order tables: move the order
+// from one state to another only if it is still in from, so two reviews
+// racing on one order cannot both win.
+func setOrderStatus(ctx context.Context, q Querier, table string, id int64, from, to int, reviewer int64, remark string, at int64) (bool, error) {
+	n, err := q.Exec(ctx, `UPDATE `+table+` SET status = $1, reviewed_by = $2, remark = $3, reviewed_at = $4
+		WHERE id = $5 AND status = $6`, to, reviewer, remark, at, id, from)
+	return n == 1, err
+}
+
+// ordersByStatus is the operators' review queue of both order tables:
+// the orders in a state, oldest first, each with its user's account, and
+// the total count.
+func ordersByStatus[O any](ctx context.Context, q Querier, table, columns string, status, limit, offset int,
+	scan func(Row, ...any) (O, error), setAccount func(*O, string)) ([]O, int, error) {
 	var total int
-	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM exchange_orders WHERE status = $1`, status).Scan(&total); err != nil {
+	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM `+table+` WHERE status = $1`, status).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := q.Query(ctx, `SELECT `+prefixed("x.", exchangeColumns)+`, COALESCE(u.account, '')
-		FROM exchange_orders x LEFT JOIN users u ON u.id = x.user_id
-		WHERE x.status = $1 ORDER BY x.created_at, x.id LIMIT $2 OFFSET $3`, status, limit, offset)
-	out, err := CollectRows(rows, err, func(r Rows) (ExchangeOrder, error) {
-		var account string
-		o, err := scanExchange(r, &account)
-		o.Account = account
-		return o, err
-	})
+	rows, err := q.Query(ctx, `SELECT `+prefixed("o.", columns)+`, COALESCE(u.account, '')
+		FROM `+table+` o LEFT JOIN users u ON u.id = o.user_id
+		WHERE o.status = $1 ORDER BY o.created_at, o.id LIMIT $2 OFFSET $3`, status, limit, offset)
+	out, err := CollectRows(rows, err, withAccount(scan, setAccount))
 	return out, total, err
+}
+
+// withAccount scans an order row followed by its user's account.
+func withAccount[O any](scan func(Row, ...any) (O, error), setAccount func(*O, string)) func(Rows) (O, error) {
+	return func(r Rows) (O, error) {
+		var account string
+		o, err := scan(r, &account)
+		setAccount(&o, account)
+		return o, err
+	}
 }
 
 // UserExchangeOrders lists a user's exchanges since a time, newest first,
@@ -198,20 +205,24 @@ type WalletSummary struct {
 	Frozen     int64 // exchanges under review
 	Cards      int   // bank cards bound
 	IsRecharge bool  // a recharge was credited
+
+	HasFundPassword bool // the user has set a fund password
 }
 
 // WalletSummaryOf reads a user's summary in one statement (one round trip,
 // one snapshot).
 func WalletSummaryOf(ctx context.Context, q Querier, userID int64) (WalletSummary, error) {
 	var w WalletSummary
-	var recharged int
+	var recharged, fundPassword int
 	err := q.QueryRow(ctx, `SELECT
 		COALESCE((SELECT balance FROM ledger_accounts WHERE id = $1), 0),
 		(SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM exchange_orders WHERE user_id = $1 AND status = $2),
 		(SELECT COUNT(*) FROM bank_cards WHERE user_id = $1),
-		(SELECT COUNT(*) FROM (SELECT 1 FROM recharge_orders WHERE user_id = $1 AND status = $3 LIMIT 1) x)`,
-		userID, OrderUnderReview, OrderCompleted).Scan(&w.Balance, &w.Frozen, &w.Cards, &recharged)
+		(SELECT COUNT(*) FROM (SELECT 1 FROM recharge_orders WHERE user_id = $1 AND status = $3 LIMIT 1) x),
+		(SELECT COUNT(*) FROM users WHERE id = $1 AND fund_password_hash <> '')`,
+		userID, OrderUnderReview, OrderCompleted).Scan(&w.Balance, &w.Frozen, &w.Cards, &recharged, &fundPassword)
 	w.IsRecharge = recharged > 0
+	w.HasFundPassword = fundPassword > 0
 	return w, err
 }
 

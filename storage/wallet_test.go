@@ -129,7 +129,7 @@ func TestWalletOrdersAndRecords(t *testing.T) {
 		if _, total, _ := storage.UserExchangeOrders(ctx, db, u.ID, storage.OrderUnderReview, 0, 10, 0); total != 0 {
 			t.Fatal("under review")
 		}
-		mustCheck(t, db)
+		storagetest.CheckLedger(t, db)
 	})
 }
 

@@ -6,7 +6,8 @@ import (
 	"unicode/utf8"
 
 	"kj/auth"
-	"kj/httpapi"
+	"kj/internal/apierr"
+	"kj/internal/names"
 	"kj/storage"
 )
 
@@ -51,8 +52,8 @@ func callLogin(c *call) (any, error) {
 		return nil, err
 	}
 	s, e := c.s, c.s.e
-	if uid != c.meStr() || storage.HashSecret(tok) != s.tokenHash {
-		return nil, httpapi.ChatError(httpapi.CodeChatTokenExpired)
+	if uid != c.meStr() || tokenDigest(tok) != s.tokenHash {
+		return nil, apierr.ChatError(apierr.CodeChatTokenExpired)
 	}
 	if s.loggedIn.Load() {
 		return nil, nil
@@ -60,9 +61,9 @@ func callLogin(c *call) (any, error) {
 	sess, err := e.auth.ChatSession(c.ctx, tok)
 	switch {
 	case errors.Is(err, auth.ErrReplaced):
-		return nil, httpapi.ChatError(httpapi.CodeChatKicked)
+		return nil, apierr.ChatError(apierr.CodeChatKicked)
 	case errors.Is(err, auth.ErrExpired), errors.Is(err, auth.ErrNoToken):
-		return nil, httpapi.ChatError(httpapi.CodeChatTokenExpired)
+		return nil, apierr.ChatError(apierr.CodeChatTokenExpired)
 	case err != nil:
 		return nil, err
 	}
@@ -70,14 +71,14 @@ func callLogin(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.self = senderOf(u, s.platform)
+	s.self = senderOf(u, int(s.platform))
 	s.user = e.attach(s)
 	s.loggedIn.Store(true)
 	if err := e.presence.Add(c.ctx, c.meStr(), storage.FormatID(s.id), 3*e.cfg.PingPeriod); err == nil {
 		s.presenceOn.Store(true)
+		e.announcePresence(s.userID, false)
 	}
-	s.expiresAt = sess.JWTExpiresAt
-	s.expiry = e.clock.AfterFunc(msDuration(s.expiresAt-e.now()), func() { s.kick(auth.ReasonSignedOut) })
+	s.expiry = e.clock.AfterFunc(msDuration(sess.JWTExpiresAt-e.now()), func() { s.kick(auth.ReasonSignedOut) })
 	s.reply(c.name, c.opID, nil, nil)
 	s.push(encodeReply("OnConnectSuccess", "", nil, 0, ""))
 	return nil, errLater
@@ -123,8 +124,8 @@ func callSetSelfInfo(c *call) (any, error) {
 	fields := map[string]any{}
 	if p.Nickname != nil {
 		n := strings.TrimSpace(*p.Nickname)
-		if n == "" || utf8.RuneCountInString(n) > 10 {
-			return nil, httpapi.ChatError(httpapi.CodeChatNicknameInvalid)
+		if n == "" || utf8.RuneCountInString(n) > 10 || names.Hidden(n) {
+			return nil, apierr.ChatError(apierr.CodeChatNicknameInvalid)
 		}
 		fields["nickname"] = n
 	}
@@ -145,7 +146,7 @@ func callSetSelfInfo(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.s.self = senderOf(u, c.s.platform)
+	c.s.self = senderOf(u, int(c.s.platform))
 	e.push([]int64{c.me()}, "OnSelfInfoUpdated", selfInfo(u))
 	return nil, nil
 }

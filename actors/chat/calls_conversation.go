@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"kj/httpapi"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -71,7 +71,7 @@ func (c *call) conversationArg(i int, name string) (convRef, error) {
 		return convRef{}, badArg(name)
 	}
 	if ref.SessionType == sessionSingle && !ref.has(c.me()) {
-		return convRef{}, httpapi.ChatError(httpapi.CodeChatConvNotFound)
+		return convRef{}, apierr.ChatError(apierr.CodeChatConvNotFound)
 	}
 	return ref, nil
 }
@@ -79,7 +79,7 @@ func (c *call) conversationArg(i int, name string) (convRef, error) {
 // myRow loads the caller's row of a conversation or answers "not found".
 func (c *call) myRow(ref convRef) (storage.ChatUserConversation, error) {
 	r, err := storage.ChatUserConversationByID(c.ctx, c.s.e.db, c.me(), ref.ID)
-	return r, storeErr(err, httpapi.CodeChatConvNotFound)
+	return r, storeErr(err, apierr.CodeChatConvNotFound)
 }
 
 func (c *call) renderOne(r storage.ChatUserConversation) (*ConversationItem, error) {
@@ -131,7 +131,7 @@ func (c *call) openConversation(sessionType int64, source string) (convRef, erro
 	now := e.now()
 	if kind == sessionSingle {
 		if id == c.me() {
-			return convRef{}, httpapi.ChatError(httpapi.CodeChatSelf)
+			return convRef{}, apierr.ChatError(apierr.CodeChatSelf)
 		}
 		if _, err := existingUser(c.ctx, e.db, id); err != nil {
 			return convRef{}, err
@@ -148,7 +148,7 @@ func (c *call) openConversation(sessionType int64, source string) (convRef, erro
 	ref := convRef{ID: groupConversationID(id), SessionType: sessionGroup, GroupID: id}
 	if _, err := storage.ChatUserConversationByID(c.ctx, e.db, c.me(), ref.ID); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
-			return convRef{}, httpapi.ChatError(httpapi.CodeChatConvNotFound)
+			return convRef{}, apierr.ChatError(apierr.CodeChatConvNotFound)
 		}
 		return convRef{}, err
 	}
@@ -204,7 +204,7 @@ func callConversationID(c *call) (any, error) {
 	}
 	if kind == sessionSingle {
 		if id == c.me() {
-			return nil, httpapi.ChatError(httpapi.CodeChatSelf)
+			return nil, apierr.ChatError(apierr.CodeChatSelf)
 		}
 		return singleConversationID(c.meStr(), source), nil
 	}
@@ -223,15 +223,17 @@ func (c *call) changeMine(name string, f func(ctx context.Context, q storage.Que
 		return nil, err
 	}
 	if err := f(c.ctx, c.s.e.db, ref); err != nil {
-		return nil, storeErr(err, httpapi.CodeChatConvNotFound)
+		return nil, storeErr(err, apierr.CodeChatConvNotFound)
 	}
 	c.s.e.changed([]int64{c.me()}, ref.ID)
 	return nil, nil
 }
 
+// callMarkRead reads a conversation to its end; the senders of what that
+// covered get read receipts (receipts.go).
 func callMarkRead(c *call) (any, error) {
-	return c.changeMine("conversationID", func(ctx context.Context, q storage.Querier, ref convRef) error {
-		return storage.MarkChatConversationRead(ctx, q, c.me(), ref.ID)
+	return c.changeMine("conversationID", func(ctx context.Context, _ storage.Querier, ref convRef) error {
+		return c.s.e.markRead(ctx, c.me(), ref)
 	})
 }
 

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"kj/httpapi"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -75,7 +75,7 @@ func (e *Engine) userMap(ctx context.Context, q storage.Querier, ids []int64) (m
 // existingUser loads a user the caller named, or answers "no such user".
 func existingUser(ctx context.Context, q storage.Querier, id int64) (storage.User, error) {
 	u, err := storage.UserByID(ctx, q, id)
-	return u, storeErr(err, httpapi.CodeChatUserNotFound)
+	return u, storeErr(err, apierr.CodeChatUserNotFound)
 }
 
 // callAddFriend sends a friend application; the verification message is
@@ -95,13 +95,13 @@ func callAddFriend(c *call) (any, error) {
 	}
 	p.ReqMsg = strings.TrimSpace(p.ReqMsg)
 	if p.ReqMsg == "" {
-		return nil, httpapi.ChatError(httpapi.CodeChatVerifyRequired)
+		return nil, apierr.ChatError(apierr.CodeChatVerifyRequired)
 	}
 	if tooLong(p.ReqMsg, 200) || tooLong(p.Ex, maxSmallText) {
 		return nil, badArg("params.reqMsg")
 	}
 	if to == c.me() {
-		return nil, httpapi.ChatError(httpapi.CodeChatSelf)
+		return nil, apierr.ChatError(apierr.CodeChatSelf)
 	}
 	e := c.s.e
 	var item FriendApplicationItem
@@ -111,14 +111,14 @@ func callAddFriend(c *call) (any, error) {
 			return err
 		}
 		if _, err := storage.ChatFriendOf(c.ctx, tx, c.me(), to); err == nil {
-			return httpapi.ChatError(httpapi.CodeChatAlreadyFriends)
+			return apierr.ChatError(apierr.CodeChatAlreadyFriends)
 		} else if !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
 		if blocked, err := storage.ChatBlocked(c.ctx, tx, to, c.me()); err != nil {
 			return err
 		} else if blocked {
-			return httpapi.ChatError(httpapi.CodeChatBlacklisted)
+			return apierr.ChatError(apierr.CodeChatBlacklisted)
 		}
 		r := storage.ChatFriendRequest{FromID: c.me(), ToID: to, ReqMsg: p.ReqMsg, Ex: p.Ex, CreatedAt: e.now()}
 		if err := storage.PutChatFriendRequest(c.ctx, tx, r); err != nil {
@@ -167,7 +167,7 @@ func callAcceptFriend(c *call) (any, error) {
 		return nil, err
 	}
 	if from == c.me() {
-		return nil, httpapi.ChatError(httpapi.CodeChatSelf)
+		return nil, apierr.ChatError(apierr.CodeChatSelf)
 	}
 	e := c.s.e
 	me, peer := c.me(), from
@@ -175,7 +175,7 @@ func callAcceptFriend(c *call) (any, error) {
 	self := c.s.self
 	op := &opItem{reply: c.replyTo(), run: func(ctx context.Context, tx storage.Tx, w *noticeWriter) (*outcome, error) {
 		if err := storage.HandleChatFriendRequest(ctx, tx, peer, me, storage.FriendAccepted, msg, w.now); err != nil {
-			return nil, storeErr(err, httpapi.CodeChatNoApplication)
+			return nil, storeErr(err, apierr.CodeChatNoApplication)
 		}
 		if err := storage.AddChatFriends(ctx, tx,
 			storage.ChatFriend{OwnerID: me, FriendID: peer, OperatorID: me, CreatedAt: w.now},
@@ -233,7 +233,7 @@ func callRefuseFriend(c *call) (any, error) {
 	var item FriendApplicationItem
 	err = e.db.Tx(c.ctx, func(tx storage.Tx) error {
 		if err := storage.HandleChatFriendRequest(c.ctx, tx, from, c.me(), storage.FriendRefused, msg, e.now()); err != nil {
-			return storeErr(err, httpapi.CodeChatNoApplication)
+			return storeErr(err, apierr.CodeChatNoApplication)
 		}
 		r, err := storage.ChatFriendRequestOf(c.ctx, tx, from, c.me())
 		if err != nil {
@@ -372,7 +372,7 @@ func callDeleteFriend(c *call) (any, error) {
 	err = e.db.Tx(c.ctx, func(tx storage.Tx) error {
 		var err error
 		if fMe, err = storage.ChatFriendOf(c.ctx, tx, c.me(), peer); err != nil {
-			return storeErr(err, httpapi.CodeChatNotFriends)
+			return storeErr(err, apierr.CodeChatNotFriends)
 		}
 		fPeer, _ = storage.ChatFriendOf(c.ctx, tx, peer, c.me())
 		if _, err := storage.DeleteChatFriendship(c.ctx, tx, c.me(), peer); err != nil {
@@ -409,7 +409,7 @@ func callSetFriendRemark(c *call) (any, error) {
 	}
 	e := c.s.e
 	if err := storage.SetChatFriendRemark(c.ctx, e.db, c.me(), peer, p.Remark); err != nil {
-		return nil, storeErr(err, httpapi.CodeChatNotFriends)
+		return nil, storeErr(err, apierr.CodeChatNotFriends)
 	}
 	f, err := storage.ChatFriendOf(c.ctx, e.db, c.me(), peer)
 	if err != nil {
@@ -474,7 +474,7 @@ func callAddBlack(c *call) (any, error) {
 		return nil, err
 	}
 	if peer == c.me() {
-		return nil, httpapi.ChatError(httpapi.CodeChatSelf)
+		return nil, apierr.ChatError(apierr.CodeChatSelf)
 	}
 	if tooLong(ex, maxSmallText) {
 		return nil, badArg("ex")
@@ -490,6 +490,7 @@ func callAddBlack(c *call) (any, error) {
 		return nil, err
 	}
 	if added {
+		e.pairRulesChanged(c.me(), peer)
 		e.push([]int64{c.me()}, "OnBlackAdded", blackItem(b, u))
 	}
 	return nil, nil
@@ -512,6 +513,7 @@ func callRemoveBlack(c *call) (any, error) {
 		if err := storage.RemoveChatBlock(c.ctx, e.db, c.me(), peer); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return nil, err
 		}
+		e.pairRulesChanged(c.me(), peer)
 		u, err := storage.UserByID(c.ctx, e.db, peer)
 		if err == nil {
 			e.push([]int64{c.me()}, "OnBlackDeleted", blackItem(b, u))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"kj/httpapi"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -42,7 +42,7 @@ func init() {
 }
 
 func (c *call) checker() checker {
-	return checker{ctx: c.ctx, db: c.s.e.db, host: c.s.host}
+	return checker{ctx: c.ctx, db: c.s.e.db, host: c.s.host, user: c.s.userID}
 }
 
 // build finishes a Create*Message call: the element is validated and the
@@ -165,7 +165,7 @@ func callCreateForward(c *call) (any, error) {
 		return nil, err
 	}
 	if !sendable(src.ContentType) {
-		return nil, httpapi.ChatError(httpapi.CodeChatUnsupportedType)
+		return nil, apierr.ChatError(apierr.CodeChatUnsupportedType)
 	}
 	return c.build(src.ContentType, func(m *Message) {
 		m.TextElem, m.PictureElem, m.SoundElem, m.VideoElem, m.FileElem = src.TextElem, src.PictureElem, src.SoundElem, src.VideoElem, src.FileElem
@@ -266,7 +266,10 @@ func callSend(c *call) (any, error) {
 	if !validClientMsgID(m.ClientMsgID) {
 		return nil, badMsg("clientMsgID")
 	}
-	if err := c.checker().checkMessage(&m, 0); err != nil {
+	var files []int64
+	check := c.checker()
+	check.files = &files
+	if err := check.checkMessage(&m, 0); err != nil {
 		return nil, err
 	}
 	now := c.now()
@@ -286,6 +289,9 @@ func callSend(c *call) (any, error) {
 			return nil, badArg("groupID")
 		}
 		m.GroupID, m.RecvID, m.SessionType = group, "", sessionGroup
+		if err := c.shareFiles(files, groupConversationID(gid)); err != nil {
+			return nil, err
+		}
 		if onlineOnly {
 			return c.relayToGroup(&m, gid)
 		}
@@ -296,10 +302,14 @@ func callSend(c *call) (any, error) {
 			return nil, badArg("recvID")
 		}
 		if rid == c.me() {
-			return nil, httpapi.ChatError(httpapi.CodeChatSelf)
+			return nil, apierr.ChatError(apierr.CodeChatSelf)
 		}
 		m.RecvID, m.GroupID, m.SessionType = recv, "", sessionSingle
-		ref, _ := parseConversationID(singleConversationID(c.meStr(), recv))
+		convID := singleConversationID(c.meStr(), recv)
+		ref, _ := parseConversationID(convID)
+		if err := c.shareFiles(files, convID); err != nil {
+			return nil, err
+		}
 		if onlineOnly {
 			return c.relayToUser(&m, rid)
 		}
@@ -308,6 +318,20 @@ func callSend(c *call) (any, error) {
 		return nil, badArg("recvID")
 	}
 	return nil, errLater
+}
+
+// shareFiles lets the members of conversation convID fetch the uploads a
+// message sent there names. It is written before the message commits: a
+// send refused afterwards (not a member, blocked, muted) leaves a share
+// that only shows the sender's own readable file to that conversation,
+// which is what sending it means; it never lets the sender read more.
+func (c *call) shareFiles(files []int64, convID string) error {
+	for _, id := range files {
+		if err := storage.ShareChatFile(c.ctx, c.s.e.db, id, convID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // relayToUser delivers a message that is not to be stored (isOnlineOnly)
@@ -320,7 +344,7 @@ func (c *call) relayToUser(m *Message, peer int64) (any, error) {
 	if blocked, err := storage.ChatBlocked(c.ctx, e.db, peer, c.me()); err != nil {
 		return nil, err
 	} else if blocked {
-		return nil, httpapi.ChatError(httpapi.CodeChatBlacklisted)
+		return nil, apierr.ChatError(apierr.CodeChatBlacklisted)
 	}
 	m.Status, m.SendTime = statusSent, c.now()
 	b, _ := json.Marshal(m)
@@ -334,13 +358,17 @@ func (c *call) relayToGroup(m *Message, gid int64) (any, error) {
 	e := c.s.e
 	var members []int64
 	err := e.db.Tx(c.ctx, func(tx storage.Tx) error {
-		verdicts, err := e.checkRules(c.ctx, tx, convSpec{id: groupConversationID(gid), kind: sessionGroup, groupID: gid},
-			[]*sendItem{{msg: m}}, c.now())
+		g, err := storage.ChatGroupByID(c.ctx, tx, gid)
 		if err != nil {
+			return storeErr(err, apierr.CodeChatGroupNotFound)
+		}
+		sender, _ := parseUserID(m.SendID)
+		mine, err := storage.ChatGroupMemberOf(c.ctx, tx, gid, sender)
+		if err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
-		if verdicts[0] != nil {
-			return verdicts[0]
+		if err := judgeGroupSend(g, mine, err == nil, c.now()); err != nil {
+			return err
 		}
 		members, err = storage.ChatGroupMemberIDs(c.ctx, tx, gid)
 		return err
@@ -369,7 +397,7 @@ func callTyping(c *call) (any, error) {
 		return nil, badArg("msgTip")
 	}
 	if peer == c.me() {
-		return nil, httpapi.ChatError(httpapi.CodeChatSelf)
+		return nil, apierr.ChatError(apierr.CodeChatSelf)
 	}
 	m := newOutgoing(c.s.self, TypeTyping, c.now())
 	m.TypingElem = &TypingElem{MsgTips: tip}
@@ -399,26 +427,26 @@ func callRevoke(c *call) (any, error) {
 	op := &opItem{reply: c.replyTo(), run: func(ctx context.Context, tx storage.Tx, w *noticeWriter) (*outcome, error) {
 		msg, err := storage.ChatMessageByClientID(ctx, tx, ref.ID, clientID)
 		if err != nil {
-			return nil, storeErr(err, httpapi.CodeChatMessageNotFound)
+			return nil, storeErr(err, apierr.CodeChatMessageNotFound)
 		}
 		if msg.ContentType == NoticeRevoke {
 			return &outcome{}, nil
 		}
 		if msg.ContentType >= storage.ChatNoticeFrom {
-			return nil, httpapi.ChatError(httpapi.CodeChatRevokeDenied)
+			return nil, apierr.ChatError(apierr.CodeChatRevokeDenied)
 		}
 		role := 0
 		if ref.SessionType == sessionGroup {
 			g, err := storage.ChatGroupByID(ctx, tx, ref.GroupID)
 			if err != nil {
-				return nil, storeErr(err, httpapi.CodeChatGroupNotFound)
+				return nil, storeErr(err, apierr.CodeChatGroupNotFound)
 			}
 			if g.Status == storage.GroupDismissed {
-				return nil, httpapi.ChatError(httpapi.CodeChatGroupDismissed)
+				return nil, apierr.ChatError(apierr.CodeChatGroupDismissed)
 			}
 			mine, err := storage.ChatGroupMemberOf(ctx, tx, ref.GroupID, me)
 			if err != nil {
-				return nil, storeErr(err, httpapi.CodeChatNotMember)
+				return nil, storeErr(err, apierr.CodeChatNotMember)
 			}
 			role = mine.RoleLevel
 			if role >= storage.RoleAdmin && msg.SendID != me {
@@ -427,16 +455,16 @@ func callRevoke(c *call) (any, error) {
 					senderRole = sm.RoleLevel
 				}
 				if role <= senderRole {
-					return nil, httpapi.ChatError(httpapi.CodeChatRevokeDenied)
+					return nil, apierr.ChatError(apierr.CodeChatRevokeDenied)
 				}
 				return revoke(ctx, tx, w, ref, msg, self, role)
 			}
 		}
 		if msg.SendID != me {
-			return nil, httpapi.ChatError(httpapi.CodeChatRevokeDenied)
+			return nil, apierr.ChatError(apierr.CodeChatRevokeDenied)
 		}
 		if role < storage.RoleAdmin && w.now-msg.SendTime > window {
-			return nil, httpapi.ChatError(httpapi.CodeChatRevokeTooLate)
+			return nil, apierr.ChatError(apierr.CodeChatRevokeTooLate)
 		}
 		return revoke(ctx, tx, w, ref, msg, self, role)
 	}}
@@ -481,7 +509,7 @@ func callDeleteMessage(c *call) (any, error) {
 	e := c.s.e
 	msg, err := storage.ChatMessageByClientID(c.ctx, e.db, ref.ID, clientID)
 	if err != nil || msg.Seq <= row.MinSeq || msg.Seq > row.VisibleMax() {
-		return nil, storeErr(orNotFound(err), httpapi.CodeChatMessageNotFound)
+		return nil, storeErr(orNotFound(err), apierr.CodeChatMessageNotFound)
 	}
 	if err := storage.DeleteChatMessageForUser(c.ctx, e.db, c.me(), ref.ID, msg.Seq); err != nil {
 		return nil, err
@@ -529,7 +557,7 @@ func (c *call) historyView(p *historyParams) (convRef, storage.ChatUserConversat
 		return convRef{}, storage.ChatUserConversation{}, false, badArg("params.conversationID")
 	}
 	if ref.SessionType == sessionSingle && !ref.has(c.me()) {
-		return convRef{}, storage.ChatUserConversation{}, false, httpapi.ChatError(httpapi.CodeChatConvNotFound)
+		return convRef{}, storage.ChatUserConversation{}, false, apierr.ChatError(apierr.CodeChatConvNotFound)
 	}
 	if p.Count <= 0 || p.Count > 200 {
 		return convRef{}, storage.ChatUserConversation{}, false, badArg("params.count")
@@ -539,7 +567,7 @@ func (c *call) historyView(p *historyParams) (convRef, storage.ChatUserConversat
 		return ref, row, false, nil // a chat with no messages yet
 	}
 	if err != nil {
-		return convRef{}, row, false, storeErr(err, httpapi.CodeChatConvNotFound)
+		return convRef{}, row, false, storeErr(err, apierr.CodeChatConvNotFound)
 	}
 	return ref, row, true, nil
 }
@@ -548,7 +576,7 @@ func (c *call) historyView(p *historyParams) (convRef, storage.ChatUserConversat
 func (c *call) startSeq(ref convRef, row storage.ChatUserConversation, clientID string) (int64, error) {
 	msg, err := storage.ChatMessageByClientID(c.ctx, c.s.e.db, ref.ID, clientID)
 	if err != nil || msg.Seq > row.VisibleMax() {
-		return 0, storeErr(orNotFound(err), httpapi.CodeChatMessageNotFound)
+		return 0, storeErr(orNotFound(err), apierr.CodeChatMessageNotFound)
 	}
 	return msg.Seq, nil
 }
@@ -577,7 +605,7 @@ func callHistory(c *call) (any, error) {
 	case p.LastMinSeq > 0 && p.LastMinSeq < before:
 		before = p.LastMinSeq
 	}
-	return c.page(ref, storage.ChatPage{UserID: c.me(), ConversationID: ref.ID, After: row.MinSeq, Before: before, Limit: int(p.Count), Newest: true}, true)
+	return c.page(ref, row, storage.ChatPage{UserID: c.me(), ConversationID: ref.ID, After: row.MinSeq, Before: before, Limit: int(p.Count), Newest: true}, true)
 }
 
 // callHistoryReverse catches up: the oldest count messages after
@@ -604,10 +632,10 @@ func callHistoryReverse(c *call) (any, error) {
 		}
 	}
 	after = max(after, row.MinSeq)
-	return c.page(ref, storage.ChatPage{UserID: c.me(), ConversationID: ref.ID, After: after, Before: row.VisibleMax() + 1, Limit: int(p.Count)}, false)
+	return c.page(ref, row, storage.ChatPage{UserID: c.me(), ConversationID: ref.ID, After: after, Before: row.VisibleMax() + 1, Limit: int(p.Count)}, false)
 }
 
-func (c *call) page(ref convRef, q storage.ChatPage, backwards bool) (any, error) {
+func (c *call) page(ref convRef, row storage.ChatUserConversation, q storage.ChatPage, backwards bool) (any, error) {
 	rows, more, err := storage.ChatMessagesPage(c.ctx, c.s.e.db, q)
 	if err != nil {
 		return nil, err
@@ -615,6 +643,9 @@ func (c *call) page(ref convRef, q storage.ChatPage, backwards bool) (any, error
 	res := AdvancedMessages{IsEnd: !more, MessageList: make([]*Message, 0, len(rows))}
 	for _, r := range rows {
 		res.MessageList = append(res.MessageList, fromStored(r))
+	}
+	if err := c.s.e.withReadState(c.ctx, c.me(), ref, row, res.MessageList); err != nil {
+		return nil, err
 	}
 	switch {
 	case len(rows) == 0 && backwards:
@@ -655,14 +686,11 @@ func callSearchMessages(c *call) (any, error) {
 		KeywordListMatchType int      `json:"keywordListMatchType"`
 		SenderUserIDList     []string `json:"senderUserIDList"`
 		MessageTypeList      []int    `json:"messageTypeList"`
+		PageIndex            int      `json:"pageIndex"`
 		Count                int      `json:"count"`
 	}
 	if err := c.args.Object(0, "params", &p); err != nil {
 		return nil, err
-	}
-	ref, ok := parseConversationID(p.ConversationID)
-	if !ok {
-		return nil, badArg("params.conversationID")
 	}
 	var kws []string
 	for _, k := range p.KeywordList {
@@ -675,6 +703,21 @@ func callSearchMessages(c *call) (any, error) {
 	}
 	if p.Count <= 0 || p.Count > 100 {
 		p.Count = 50
+	}
+	if p.ConversationID == "" {
+		// Every conversation of the caller: the text messages, paged.
+		if p.PageIndex < 1 || p.PageIndex > 1000 {
+			p.PageIndex = 1
+		}
+		senders := map[string]bool{}
+		for _, s := range p.SenderUserIDList {
+			senders[s] = true
+		}
+		return searchAllConversations(c, kws, p.KeywordListMatchType == 1, senders, p.PageIndex, p.Count)
+	}
+	ref, ok := parseConversationID(p.ConversationID)
+	if !ok {
+		return nil, badArg("params.conversationID")
 	}
 	types := p.MessageTypeList
 	if len(types) == 0 {

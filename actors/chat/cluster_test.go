@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/apierr"
+	"kj/internal/bus"
+	"kj/internal/clock"
+	"kj/internal/presence"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
@@ -16,7 +18,7 @@ import (
 
 // clusterNode is a node of a two-node cluster: its own engine and NATS
 // connection, a shared PostgreSQL schema and clock.
-func clusterNode(t *testing.T, db storage.DB, clk *clock.Fake, name string) *harness {
+func clusterNode(t *testing.T, db storage.DB, clk *clock.Fake, name string, shared ...presence.Presence) *harness {
 	t.Helper()
 	nb, err := bus.NewNATS(testenv.NATSURL(), "kjtest-"+name)
 	if err != nil {
@@ -24,6 +26,9 @@ func clusterNode(t *testing.T, db storage.DB, clk *clock.Fake, name string) *har
 	}
 	t.Cleanup(func() { nb.Close() })
 	h := &harness{t: t, db: db, clock: clk, bus: nb, dataDir: t.TempDir()}
+	if len(shared) > 0 {
+		h.presence = shared[0]
+	}
 	return h.start(func(c *Config) { c.Cluster, c.NodeID = true, name })
 }
 
@@ -124,4 +129,30 @@ func TestClusterDeliversAcrossNodesOverNATS(t *testing.T) {
 	bob.tok = n1.signIn(bob.ID)
 	b.waitPush("OnKickedOffline", nil)
 	b.waitClosed()
+}
+
+// A block added on one node reaches the actor of the same chat on another
+// node (kj.chat.rules), which judges sends from its own state: the blocked
+// user's sends through the other node are refused once the event arrived,
+// and accepted again after the block is removed.
+func TestClusterBlockReachesTheOtherNodesActor(t *testing.T) {
+	db := storagetest.Postgres(t)
+	clk := clock.NewFake(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
+	n1, n2 := clusterNode(t, db, clk, "r1"), clusterNode(t, db, clk, "r2")
+	alice, bob := n1.user("alice"), n1.user("bob")
+	a := n1.connect(alice)
+	b := n2.connect(bob)
+	b.text(alice.id, "", "before the block") // node 2's actor now holds the rules
+	a.ok(nil, "AddBlack", bob.id, "")
+	testenv.Eventually(t, waitFor, func() bool {
+		m := newOutgoing(sender{idStr: bob.id}, TypeText, 1)
+		m.TextElem = &TextElem{Content: "blocked?"}
+		return b.sendRaw(m, alice.id, "").ErrCode == apierr.CodeChatBlacklisted
+	}, "node 2 still accepts sends from a blocked user")
+	a.ok(nil, "RemoveBlack", bob.id)
+	testenv.Eventually(t, waitFor, func() bool {
+		m := newOutgoing(sender{idStr: bob.id}, TypeText, 1)
+		m.TextElem = &TextElem{Content: "unblocked"}
+		return b.sendRaw(m, alice.id, "").ErrCode == 0
+	}, "node 2 still refuses sends after the block was removed")
 }

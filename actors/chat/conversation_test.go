@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
-	"kj/httpapi"
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -69,7 +70,88 @@ func TestOneToOneChatUnreadAndMarkRead(t *testing.T) {
 		// Someone else's conversation is refused.
 		carol := h.user("carol")
 		c := h.connect(carol)
-		c.fails(httpapi.CodeChatConvNotFound, "MarkConversationMessageAsRead", convID)
-		c.fails(httpapi.CodeChatConvNotFound, "GetAdvancedHistoryMessageList", obj(map[string]any{"conversationID": convID, "count": 10}))
+		c.fails(apierr.CodeChatConvNotFound, "MarkConversationMessageAsRead", convID)
+		c.fails(apierr.CodeChatConvNotFound, "GetAdvancedHistoryMessageList", obj(map[string]any{"conversationID": convID, "count": 10}))
+	})
+}
+
+// Do not disturb: a muted conversation keeps its unread count in the list
+// but leaves the unread total (the tab badge) alone; the option reaches the
+// user's other sockets, and unmuting counts it again.
+func TestDoNotDisturbKeepsUnreadOutOfTotal(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		h := newHarness(t, db)
+		alice, bob, carol := h.user("alice"), h.user("bob"), h.user("carol")
+		a, c := h.connect(alice), h.connect(carol)
+		b, b2 := h.connect(bob), h.connect(bob)
+		muted := singleConversationID(alice.id, bob.id)
+
+		a.text(bob.id, "", "first")
+		b.waitPush("OnTotalUnreadMessageCountChanged", func(d string) bool { return d == "1" })
+		b.ok(nil, "SetConversationRecvMessageOpt", muted, 2)
+		b2.waitPush("OnConversationChanged", func(d string) bool {
+			l := decode[[]ConversationItem](t, d)
+			return l[0].ConversationID == muted && l[0].RecvMsgOpt == 2
+		})
+		b.waitPush("OnTotalUnreadMessageCountChanged", func(d string) bool { return d == "0" })
+
+		a.text(bob.id, "", "second")
+		b.waitPush("OnConversationChanged", func(d string) bool { return decode[[]ConversationItem](t, d)[0].UnreadCount == 2 })
+		if n := b.total(); n != 0 {
+			t.Fatalf("total %d with only a muted conversation unread", n)
+		}
+		c.text(bob.id, "", "from carol")
+		b.waitPush("OnTotalUnreadMessageCountChanged", func(d string) bool { return d == "1" })
+		list := b2.conversations()
+		byID := map[string]ConversationItem{}
+		for _, it := range list {
+			byID[it.ConversationID] = it
+		}
+		if m := byID[muted]; m.UnreadCount != 2 || m.RecvMsgOpt != 2 {
+			t.Fatalf("muted conversation %+v", m)
+		}
+		if n := b2.total(); n != 1 {
+			t.Fatalf("total %d, want carol's 1", n)
+		}
+
+		b.ok(nil, "SetConversationRecvMessageOpt", muted, 0)
+		b2.waitPush("OnTotalUnreadMessageCountChanged", func(d string) bool { return d == "3" })
+		b.fails(apierr.CodeChatBadArgument, "SetConversationRecvMessageOpt", muted, 3)
+		c.fails(apierr.CodeChatConvNotFound, "SetConversationRecvMessageOpt", muted, 2)
+		if n := b.total(); n != 3 {
+			t.Fatalf("total %d after a refused change", n)
+		}
+	})
+}
+
+// Pinning on one socket moves the conversation first on the user's other
+// sockets; the peer's list is untouched.
+func TestPinReachesOtherSockets(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		h := newHarness(t, db)
+		alice, bob, carol := h.user("alice"), h.user("bob"), h.user("carol")
+		a, c := h.connect(alice), h.connect(carol)
+		b, b2 := h.connect(bob), h.connect(bob)
+		old := singleConversationID(alice.id, bob.id)
+		a.text(bob.id, "", "older")
+		b.waitPush("OnRecvNewMessage", nil)
+		h.clock.Advance(time.Minute)
+		c.text(bob.id, "", "newer")
+		b.waitPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, "newer") })
+		if l := b2.conversations(); l[0].ConversationID == old {
+			t.Fatalf("older conversation first before pinning: %+v", l)
+		}
+		b.ok(nil, "PinConversation", old, true)
+		b2.waitPush("OnConversationChanged", func(d string) bool {
+			l := decode[[]ConversationItem](t, d)
+			return l[0].ConversationID == old && l[0].IsPinned
+		})
+		if l := b2.conversations(); l[0].ConversationID != old || !l[0].IsPinned || l[1].IsPinned {
+			t.Fatalf("pinned conversation not first: %+v", l)
+		}
+		if l := a.conversations(); l[0].IsPinned {
+			t.Fatalf("alice sees bob's pin: %+v", l)
+		}
+		c.fails(apierr.CodeChatConvNotFound, "PinConversation", old, true)
 	})
 }

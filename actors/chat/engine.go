@@ -3,9 +3,10 @@
 // per socket, one user actor per online user on this node (the fan-in of
 // its sockets), one conversation actor per active 1:1 chat and one group
 // actor per active group or channel. Conversation and group actors
-// serialise sends, dedupe by clientMsgID, check the rules in the
-// persisting transaction, commit in batches (seq assigned in the store)
-// and fan out; deliveries to users on other nodes travel over the bus.
+// serialise sends, judge them by the rules kept in their own state, dedupe
+// by clientMsgID, and hand them to the writer, which commits the sends of
+// many conversations in one transaction (seqs assigned in the store); then
+// they fan out. Deliveries to users on other nodes travel over the bus.
 package chat
 
 import (
@@ -14,6 +15,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -23,10 +25,10 @@ import (
 	"github.com/gorilla/websocket"
 
 	"kj/auth"
-	"kj/engine/bus"
-	"kj/engine/clock"
-	"kj/engine/presence"
-	"kj/httpapi"
+	"kj/internal/apierr"
+	"kj/internal/bus"
+	"kj/internal/clock"
+	"kj/internal/presence"
 	"kj/storage"
 )
 
@@ -38,6 +40,9 @@ type Config struct {
 	Cluster bool
 	// GroupMaxMembers caps a group's size (KJ_GROUP_MAX_MEMBERS), 2000.
 	GroupMaxMembers int
+	// ReceiptGroupMax is the largest group whose members' reads are
+	// reported to senders (KJ_CHAT_RECEIPT_GROUP_MAX), 100.
+	ReceiptGroupMax int
 	// RevokeWindow is how long a sender may revoke (KJ_REVOKE_WINDOW), 2m.
 	RevokeWindow time.Duration
 	// PingPeriod is the server ping interval, 25 s.
@@ -55,12 +60,32 @@ type Config struct {
 	// RequestRate and RequestBurst limit requests per socket: 30/s, burst 60.
 	RequestRate  float64
 	RequestBurst float64
-	// MaxBatch caps the messages committed in one transaction, 128.
+	// InboundQueue and InboundBytes bound the frames read from a socket
+	// and not yet taken by its session actor, 256 frames and 2 MiB; past
+	// either the socket is closed as too fast (session_limits.go).
+	InboundQueue int
+	InboundBytes int64
+	// MaxSocketsPerUser caps one user's open sockets per platform on this
+	// node (KJ_CHAT_MAX_SOCKETS_PER_USER), 5.
+	MaxSocketsPerUser int
+	// MaxBatch caps the messages of one conversation handed to the writer
+	// at once, 128.
 	MaxBatch int
+	// Writers is the number of chat writer workers (KJ_CHAT_WRITERS), 2;
+	// each commits the sends of its share of conversations.
+	Writers int
+	// WriterBatch caps the messages of one writer transaction, 1024.
+	WriterBatch int
 	// ActorIdle retires an idle conversation or group actor, 2 min.
 	ActorIdle time.Duration
 	// MaxMuteSeconds caps ChangeGroupMemberMute, 30 days.
 	MaxMuteSeconds int64
+	// Coalesce is how long a user's conversation and unread-total pushes
+	// wait to take in more changes (KJ_CHAT_COALESCE), 5 ms; negative
+	// pushes after every change. Message frames never wait.
+	Coalesce time.Duration
+	// SocketWriters is how many goroutines write sockets' queued frames, 128.
+	SocketWriters int
 }
 
 func (c *Config) defaults() {
@@ -77,6 +102,9 @@ func (c *Config) defaults() {
 	if c.GroupMaxMembers <= 0 {
 		c.GroupMaxMembers = 2000
 	}
+	if c.ReceiptGroupMax <= 0 {
+		c.ReceiptGroupMax = 100
+	}
 	if c.MaxFrame <= 0 {
 		c.MaxFrame = 256 << 10
 	}
@@ -89,8 +117,29 @@ func (c *Config) defaults() {
 	if c.RequestBurst <= 0 {
 		c.RequestBurst = 60
 	}
+	if c.InboundQueue <= 0 {
+		c.InboundQueue = 256
+	}
+	if c.InboundBytes <= 0 {
+		c.InboundBytes = 2 << 20
+	}
+	if c.MaxSocketsPerUser <= 0 {
+		c.MaxSocketsPerUser = 5
+	}
 	if c.MaxBatch <= 0 {
 		c.MaxBatch = 128
+	}
+	if c.Coalesce == 0 {
+		c.Coalesce = 5 * time.Millisecond
+	}
+	if c.SocketWriters <= 0 {
+		c.SocketWriters = 128
+	}
+	if c.Writers <= 0 {
+		c.Writers = 2
+	}
+	if c.WriterBatch <= 0 {
+		c.WriterBatch = 1024
 	}
 	if c.MaxMuteSeconds <= 0 {
 		c.MaxMuteSeconds = 30 * 24 * 3600
@@ -124,15 +173,23 @@ type Engine struct {
 	root     *actor.RootContext
 	upgrader websocket.Upgrader
 
-	users    *registry[int64, *userEntry]
-	convs    *registry[string, *actor.PID]
-	groups   *registry[int64, *actor.PID]
-	sockets  *registry[int64, *session]
-	subs     []bus.Subscription
-	draining atomic.Bool
-	closed   atomic.Bool
-	closeMu  sync.RWMutex   // orders begin (RLock) before Close (Lock)
-	wg       sync.WaitGroup // commit goroutines in flight
+	users         *registry[int64, *userEntry]
+	convs         *registry[string, *actor.PID]
+	groups        *registry[int64, *actor.PID]
+	sockets       *registry[int64, *session]
+	caps          socketCaps // open sockets per user and platform (session_limits.go)
+	pushed        *fannedOut
+	watchers      *watchers // presence subscriptions of this node's sockets
+	subs          []bus.Subscription
+	flushes       *flusher
+	socketWriters *writerPool
+	poller        *poller
+	wheel         *wheel
+	draining      atomic.Bool
+	closed        atomic.Bool
+	closeMu       sync.RWMutex   // orders begin (RLock) before Close (Lock)
+	wg            sync.WaitGroup // commits in flight (writer jobs and op goroutines)
+	writer        *writer
 }
 
 // New builds the engine; Start subscribes it to the bus.
@@ -146,11 +203,19 @@ func New(d Deps, cfg Config) *Engine {
 		log: d.Log.With("area", "chat"), system: d.Actors, root: d.Actors.Root,
 		users: newRegistry[int64, *userEntry](), convs: newRegistry[string, *actor.PID](),
 		groups: newRegistry[int64, *actor.PID](), sockets: newRegistry[int64, *session](),
+		pushed: newFannedOut(), watchers: newWatchers(),
 	}
+	e.writer = newWriter(e, cfg.Writers)
+	e.flushes = newFlusher(e, cfg.Coalesce)
+	e.socketWriters = newWriterPool(cfg.SocketWriters)
+	e.poller = newPoller(e, max(2, runtime.GOMAXPROCS(0)))
+	e.wheel = newWheel(e)
 	// Small buffers and a shared write buffer pool keep an idle socket
 	// cheap: the write buffer is held only while a frame is written.
 	e.upgrader = websocket.Upgrader{
-		ReadBufferSize:  512,
+		// gorilla's own reader is never used (wsread.go reads the frames),
+		// but it allocates one: the smallest it allows.
+		ReadBufferSize:  125,
 		WriteBufferSize: 512,
 		WriteBufferPool: &sync.Pool{},
 		CheckOrigin:     func(*http.Request) bool { return true },
@@ -171,6 +236,16 @@ func (e *Engine) Start(ctx context.Context) error {
 		return err
 	}
 	e.subs = append(e.subs, sub)
+	if sub, err = e.bus.Subscribe(presenceSubject, e.onPresence); err != nil {
+		return err
+	}
+	e.subs = append(e.subs, sub)
+	if e.cfg.Cluster {
+		if sub, err = e.bus.Subscribe(rulesSubject, e.onRulesChanged); err != nil {
+			return err
+		}
+		e.subs = append(e.subs, sub)
+	}
 	if !e.cfg.Cluster {
 		// One subscription for every user of this node: the in-process bus
 		// matches each publish against every subscription, so per-user
@@ -180,6 +255,7 @@ func (e *Engine) Start(ctx context.Context) error {
 		}
 		e.subs = append(e.subs, sub)
 	}
+	bus.OnResume(e.bus, e.onBusResumed)
 	mutes, err := storage.ChatMutes(ctx, e.db)
 	if err != nil {
 		return err
@@ -194,6 +270,27 @@ func (e *Engine) Start(ctx context.Context) error {
 	return nil
 }
 
+// onBusResumed runs when the node's bus connection is back after an
+// outage. Whatever other nodes published meanwhile never reached this one:
+// pushes for its sockets, blocks (the 1:1 rules) and group changes. So
+// every actor drops its rules and member list (reloaded from the store on
+// the next send), and every socket is closed as at a restart (1012, reason
+// 1337), so each client reconnects and resyncs by seq from the store —
+// the push channel is best effort, the store is not.
+func (e *Engine) onBusResumed() {
+	if e.draining.Load() {
+		return
+	}
+	e.log.Warn("bus connection back: dropping cached rules and closing sockets so clients resync", "sockets", e.sockets.count())
+	e.convs.each(func(id string, _ *actor.PID) { e.dropRules(id) })
+	e.groups.each(func(id int64, _ *actor.PID) {
+		e.groups.with(id, nil, func(pid *actor.PID) { e.root.Send(pid, &membersChanged{}) })
+	})
+	e.sockets.each(func(_ int64, s *session) {
+		s.closeWith(websocket.CloseServiceRestart, apierr.CodeChatDraining)
+	})
+}
+
 // Close stops the engine's subscriptions; Drain closes the sockets first.
 func (e *Engine) Close() {
 	e.closeMu.Lock()
@@ -206,6 +303,7 @@ func (e *Engine) Close() {
 		_ = s.Unsubscribe()
 	}
 	e.wg.Wait()
+	e.writer.close()
 	// Stop the actors (and with them their timers) so a node that closed
 	// announces nothing more.
 	var futures []*actor.Future
@@ -216,6 +314,10 @@ func (e *Engine) Close() {
 	for _, f := range futures {
 		_ = f.Wait()
 	}
+	e.flushes.stop()
+	e.socketWriters.stop()
+	e.wheel.stop()
+	e.poller.stop()
 }
 
 // Drain refuses new sockets and closes the open ones with a reason so the
@@ -223,7 +325,7 @@ func (e *Engine) Close() {
 func (e *Engine) Drain(ctx context.Context) {
 	e.draining.Store(true)
 	e.sockets.each(func(_ int64, s *session) {
-		s.closeWith(websocket.CloseServiceRestart, httpapi.CodeChatDraining)
+		s.closeWith(websocket.CloseServiceRestart, apierr.CodeChatDraining)
 	})
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
@@ -237,7 +339,7 @@ func (e *Engine) Drain(ctx context.Context) {
 	}
 }
 
-// begin counts a commit goroutine Close must wait for; it refuses once the
+// begin counts a commit (a writer batch or an op) Close must wait for; it refuses once the
 // engine is closing.
 func (e *Engine) begin() bool {
 	e.closeMu.RLock()
@@ -319,6 +421,16 @@ func (e *Engine) onUserSubject(subject string, data []byte) {
 // onUserData decodes what arrived on a user's subject: a business
 // notification ({"key","data"}) or a chat event from another node.
 func (e *Engine) onUserData(userID int64, data []byte) {
+	if msg := e.userDataMessage(data); msg != nil {
+		e.tellUser(userID, msg)
+	}
+}
+
+// userDataMessage turns what arrived on a user's subject into the message
+// for the user actor: a chat event from another node (nil when it came
+// from this one: delivered in process already), or a business
+// notification; nil for anything else.
+func (e *Engine) userDataMessage(data []byte) any {
 	var env struct {
 		Key  string     `json:"key"`
 		Data string     `json:"data"`
@@ -326,31 +438,37 @@ func (e *Engine) onUserData(userID int64, data []byte) {
 		Node string     `json:"node"`
 	}
 	if json.Unmarshal(data, &env) != nil {
-		return
+		return nil
 	}
 	switch {
 	case env.Chat != nil:
 		if env.Node == e.cfg.NodeID {
-			return // delivered in process already
+			return nil
 		}
 		env.Chat.prepare()
-		e.tellUser(userID, env.Chat)
+		return env.Chat
 	case env.Key != "":
-		e.tellUser(userID, &bizNotice{n: bus.Notification{Key: env.Key, Data: env.Data}})
+		return &bizNotice{n: bus.Notification{Key: env.Key, Data: env.Data}}
 	}
+	return nil
 }
 
 // tellUser sends msg to the user actor of userID on this node, if online.
 func (e *Engine) tellUser(userID int64, msg any) bool {
-	return e.users.with(userID, nil, func(u *userEntry) { e.root.Send(u.pid, msg) })
+	return e.users.with(userID, nil, func(u *userEntry) { e.root.Send(u.pid, &userTell{u: u, msg: msg}) })
 }
 
 // deliver hands an event to the users on this node and, in a cluster, to
-// their sockets on other nodes.
+// their sockets on other nodes. On this node its frames (encoded once,
+// shared by every recipient) go straight onto each recipient's sockets in
+// one loop; what the event changes in a recipient's own state waits for
+// its user actor's next flush (fanOut).
 func (e *Engine) deliver(userIDs []int64, ev *userEvent) {
 	ev.prepare()
 	for _, id := range userIDs {
-		e.tellUser(id, ev)
+		if u, ok := e.users.get(id); ok {
+			e.fanOut(u, ev)
+		}
 	}
 	if !e.cfg.Cluster || len(userIDs) == 0 {
 		return
@@ -369,6 +487,42 @@ func (e *Engine) deliver(userIDs []int64, ev *userEvent) {
 		if err := e.bus.Publish(ctx, bus.UserSubject(storage.FormatID(id)), payload); err != nil {
 			e.log.Warn("publish delivery", "user", id, "err", err)
 		}
+	}
+}
+
+// fanOut writes an event's frames to the sockets of one user of this node
+// (each message's sending socket excepted: it had the reply) and queues
+// its state change for the user actor, which is told to flush once per
+// coalescing window however many events arrive meanwhile. Nothing here
+// allocates per recipient: the frames are shared, the socket queues and
+// the pending list reuse their slices.
+func (e *Engine) fanOut(u *userEntry, ev *userEvent) {
+	socks := u.sockets()
+	switch ev.Kind {
+	case evMsgs:
+		for i, f := range ev.frames {
+			skip := ev.Skip[i]
+			for _, s := range socks {
+				if s.id != skip {
+					s.push(f)
+				}
+			}
+		}
+	case evPush, evRevoke:
+		for _, s := range socks {
+			s.push(ev.frames[0])
+		}
+		if ev.Kind == evPush {
+			return
+		}
+	}
+	u.pmu.Lock()
+	u.pending = append(u.pending, ev)
+	due := u.flushDue
+	u.flushDue = true
+	u.pmu.Unlock()
+	if !due {
+		e.flushes.add(u)
 	}
 }
 
@@ -395,19 +549,19 @@ func (e *Engine) changed(userIDs []int64, convIDs ...string) {
 }
 
 // errBusy is what a client sees when the store fails.
-func errBusy() error { return httpapi.ChatError(httpapi.CodeChatBusy) }
+func errBusy() error { return apierr.ChatError(apierr.CodeChatBusy) }
 
 // storeErr maps a store error onto the client's view.
 func storeErr(err error, notFound int) error {
 	if err == nil {
 		return nil
 	}
-	var he *httpapi.Error
+	var he *apierr.Error
 	if errors.As(err, &he) {
 		return err
 	}
 	if errors.Is(err, storage.ErrNotFound) && notFound != 0 {
-		return httpapi.ChatError(notFound)
+		return apierr.ChatError(notFound)
 	}
 	return err
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"kj/httpapi"
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -17,9 +17,9 @@ func TestFriendsApplicationsRemarkDeleteAndBlacklist(t *testing.T) {
 		a, b, c := h.connect(alice), h.connect(bob), h.connect(carol)
 
 		// A verification message is required; yourself and strangers fail.
-		a.fails(httpapi.CodeChatVerifyRequired, "AddFriend", obj(map[string]string{"toUserID": bob.id, "reqMsg": "  "}))
-		a.fails(httpapi.CodeChatSelf, "AddFriend", obj(map[string]string{"toUserID": alice.id, "reqMsg": "me"}))
-		a.fails(httpapi.CodeChatUserNotFound, "AddFriend", obj(map[string]string{"toUserID": "12345", "reqMsg": "hi"}))
+		a.fails(apierr.CodeChatVerifyRequired, "AddFriend", obj(map[string]string{"toUserID": bob.id, "reqMsg": "  "}))
+		a.fails(apierr.CodeChatSelf, "AddFriend", obj(map[string]string{"toUserID": alice.id, "reqMsg": "me"}))
+		a.fails(apierr.CodeChatUserNotFound, "AddFriend", obj(map[string]string{"toUserID": "12345", "reqMsg": "hi"}))
 		a.ok(nil, "AddFriend", obj(map[string]string{"toUserID": bob.id, "reqMsg": "I am Alice"}))
 		app := decode[FriendApplicationItem](t, b.waitPush("OnFriendApplicationAdded", nil).Data)
 		if app.FromUserID != alice.id || app.ReqMsg != "I am Alice" || app.HandleResult != storage.FriendPending || app.FromNickname != "alice" {
@@ -35,7 +35,7 @@ func TestFriendsApplicationsRemarkDeleteAndBlacklist(t *testing.T) {
 		if r := decode[FriendApplicationItem](t, a.waitPush("OnFriendApplicationRejected", nil).Data); r.HandleResult != storage.FriendRefused || r.HandleMsg != "who?" {
 			t.Fatalf("refusal %+v", r)
 		}
-		b.fails(httpapi.CodeChatNoApplication, "AcceptFriendApplication", obj(map[string]string{"toUserID": alice.id}))
+		b.fails(apierr.CodeChatNoApplication, "AcceptFriendApplication", obj(map[string]string{"toUserID": alice.id}))
 		a.ok(nil, "AddFriend", obj(map[string]string{"toUserID": bob.id, "reqMsg": "from school"}))
 		b.ok(nil, "AcceptFriendApplication", obj(map[string]string{"toUserID": alice.id, "handleMsg": "ok"}))
 		a.waitPush("OnFriendApplicationAccepted", nil)
@@ -51,7 +51,7 @@ func TestFriendsApplicationsRemarkDeleteAndBlacklist(t *testing.T) {
 		if len(apps) != 1 || apps[0].HandleResult != storage.FriendAccepted {
 			t.Fatalf("recipient's list %+v", apps)
 		}
-		a.fails(httpapi.CodeChatAlreadyFriends, "AddFriend", obj(map[string]string{"toUserID": bob.id, "reqMsg": "again"}))
+		a.fails(apierr.CodeChatAlreadyFriends, "AddFriend", obj(map[string]string{"toUserID": bob.id, "reqMsg": "again"}))
 		var friends []FullUserItem
 		a.ok(&friends, "GetFriendList")
 		if len(friends) != 1 || friends[0].FriendInfo.UserID != bob.id || friends[0].PublicInfo.Nickname != "bob" {
@@ -66,7 +66,7 @@ func TestFriendsApplicationsRemarkDeleteAndBlacklist(t *testing.T) {
 		// Remark: only for friends; it names the conversation.
 		a.ok(nil, "SetFriendRemark", obj(map[string]string{"toUserID": bob.id, "remark": "Bobby"}))
 		a.waitPush("OnFriendInfoChanged", func(d string) bool { return strings.Contains(d, "Bobby") })
-		a.fails(httpapi.CodeChatNotFriends, "SetFriendRemark", obj(map[string]string{"toUserID": carol.id, "remark": "x"}))
+		a.fails(apierr.CodeChatNotFriends, "SetFriendRemark", obj(map[string]string{"toUserID": carol.id, "remark": "x"}))
 		if list := a.conversations(); len(list) != 1 || list[0].ShowName != "Bobby" {
 			t.Fatalf("conversation named by remark: %+v", list)
 		}
@@ -82,13 +82,13 @@ func TestFriendsApplicationsRemarkDeleteAndBlacklist(t *testing.T) {
 		b.waitPush("OnBlackAdded", nil)
 		var m Message
 		a.ok(&m, "CreateTextMessage", "can you hear me?")
-		if r := a.sendRaw(&m, bob.id, ""); r.ErrCode != httpapi.CodeChatBlacklisted || r.ErrMsg != "The peer added you to the blacklist" {
+		if r := a.sendRaw(&m, bob.id, ""); r.ErrCode != apierr.CodeChatBlacklisted || r.ErrMsg != "The peer added you to the blacklist" {
 			t.Fatalf("blocked send: %+v", r)
 		}
 		if _, err := storage.ChatMessageByClientID(context.Background(), db, singleConversationID(alice.id, bob.id), m.ClientMsgID); err != storage.ErrNotFound {
 			t.Fatalf("a refused message was stored: %v", err)
 		}
-		a.fails(httpapi.CodeChatBlacklisted, "TypingStatusUpdate", bob.id, "typing")
+		a.fails(apierr.CodeChatBlacklisted, "TypingStatusUpdate", bob.id, "typing")
 		var black []BlackUserItem
 		c.ok(&black, "GetBlackList")
 		if len(black) != 0 {
@@ -113,6 +113,6 @@ func TestFriendsApplicationsRemarkDeleteAndBlacklist(t *testing.T) {
 		if len(friends) != 0 {
 			t.Fatalf("friends after delete %+v", friends)
 		}
-		a.fails(httpapi.CodeChatNotFriends, "DeleteFriend", bob.id)
+		a.fails(apierr.CodeChatNotFriends, "DeleteFriend", bob.id)
 	})
 }

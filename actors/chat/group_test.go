@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"kj/httpapi"
+	"kj/internal/apierr"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
@@ -55,7 +55,7 @@ func TestGroupRolesMatrix(t *testing.T) {
 		cl[u.Nickname] = h.connect(u)
 	}
 	users := map[string]*testUser{"owner": owner, "admin": admin, "admin2": admin2, "member": member, "member2": member2}
-	no, ok, self := httpapi.CodeChatNoPermission, 0, httpapi.CodeChatSelf
+	no, ok, self := apierr.CodeChatNoPermission, 0, apierr.CodeChatSelf
 	type action struct {
 		name string
 		call func(c *client, gid, target string) Reply
@@ -140,11 +140,11 @@ func TestGroupMuteExpiresWithTheClockAndAfterRestart(t *testing.T) {
 			t.Fatalf("mute end %d, want %d", info.MuteEndTime, want)
 		}
 		m.waitPush("OnRecvNewMessage", noticeOf(NoticeMemberMuted))
-		if r := m.sendGroup(gid, "let me speak"); r.ErrCode != httpapi.CodeChatMuted {
+		if r := m.sendGroup(gid, "let me speak"); r.ErrCode != apierr.CodeChatMuted {
 			t.Fatalf("muted member sends: %+v", r)
 		}
 		h.clock.Advance(59 * time.Second)
-		if r := m.sendGroup(gid, "now?"); r.ErrCode != httpapi.CodeChatMuted {
+		if r := m.sendGroup(gid, "now?"); r.ErrCode != apierr.CodeChatMuted {
 			t.Fatalf("a second early: %+v", r)
 		}
 		h.clock.Advance(time.Second)
@@ -201,13 +201,13 @@ func TestGroupFullDismissedAndChannels(t *testing.T) {
 	// Group full: the cap counts the owner.
 	var g GroupItem
 	r := o.call("CreateGroup", obj(map[string]any{"memberUserIDs": []string{a.id, b.id, x.id}, "groupInfo": map[string]any{"groupName": "big"}}))
-	if r.ErrCode != httpapi.CodeChatGroupFull {
+	if r.ErrCode != apierr.CodeChatGroupFull {
 		t.Fatalf("create over the cap: %+v", r)
 	}
 	gid := o.group("three", storage.GroupTypeGroup, nil, []*testUser{a, b}, verifyNone)
-	o.fails(httpapi.CodeChatGroupFull, "InviteUserToGroup", gid, "", obj([]string{x.id}))
-	cx.fails(httpapi.CodeChatGroupFull, "JoinGroup", gid, "let me in", 3, "")
-	if r := o.call("CreateGroup", obj(map[string]any{"groupInfo": map[string]any{"groupName": "  "}})); r.ErrCode != httpapi.CodeChatGroupNameRequired {
+	o.fails(apierr.CodeChatGroupFull, "InviteUserToGroup", gid, "", obj([]string{x.id}))
+	cx.fails(apierr.CodeChatGroupFull, "JoinGroup", gid, "let me in", 3, "")
+	if r := o.call("CreateGroup", obj(map[string]any{"groupInfo": map[string]any{"groupName": "  "}})); r.ErrCode != apierr.CodeChatGroupNameRequired {
 		t.Fatalf("nameless group: %+v", r)
 	}
 
@@ -219,15 +219,15 @@ func TestGroupFullDismissedAndChannels(t *testing.T) {
 			t.Fatalf("dismissed item %+v", item)
 		}
 	}
-	if r := ca.sendGroup(gid, "anyone?"); r.ErrCode != httpapi.CodeChatGroupDismissed {
+	if r := ca.sendGroup(gid, "anyone?"); r.ErrCode != apierr.CodeChatGroupDismissed {
 		t.Fatalf("send to a dismissed group: %+v", r)
 	}
-	cx.fails(httpapi.CodeChatGroupDismissed, "JoinGroup", gid, "", 3, "")
-	o.fails(httpapi.CodeChatGroupDismissed, "KickGroupMember", gid, "", obj([]string{a.id}))
-	o.fails(httpapi.CodeChatGroupDismissed, "ChangeGroupMute", gid, true)
-	o.fails(httpapi.CodeChatGroupDismissed, "DismissGroup", gid)
-	ca.fails(httpapi.CodeChatGroupDismissed, "QuitGroup", gid)
-	o.fails(httpapi.CodeChatGroupDismissed, "GetGroupMemberList", gid, 0, 0, 100)
+	cx.fails(apierr.CodeChatGroupDismissed, "JoinGroup", gid, "", 3, "")
+	o.fails(apierr.CodeChatGroupDismissed, "KickGroupMember", gid, "", obj([]string{a.id}))
+	o.fails(apierr.CodeChatGroupDismissed, "ChangeGroupMute", gid, true)
+	o.fails(apierr.CodeChatGroupDismissed, "DismissGroup", gid)
+	ca.fails(apierr.CodeChatGroupDismissed, "QuitGroup", gid)
+	o.fails(apierr.CodeChatGroupDismissed, "GetGroupMemberList", gid, 0, 0, 100)
 	var joined []GroupItem
 	ca.ok(&joined, "GetJoinedGroupList")
 	if len(joined) != 0 {
@@ -240,7 +240,7 @@ func TestGroupFullDismissedAndChannels(t *testing.T) {
 
 	// Channel: only owner and admins post; members read.
 	cid := o.group("news", storage.GroupTypeChannel, []*testUser{a}, []*testUser{b}, verifyNone)
-	if r := cb.sendGroup(cid, "may I?"); r.ErrCode != httpapi.CodeChatChannelReadOnly {
+	if r := cb.sendGroup(cid, "may I?"); r.ErrCode != apierr.CodeChatChannelReadOnly {
 		t.Fatalf("member posts to a channel: %+v", r)
 	}
 	if r := ca.sendGroup(cid, "admin post"); r.ErrCode != 0 {
@@ -259,7 +259,7 @@ func TestGroupFullDismissedAndChannels(t *testing.T) {
 	g2 := o.group("quiet", storage.GroupTypeGroup, []*testUser{a}, []*testUser{b}, verifyNone)
 	ca.ok(nil, "ChangeGroupMute", g2, true)
 	cb.waitPush("OnGroupInfoChanged", func(d string) bool { return decode[GroupItem](t, d).Status == storage.GroupMuted })
-	if r := cb.sendGroup(g2, "hello?"); r.ErrCode != httpapi.CodeChatGroupMuted {
+	if r := cb.sendGroup(g2, "hello?"); r.ErrCode != apierr.CodeChatGroupMuted {
 		t.Fatalf("member in a muted group: %+v", r)
 	}
 	if r := ca.sendGroup(g2, "admins may"); r.ErrCode != 0 {
@@ -287,7 +287,7 @@ func TestGroupJoinApplicationInviteQuitKick(t *testing.T) {
 			t.Fatalf("application %+v", app)
 		}
 		ca.waitPush("OnGroupApplicationAdded", nil)
-		if r := cx.sendGroup(gid, "am I in?"); r.ErrCode != httpapi.CodeChatNotMember {
+		if r := cx.sendGroup(gid, "am I in?"); r.ErrCode != apierr.CodeChatNotMember {
 			t.Fatalf("applicant sends: %+v", r)
 		}
 		var apps []GroupApplicationItem
@@ -299,9 +299,9 @@ func TestGroupJoinApplicationInviteQuitKick(t *testing.T) {
 		if len(apps) != 0 {
 			t.Fatalf("a member sees applications: %+v", apps)
 		}
-		cb.fails(httpapi.CodeChatNoPermission, "AcceptGroupApplication", gid, x.id, "ok")
+		cb.fails(apierr.CodeChatNoPermission, "AcceptGroupApplication", gid, x.id, "ok")
 		ca.ok(nil, "AcceptGroupApplication", gid, x.id, "welcome")
-		ca.fails(httpapi.CodeChatNoApplication, "AcceptGroupApplication", gid, x.id, "again")
+		ca.fails(apierr.CodeChatNoApplication, "AcceptGroupApplication", gid, x.id, "again")
 		cx.waitPush("OnJoinedGroupAdded", nil)
 		cx.waitPush("OnRecvNewMessage", noticeOf(NoticeMemberEnter))
 		cx.waitPush("OnNewConversation", nil)
@@ -317,10 +317,10 @@ func TestGroupJoinApplicationInviteQuitKick(t *testing.T) {
 		// An admin's invitation goes straight in.
 		ca.ok(nil, "InviteUserToGroup", gid, "join us", obj([]string{y.id}))
 		cy.waitPush("OnJoinedGroupAdded", nil)
-		o.fails(httpapi.CodeChatAlreadyMember, "InviteUserToGroup", gid, "", obj([]string{y.id}))
+		o.fails(apierr.CodeChatAlreadyMember, "InviteUserToGroup", gid, "", obj([]string{y.id}))
 
 		// Quit: the owner cannot; a member leaves and sees nothing after.
-		o.fails(httpapi.CodeChatOwnerCannotQuit, "QuitGroup", gid)
+		o.fails(apierr.CodeChatOwnerCannotQuit, "QuitGroup", gid)
 		cb.ok(nil, "QuitGroup", gid)
 		cb.waitPush("OnJoinedGroupDeleted", nil)
 		o.waitPush("OnGroupMemberDeleted", func(d string) bool { return decode[GroupMemberItem](t, d).UserID == b.id })
@@ -335,7 +335,7 @@ func TestGroupJoinApplicationInviteQuitKick(t *testing.T) {
 		if cb.hasPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, "after b left") }) {
 			t.Fatal("ex-member got a later message pushed")
 		}
-		if r := cb.sendGroup(gid, "still here?"); r.ErrCode != httpapi.CodeChatNotMember {
+		if r := cb.sendGroup(gid, "still here?"); r.ErrCode != apierr.CodeChatNotMember {
 			t.Fatalf("ex-member sends: %+v", r)
 		}
 		list := cb.conversations()
@@ -346,7 +346,7 @@ func TestGroupJoinApplicationInviteQuitKick(t *testing.T) {
 		ca.ok(nil, "KickGroupMember", gid, "spam", obj([]string{x.id}))
 		cx.waitPush("OnJoinedGroupDeleted", nil)
 		cx.waitPush("OnRecvNewMessage", noticeOf(NoticeMemberKicked))
-		if r := cx.sendGroup(gid, "hey"); r.ErrCode != httpapi.CodeChatNotMember {
+		if r := cx.sendGroup(gid, "hey"); r.ErrCode != apierr.CodeChatNotMember {
 			t.Fatalf("kicked member sends: %+v", r)
 		}
 		var members []GroupMemberItem
@@ -354,7 +354,7 @@ func TestGroupJoinApplicationInviteQuitKick(t *testing.T) {
 		if len(members) != 3 {
 			t.Fatalf("members %+v", members)
 		}
-		cx.fails(httpapi.CodeChatNotMember, "GetGroupMemberList", gid, 0, 0, 2000)
+		cx.fails(apierr.CodeChatNotMember, "GetGroupMemberList", gid, 0, 0, 2000)
 		var gs []GroupItem
 		o.ok(&gs, "GetSpecifiedGroupsInfo", obj([]string{gid}))
 		if len(gs) != 1 || gs[0].MemberCount != 3 {

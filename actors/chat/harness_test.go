@@ -17,12 +17,9 @@ import (
 	"github.com/gorilla/websocket"
 
 	"kj/auth"
-	"kj/engine/bus"
-	"kj/engine/clock"
-	"kj/engine/config"
-	"kj/engine/counter"
-	"kj/engine/presence"
-	"kj/httpapi"
+	"kj/internal/bus"
+	"kj/internal/clock"
+	"kj/internal/presence"
 	"kj/internal/testenv"
 	"kj/storage"
 )
@@ -41,11 +38,17 @@ type harness struct {
 	sessions *auth.Sessions
 	system   *actor.ActorSystem
 	srv      *httptest.Server
-	api      *httpapi.Server
+	api      http.Handler
 	dataDir  string
+	presence presence.Presence // nil: one of its own in memory
 }
 
 type harnessOpt func(*Config)
+
+// APIForTest builds the /api handler the harness serves next to the
+// gateway. api_test.go (package chat_test) sets it: httpapi imports this
+// package, so only an external test package may import httpapi back.
+var APIForTest func(db storage.DB, b bus.Bus, clk *clock.Fake, sessions *auth.Sessions, e *Engine, dataDir string) (http.Handler, error)
 
 func newHarness(t *testing.T, db storage.DB, opts ...harnessOpt) *harness {
 	t.Helper()
@@ -65,19 +68,25 @@ func (h *harness) start(opts ...harnessOpt) *harness {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	h.e = New(Deps{DB: h.db, Bus: h.bus, Clock: h.clock, Sessions: h.sessions, Presence: presence.NewMemory(h.clock), Actors: h.system}, cfg)
+	pres := h.presence
+	if pres == nil {
+		pres = presence.NewMemory(h.clock)
+	}
+	h.e = New(Deps{DB: h.db, Bus: h.bus, Clock: h.clock, Sessions: h.sessions, Presence: pres, Actors: h.system}, cfg)
 	if err := h.e.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	kcfg, err := config.Load([]string{"--data-dir", h.dataDir}, func(string) string { return "" })
+	if APIForTest == nil {
+		t.Fatal("APIForTest is unset: api_test.go (package chat_test) sets it")
+	}
+	api, err := APIForTest(h.db, h.bus, h.clock, h.sessions, h.e, h.dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.api = httpapi.New(httpapi.Deps{DB: h.db, Bus: h.bus, Presence: presence.NewMemory(h.clock), Counters: counter.NewMemory(h.clock),
-		Clock: h.clock, Config: kcfg, Sessions: h.sessions, Chat: h.e})
+	h.api = api
 	mux := http.NewServeMux()
 	mux.Handle("/ws", h.e)
-	mux.Handle("/api/", h.api.Handler())
+	mux.Handle("/api/", h.api)
 	h.srv = httptest.NewServer(mux)
 	t.Cleanup(h.stop)
 	return h

@@ -26,6 +26,9 @@ var (
 	connections = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "kj_chat_connections", Help: "Open chat sockets on this node.",
 	})
+	socketsOpened = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_sockets_opened_total", Help: "Chat sockets signed in on this node (a reconnect storm shows as its rate).",
+	})
 	refusedSockets = promauto.NewCounter(prometheus.CounterOpts{
 		Name: "kj_chat_refused_sockets_total", Help: "Sockets refused for a bad or replaced chat token.",
 	})
@@ -51,8 +54,8 @@ var (
 		Name: "kj_chat_messages_stored_total", Help: "Messages and notices committed.",
 	})
 	commitBatch = promauto.NewHistogram(prometheus.HistogramOpts{
-		Name: "kj_chat_commit_batch_size", Help: "Sends committed per transaction (group commit).",
-		Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128},
+		Name: "kj_chat_commit_batch_size", Help: "Sends committed per chat writer transaction (many conversations per transaction).",
+		Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096},
 	})
 	commitSeconds = promauto.NewHistogram(prometheus.HistogramOpts{
 		Name: "kj_chat_commit_duration_seconds", Help: "Time of one commit transaction.",

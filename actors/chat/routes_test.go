@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"kj/httpapi"
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -42,7 +42,7 @@ func TestHTTPGroupRoutesActOnTheSameGroups(t *testing.T) {
 		m := h.connect(member)
 
 		r := h.post(t, owner, "/user/createGroup", `{"groupName":"","memberUserIDs":["`+member.id+`"]}`)
-		if r.Code != httpapi.CodeChatGroupNameRequired || r.Message != "Group name is required" {
+		if r.Code != apierr.CodeChatGroupNameRequired || r.Message != "Group name is required" {
 			t.Fatalf("nameless: %+v", r)
 		}
 		r = h.post(t, owner, "/user/createGroup", `{"groupName":"Tea Party","memberUserIDs":["`+member.id+`"],"needVerification":2}`)
@@ -74,14 +74,14 @@ func TestHTTPGroupRoutesActOnTheSameGroups(t *testing.T) {
 		if json.Unmarshal(r.Data, &groups); len(groups) != 2 {
 			t.Fatalf("both: %+v", r)
 		}
-		if r = h.post(t, owner, "/user/getUserGroups", `{"groupType":7}`); r.Code != httpapi.CodeInvalid {
+		if r = h.post(t, owner, "/user/getUserGroups", `{"groupType":7}`); r.Code != apierr.CodeInvalid {
 			t.Fatalf("bad type: %+v", r)
 		}
 		r = h.post(t, other, "/openIm/getGroupByName", `{"groupName":"tea"}`)
 		if json.Unmarshal(r.Data, &groups); r.Code != 0 || len(groups) != 2 {
 			t.Fatalf("search groups: %+v", r)
 		}
-		if r = h.post(t, other, "/openIm/getGroupByName", `{"groupName":"  "}`); r.Code != httpapi.CodeRequired {
+		if r = h.post(t, other, "/openIm/getGroupByName", `{"groupName":"  "}`); r.Code != apierr.CodeRequired {
 			t.Fatalf("empty group search: %+v", r)
 		}
 		var users []struct{ UserID, Nickname string }
@@ -89,28 +89,28 @@ func TestHTTPGroupRoutesActOnTheSameGroups(t *testing.T) {
 		if json.Unmarshal(r.Data, &users); r.Code != 0 || len(users) != 1 || users[0].UserID != member.id {
 			t.Fatalf("search users: %+v", r)
 		}
-		if r = h.post(t, nil, "/openIm/getUserByNick", `{"nickname":"Li"}`); r.Code != httpapi.CodeTokenExpired {
+		if r = h.post(t, nil, "/openIm/getUserByNick", `{"nickname":"Li"}`); r.Code != apierr.CodeTokenExpired {
 			t.Fatalf("without a token: %+v", r)
 		}
 
 		// Dismiss: only the owner, then the group refuses everything.
-		if r = h.post(t, member, "/user/dismissGroup", `{"groupID":"`+g.GroupID+`"}`); r.Code != httpapi.CodeChatNoPermission {
+		if r = h.post(t, member, "/user/dismissGroup", `{"groupID":"`+g.GroupID+`"}`); r.Code != apierr.CodeChatNoPermission {
 			t.Fatalf("member dismisses: %+v", r)
 		}
-		if r = h.post(t, other, "/user/dismissGroup", `{"groupID":"`+g.GroupID+`"}`); r.Code != httpapi.CodeChatNotMember {
+		if r = h.post(t, other, "/user/dismissGroup", `{"groupID":"`+g.GroupID+`"}`); r.Code != apierr.CodeChatNotMember {
 			t.Fatalf("stranger dismisses: %+v", r)
 		}
-		if r = h.post(t, owner, "/user/dismissGroup", `{"groupID":"nope"}`); r.Code != httpapi.CodeInvalid {
+		if r = h.post(t, owner, "/user/dismissGroup", `{"groupID":"nope"}`); r.Code != apierr.CodeInvalid {
 			t.Fatalf("bad id: %+v", r)
 		}
 		if r = h.post(t, owner, "/user/dismissGroup", `{"groupID":"`+g.GroupID+`"}`); r.Code != 0 {
 			t.Fatalf("dismiss: %+v", r)
 		}
 		m.waitPush("OnGroupDismissed", nil)
-		if r := m.sendGroup(g.GroupID, "anyone?"); r.ErrCode != httpapi.CodeChatGroupDismissed {
+		if r := m.sendGroup(g.GroupID, "anyone?"); r.ErrCode != apierr.CodeChatGroupDismissed {
 			t.Fatalf("after dismiss: %+v", r)
 		}
-		if r = h.post(t, owner, "/user/dismissGroup", `{"groupID":"`+g.GroupID+`"}`); r.Code != httpapi.CodeChatGroupDismissed {
+		if r = h.post(t, owner, "/user/dismissGroup", `{"groupID":"`+g.GroupID+`"}`); r.Code != apierr.CodeChatGroupDismissed {
 			t.Fatalf("dismiss twice: %+v", r)
 		}
 		r = h.post(t, owner, "/user/getUserGroups", `{"groupType":2}`)

@@ -10,8 +10,8 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
-	"kj/engine/bus"
-	"kj/httpapi"
+	"kj/internal/apierr"
+	"kj/internal/bus"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
@@ -63,14 +63,23 @@ func TestConversationActorRestartKeepsAcknowledgedMessages(t *testing.T) {
 		waitTrue(t, fired.Load, "the actor did not crash")
 		waitTrue(t, func() bool { return restarts() > before }, "no restart")
 		// The client hears "busy" and resends the same message.
-		if r := a.waitReply(op); r.ErrCode != httpapi.CodeChatBusy {
+		if r := a.waitReply(op); r.ErrCode != apierr.CodeChatBusy {
 			t.Fatalf("crashed send answered %+v", r)
 		}
 		got := decode[Message](t, a.sendRaw(&crash, bob.id, "").Data)
 		if got.Seq != 3 {
 			t.Fatalf("resend after the restart: seq %d, want 3", got.Seq)
 		}
+		// The crash came between the commit and the fan-out, as a node that
+		// dies there: bob, whose socket stayed open, hears of the message
+		// when the resend finds it stored, once.
+		isCrash := func(d string) bool { return strings.Contains(d, `\"crash\"`) || strings.Contains(d, `"crash"`) }
+		b.waitPush("OnRecvNewMessage", isCrash)
 		a.text(bob.id, "", "four")
+		b.waitPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, "four") })
+		if b.hasPush("OnRecvNewMessage", isCrash) {
+			t.Fatal("the resent message was pushed twice")
+		}
 		if p2, _ := h.e.convs.get(conv); !p2.Equal(pid) {
 			t.Fatal("the actor was replaced, not restarted")
 		}
@@ -149,7 +158,7 @@ func TestUserAndSessionActorsRestart(t *testing.T) {
 	op := b.send("GetSelfUserInfo")
 	waitTrue(t, sfired.Load, "no session crash")
 	waitTrue(t, func() bool { return restarts() > before }, "no session restart")
-	if r := b.waitReply(op); r.ErrCode != httpapi.CodeChatBusy {
+	if r := b.waitReply(op); r.ErrCode != apierr.CodeChatBusy {
 		t.Fatalf("crashed request answered %+v", r)
 	}
 	var self SelfUserInfo

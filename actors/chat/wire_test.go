@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"kj/httpapi"
+	"kj/internal/apierr"
 	"kj/storage"
 )
 
@@ -20,10 +20,10 @@ func TestDecodeRequestAndArgs(t *testing.T) {
 	if n, err := args.Int(3, "count"); err != nil || n != 2000 {
 		t.Fatalf("int arg %d %v", n, err)
 	}
-	if _, err := args.String(1, "filter"); !isCode(err, httpapi.CodeChatBadArgument) {
+	if _, err := args.String(1, "filter"); !isCode(err, apierr.CodeChatBadArgument) {
 		t.Fatalf("number read as string: %v", err)
 	}
-	if _, err := args.Int(9, "missing"); !isCode(err, httpapi.CodeChatBadArgument) {
+	if _, err := args.Int(9, "missing"); !isCode(err, apierr.CodeChatBadArgument) {
 		t.Fatalf("missing arg: %v", err)
 	}
 	// An object argument arrives as a JSON string (or bare); type errors name the field.
@@ -33,7 +33,7 @@ func TestDecodeRequestAndArgs(t *testing.T) {
 		ReqMsg   string `json:"reqMsg"`
 	}
 	err = args.Object(0, "params", &p)
-	var he *httpapi.Error
+	var he *apierr.Error
 	if !errors.As(err, &he) || he.Args["arg"] != "params.reqMsg" {
 		t.Fatalf("type error: %v", err)
 	}
@@ -57,7 +57,7 @@ func TestDecodeRequestAndArgs(t *testing.T) {
 	if _, a, err := DecodeRequest([]byte(`{"reqFuncName":"X","operationID":"o","data":""}`)); err != nil || a.Len() != 0 {
 		t.Fatalf("empty data: %v", err)
 	}
-	if _, _, err := DecodeRequest([]byte(`{"reqFuncName":"X","operationID":"o","data":"{}"}`)); !isCode(err, httpapi.CodeChatBadArgument) {
+	if _, _, err := DecodeRequest([]byte(`{"reqFuncName":"X","operationID":"o","data":"{}"}`)); !isCode(err, apierr.CodeChatBadArgument) {
 		t.Fatalf("object data: %v", err)
 	}
 	for _, bad := range []string{``, `null`, `[]`, `{"reqFuncName":1}`, `{"reqFuncName":"a b"}`, `{"reqFuncName":"X"} {"x":1}`, "\xff"} {
@@ -68,7 +68,7 @@ func TestDecodeRequestAndArgs(t *testing.T) {
 }
 
 func isCode(err error, code int) bool {
-	var he *httpapi.Error
+	var he *apierr.Error
 	return errors.As(err, &he) && he.Code == code
 }
 
@@ -89,7 +89,7 @@ func FuzzDecodeRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		req, args, err := DecodeRequest(b)
 		if err != nil {
-			if !errors.Is(err, errFrame) && !isCode(err, httpapi.CodeChatBadArgument) {
+			if !errors.Is(err, errFrame) && !isCode(err, apierr.CodeChatBadArgument) {
 				t.Fatalf("unexpected error kind: %v", err)
 			}
 			return
@@ -111,7 +111,7 @@ func FuzzDecodeRequest(f *testing.F) {
 			t.Fatal(err)
 		}
 		req2, _, err := DecodeRequest(again)
-		if err != nil && !isCode(err, httpapi.CodeChatBadArgument) {
+		if err != nil && !isCode(err, apierr.CodeChatBadArgument) {
 			t.Fatalf("re-encoded request fails: %v", err)
 		}
 		if req2.ReqFuncName != req.ReqFuncName || req2.OperationID != req.OperationID {
@@ -153,10 +153,21 @@ func TestConversationPushMatchesEncodeReply(t *testing.T) {
 			conversationItem(rows[1], meta, other), // read from the store: encoded as usual
 			conversationItem(rows[2], meta, nil),   // no latest message
 		}
+		// Every field away from its zero value somewhere, hostile text in
+		// every string.
+		items[0].IsPinned, items[0].AttachedInfo, items[0].GroupAtType = true, text, 2
+		items[1].IsNotInGroup, items[1].IsPrivateChat, items[1].Ex, items[1].MinSeq = true, true, text, -1
+		items[2].IsMsgDestruct, items[2].BurnDuration, items[2].MsgDestructTime, items[2].DraftTextTime = true, 30, 86400, 1700000000001
+		items[2].UserID, items[2].RecvMsgOpt, items[2].HasReadSeq = text, 1, 9
 		want := encodeReply("OnConversationChanged", "", items, 0, "")
 		got := encodeConversationPush("OnConversationChanged", items, []*Message{m, other, nil})
 		if string(got) != string(want) {
 			t.Fatalf("text %q:\n got %s\nwant %s", text, got, want)
+		}
+		// Appended after other bytes in a reused buffer, the same frame.
+		pre := []byte("left over")
+		if again := appendConversationPush(pre, "OnConversationChanged", items, []*Message{m, other, nil}); string(again[len(pre):]) != string(want) {
+			t.Fatalf("text %q: appended push differs:\n got %s\nwant %s", text, again[len(pre):], want)
 		}
 		var r Reply
 		if err := json.Unmarshal(got, &r); err != nil {
@@ -165,6 +176,17 @@ func TestConversationPushMatchesEncodeReply(t *testing.T) {
 		var back []ConversationItem
 		if err := json.Unmarshal([]byte(r.Data), &back); err != nil || len(back) != 3 || back[0].LatestMsg != string(m.encoded) || back[1].LatestMsg != items[1].LatestMsg {
 			t.Fatalf("text %q: data does not decode to the items: %v", text, err)
+		}
+	}
+}
+
+// The unread total's frame, written without encoding/json, is what
+// encodeReply renders for it.
+func TestTotalPushMatchesEncodeReply(t *testing.T) {
+	for _, total := range []int64{0, 7, 1234567, -1, 1 << 40} {
+		want := encodeReply("OnTotalUnreadMessageCountChanged", "", total, 0, "")
+		if got := appendTotalPush([]byte("x"), total); string(got[1:]) != string(want) {
+			t.Fatalf("total %d:\n got %s\nwant %s", total, got[1:], want)
 		}
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"kj/storage/storagetest"
 )
 
-// BenchmarkLedgerWriter is workload W4L of PERFORMANCE.md: the ledger writer
+// BenchmarkLedgerWriter is workload W4L of docs/PERFORMANCE.md: the ledger writer
 // alone on PostgreSQL (fsync on), many concurrent submitters, each
 // submitting one transfer at a time and waiting for its commit, as bets and
 // recharges do. Half the transfers are bets (wallet → bets in play, a hot

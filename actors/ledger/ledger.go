@@ -1,4 +1,7 @@
-// Package ledger is the ledger writer: the only way money moves in kj.
+// Package ledger is the ledger writer: the wallet's money (recharges,
+// exchanges and their review) moves through it. Rounds post their stakes
+// and payouts through the store in the bet desk's own transactions
+// (docs/ARCHITECTURE.md, "How money moves"); both share storage's batch code.
 //
 // Every change of a balance is a Transfer from a debit account to a credit
 // account, in integer cents, with an idempotency key. Accounts are a wallet
@@ -9,7 +12,7 @@
 // append-only entries and moves the balances in the same transaction, so all
 // balances always sum to zero (`kj ledger check` proves it).
 //
-// # Using it (rounds, wallet, anything that moves points)
+// # Using it
 //
 //	res, err := w.Submit(ctx,
 //		ledger.Transfer{Debit: ledger.Wallet(uid), Credit: ledger.BetsInPlay, Amount: 500,
@@ -70,8 +73,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/storage"
 )
 

@@ -14,23 +14,11 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"kj/engine/bus"
+	"kj/internal/bus"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
-
-func mustCheck(t *testing.T, db storage.DB) storage.LedgerReport {
-	t.Helper()
-	r, err := storage.CheckLedger(context.Background(), db)
-	if err != nil {
-		t.Fatalf("ledger check: %v", err)
-	}
-	if !r.OK() {
-		t.Fatalf("ledger check failed: %s", r)
-	}
-	return r
-}
 
 func startWriter(t *testing.T, db storage.DB, opts Options) *Writer {
 	t.Helper()
@@ -142,7 +130,7 @@ func TestWriterGroupCommitsAndPushesBalances(t *testing.T) {
 		if _, err := w.Submit(ctx, Transfer{Debit: House, Credit: Wallet(ids[0]), Amount: 0, Kind: "x", IdempotencyKey: "z"}); !errors.Is(err, ErrInvalidTransfer) {
 			t.Fatalf("zero amount: %v", err)
 		}
-		mustCheck(t, db)
+		storagetest.CheckLedger(t, db)
 	})
 }
 
@@ -217,7 +205,7 @@ func TestWriterSupervisorRestart(t *testing.T) {
 				t.Fatalf("wallet %d: %d, want %d", i, got, want)
 			}
 		}
-		if r := mustCheck(t, db); r.Transfers != 3 {
+		if r := storagetest.CheckLedger(t, db); r.Transfers != 3 {
 			t.Fatalf("transfers %d, want 3", r.Transfers)
 		}
 	})
@@ -274,7 +262,7 @@ func TestWriterStopDrainsThenRefuses(t *testing.T) {
 	if _, err := w.Submit(ctx, Transfer{Debit: RechargeClearing, Credit: Wallet(ids[0]), Amount: 1, Kind: "recharge", IdempotencyKey: "late"}); !errors.Is(err, ErrStopped) {
 		t.Fatalf("after stop: %v", err)
 	}
-	mustCheck(t, db)
+	storagetest.CheckLedger(t, db)
 }
 
 // TestWriterRandomised throws thousands of random concurrent operations at
@@ -426,7 +414,7 @@ func randomised(t *testing.T, db storage.DB, shards int) {
 			}()
 		}
 		wg.Wait()
-		r := mustCheck(t, db)
+		r := storagetest.CheckLedger(t, db)
 		mu.Lock()
 		defer mu.Unlock()
 		for _, a := range append([]AccountRef{House, RechargeClearing, WithdrawalPending, BetsInPlay, Withdrawn}, walletsOf(ids)...) {

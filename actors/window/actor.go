@@ -9,8 +9,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/storage"
 )
 
@@ -271,6 +271,8 @@ func (a *windowActor) settle(c context.Context, r *storage.Round) error {
 	// bets, and the final empty one of every round with bets (with 1,000
 	// windows, hundreds a second queued behind the bets).
 	settled := r.SettledCount
+	// Each player's whole round, for the round.outcome push once it is paid.
+	outcomes := map[int64]*OutcomePush{}
 	for settled < r.BetsCount {
 		bets, err := a.run.Desk.settle(c, *r, a.run.settleBatch())
 		if err != nil {
@@ -290,6 +292,14 @@ func (a *windowActor) settle(c context.Context, r *storage.Round) error {
 			}
 			p.Bets = append(p.Bets, ViewBet(b))
 			p.Payout += b.Payout
+			op := outcomes[b.UserID]
+			if op == nil {
+				op = &OutcomePush{Result: ViewResult(*r)}
+				outcomes[b.UserID] = op
+			}
+			op.Bets++
+			op.Staked += b.Amount
+			op.Payout += b.Payout
 		}
 		for uid, p := range byUser {
 			a.publish(c, fmt.Sprint(uid), PushSettled, p)
@@ -299,6 +309,9 @@ func (a *windowActor) settle(c context.Context, r *storage.Round) error {
 		return err
 	}
 	settleSeconds.Observe(time.Since(start).Seconds())
+	for uid, p := range outcomes {
+		a.publish(c, fmt.Sprint(uid), PushOutcome, p)
+	}
 	return nil
 }
 

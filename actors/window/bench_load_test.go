@@ -12,14 +12,14 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
 
-// BenchmarkW5UnderBetLoad is W5 "under W4 load" (PERFORMANCE.md): the
+// BenchmarkW5UnderBetLoad is W5 "under W4 load" (docs/PERFORMANCE.md): the
 // 1,000 windows with 1 s phases of BenchmarkW5ThousandWindows, while the
 // same desk and store take W4's bet rate — 5,000 bets/s (10,000 players
 // over 2 s), held for the whole 15 s observation — into a 1,001st window

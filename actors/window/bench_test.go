@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sort"
 	"sync"
 	"testing"
@@ -12,14 +13,14 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
 
-// Benchmarks shaped like W4 and W5 of PERFORMANCE.md, on PostgreSQL (the
+// Benchmarks shaped like W4 and W5 of docs/PERFORMANCE.md, on PostgreSQL (the
 // load-test issue owns the end-to-end versions over HTTP):
 //
 //	go test -run '^$' -bench 'W4|W5' -benchtime 1x ./actors/window/
@@ -80,6 +81,8 @@ func benchW4(b *testing.B, spread time.Duration) {
 		db := storagetest.Postgres(b)
 		fake, mb, quiet := clock.NewFake(t0), bus.NewMemory(), slog.New(slog.NewTextHandler(io.Discard, nil))
 		desk := NewDesk(db, StoreLedger{}, fake, mb, quiet, 1000)
+		var batches batchLog
+		desk.onBatch = batches.add
 		rules := storage.RoundWindow{OddsBP: 19800, MinBet: 100, MaxBet: 100000, BettingMs: 3600000, DrawingMs: 10000, RestMs: 20000}
 		if err := storage.EnsureRoundWindows(context.Background(), db, 1, rules, ms(t0)); err != nil {
 			b.Fatal(err)
@@ -120,6 +123,7 @@ func benchW4(b *testing.B, spread time.Duration) {
 		b.StopTimer()
 		b.ReportMetric(float64(players)/took.Seconds(), "bets/s")
 		b.ReportMetric(float64(pct(lat, 0.99))/1e6, "p99-ack-ms")
+		batches.report(b)
 
 		fake.Set(at(r.BettingEndsAt + 500))
 		testenv.Eventually(b, 30*time.Second, func() bool {
@@ -139,6 +143,42 @@ func benchW4(b *testing.B, spread time.Duration) {
 		run.Stop(context.Background())
 		desk.Close()
 		mb.Close()
+	}
+}
+
+// batchLog keeps the desk's batches of a run: how many bets each wrote and
+// how long its transaction took, to tell the desk's stalls from the store's.
+type batchLog struct {
+	mu    sync.Mutex
+	sizes []int
+	took  []time.Duration
+}
+
+func (l *batchLog) add(bets int, _ time.Time, took time.Duration) {
+	l.mu.Lock()
+	l.sizes = append(l.sizes, bets)
+	l.took = append(l.took, took)
+	l.mu.Unlock()
+}
+
+func (l *batchLog) report(b *testing.B) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.sizes) == 0 {
+		return
+	}
+	total := 0
+	for _, n := range l.sizes {
+		total += n
+	}
+	b.ReportMetric(float64(len(l.sizes)), "batches")
+	b.ReportMetric(float64(total)/float64(len(l.sizes)), "bets/batch")
+	b.ReportMetric(float64(pct(l.took, 0.5))/1e6, "p50-batch-ms")
+	b.ReportMetric(float64(pct(l.took, 1))/1e6, "max-batch-ms")
+	if os.Getenv("KJ_BENCH_BATCHES") != "" {
+		for i := range l.sizes {
+			b.Logf("batch %d: %d bets in %v", i, l.sizes[i], l.took[i])
+		}
 	}
 }
 

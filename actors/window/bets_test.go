@@ -271,6 +271,42 @@ func TestRandomisedRoundsBalanceTheLedger(t *testing.T) {
 				return sum == paidTo[id]
 			}, "settlement pushes of player %d do not add up to %d", id, paidTo[id])
 		}
+		// One round.outcome per player and round bet in, with the round's
+		// result, the player's stakes and payout in it.
+		type key struct {
+			user  int64
+			issue string
+		}
+		wantOutcome := map[key]OutcomePush{}
+		for _, r := range drawn {
+			bets, _ := storage.BetsOfRound(ctx, db, r.ID)
+			for _, b := range bets {
+				k := key{b.UserID, r.Issue}
+				o := wantOutcome[k]
+				o.Result = ViewResult(r)
+				o.Bets++
+				o.Staked += b.Amount
+				o.Payout += b.Payout
+				wantOutcome[k] = o
+			}
+		}
+		for _, id := range ids {
+			want := 0
+			for k := range wantOutcome {
+				if k.user == id {
+					want++
+				}
+			}
+			testenv.Eventually(t, 5*time.Second, func() bool { return len(e.pushes.outcomes(id)) == want },
+				"player %d: %d round.outcome pushes, want %d", id, len(e.pushes.outcomes(id)), want)
+			for _, p := range e.pushes.outcomes(id) {
+				w := wantOutcome[key{id, p.Result.Issue}]
+				if p.Bets != w.Bets || p.Staked != w.Staked || p.Payout != w.Payout ||
+					p.Result.Digits != w.Result.Digits || p.Result.Outcome != w.Result.Outcome || p.Result.ServerSeed == "" {
+					t.Fatalf("player %d round %s: push %+v, want %+v", id, p.Result.Issue, p, w)
+				}
+			}
+		}
 		rep := e.ledgerOK()
 		t.Logf("%d bets (%v refused), %d rounds, house %+d; ledger: %s", len(accepted), refused, len(drawn), staked-paid, rep)
 	})

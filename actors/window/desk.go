@@ -8,10 +8,11 @@ import (
 	"log/slog"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/storage"
 )
 
@@ -88,21 +89,27 @@ func ValidBetID(s string) bool {
 func StakeKey(betID string) string { return "bet:" + betID + ":stake" }
 
 // Desk is this node's writer of round money: it accepts bets and settles
-// rounds, one store transaction at a time, each posting through the ledger
-// in the same transaction as the rows it changes.
+// rounds, each batch in one store transaction, posting through the ledger in
+// the same transaction as the rows it changes.
 //
 // Bets from every caller queue up and are written in batches (group
-// commit): the rounds involved are locked, each bet is judged against its
-// round's stored deadline and limits, the stakes go through the ledger in
-// one call, the bet rows are inserted together and each round's totals
-// updated once. Any node may run a Desk: the round's row, not the node
-// running the window, decides whether betting is open, and closing the
-// round takes the same row lock, so a bet either commits before the close
-// (and is settled with the round) or is refused.
+// commit), up to `writers` batches at once: a batch judges each bet against
+// its round as last committed (deadline, state, limits), posts the stakes
+// through the ledger in one call, inserts the bet rows together, and only
+// then updates each round's totals on condition that it is still open. So
+// the locks two batches of one round share — the hot ledger rows and the
+// round's row — are taken at the very end and held only through the
+// commit: the next batch does its reads and writes while one commits, and a
+// batch that stalls holds the bets queued behind it for at most its own
+// commit. Closing a round takes the same row lock, so a bet either commits
+// before the close (and is settled with the round) or finds the round closed
+// at its final update and is judged again (refused). Any node may run a
+// Desk: the round's row, not the node running the window, decides.
 //
-// Settlement batches go through the same writer so that on one node the
-// rounds' transactions never race each other for the hot ledger accounts
-// (bets-in-play, house), which the ledger guards optimistically.
+// Settlement batches go through the same queue but alone, with no bet batch
+// in flight: they credit many wallets and the hot accounts, which the
+// ledger guards optimistically, and would otherwise be redone again and
+// again against a stream of bets.
 type Desk struct {
 	db       storage.DB
 	ledger   Ledger
@@ -110,9 +117,11 @@ type Desk struct {
 	bus      bus.Bus
 	log      *slog.Logger
 	maxBatch int
+	writers  int // bet batches in flight at once
 
 	bets    chan *betCall
 	settles chan *settleCall
+	onBatch func(bets int, began time.Time, took time.Duration) // benchmarks: each batch written
 	quit    chan struct{}
 	done    chan struct{}
 }
@@ -138,6 +147,10 @@ type settleResult struct {
 	err  error
 }
 
+// deskWriters is how many bet batches a desk has in flight: one committing,
+// the next ones doing their work meanwhile.
+const deskWriters = 2
+
 // NewDesk starts a desk writing batches of up to maxBatch bets. b (may be
 // nil) carries the balance pushes.
 func NewDesk(db storage.DB, ledger Ledger, clk clock.Clock, b bus.Bus, log *slog.Logger, maxBatch int) *Desk {
@@ -147,7 +160,7 @@ func NewDesk(db storage.DB, ledger Ledger, clk clock.Clock, b bus.Bus, log *slog
 	if log == nil {
 		log = slog.Default()
 	}
-	d := &Desk{db: db, ledger: ledger, clock: clk, bus: b, log: log, maxBatch: maxBatch,
+	d := &Desk{db: db, ledger: ledger, clock: clk, bus: b, log: log, maxBatch: maxBatch, writers: deskWriters,
 		bets: make(chan *betCall, 4*maxBatch), settles: make(chan *settleCall, 64),
 		quit: make(chan struct{}), done: make(chan struct{})}
 	go d.run()
@@ -222,11 +235,17 @@ func (d *Desk) Close() {
 
 func (d *Desk) run() {
 	defer close(d.done)
+	free := make(chan struct{}, d.writers) // a token per writer in use
+	var inflight sync.WaitGroup
 	for {
 		select {
 		case c := <-d.settles:
+			inflight.Wait()
 			d.settleBatch(c)
 		case first := <-d.bets:
+			// Wait for a free writer before forming the batch, so it takes
+			// everything that queued while all writers were busy.
+			free <- struct{}{}
 			batch := []*betCall{first}
 		fill:
 			for len(batch) < d.maxBatch {
@@ -237,8 +256,14 @@ func (d *Desk) run() {
 					break fill
 				}
 			}
-			d.write(batch)
+			inflight.Add(1)
+			go func() {
+				defer inflight.Done()
+				d.write(batch)
+				<-free
+			}()
 		case <-d.quit:
+			inflight.Wait()
 			// Answer what is still queued so no caller waits forever.
 			for {
 				select {
@@ -254,6 +279,14 @@ func (d *Desk) run() {
 	}
 }
 
+// errRoundMoved: a round a batch judged its bets against closed before the
+// batch's final update; the batch runs again and judges them anew.
+var errRoundMoved = errors.New("window: the round closed while a batch was written")
+
+// errBetIDRaced: a bet id of the batch was committed by another batch after
+// the batch looked it up; the batch runs again and finds it.
+var errBetIDRaced = errors.New("window: a bet id was written by another batch meanwhile")
+
 // tx runs fn in a transaction, again when the failure is one a fresh
 // attempt can get past (another writer moved a ledger balance, a deadlock,
 // a duplicate key committed meanwhile by another node: the retry sees it).
@@ -261,7 +294,7 @@ func (d *Desk) tx(ctx context.Context, what string, fn func(tx storage.Tx) error
 	var err error
 	for attempt := 1; attempt <= 8; attempt++ {
 		err = d.db.Tx(ctx, fn)
-		if err == nil || !d.ledger.Retryable(err) || ctx.Err() != nil {
+		if err == nil || !(errors.Is(err, errRoundMoved) || errors.Is(err, errBetIDRaced) || d.ledger.Retryable(err)) || ctx.Err() != nil {
 			return err
 		}
 		deskRetries.WithLabelValues(what).Inc()
@@ -294,6 +327,9 @@ func (d *Desk) write(batch []*betCall) {
 	}
 	betBatchSize.Observe(float64(len(batch)))
 	betBatchSeconds.Observe(time.Since(start).Seconds())
+	if d.onBatch != nil {
+		d.onBatch(len(batch), start, time.Since(start))
+	}
 	if err == nil {
 		changes.push(ctx, d.bus, d.log)
 	}
@@ -304,7 +340,9 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 	results := make([]betResult, len(batch))
 	changes := walletChanges{}
 
-	// Lock the rounds in a fixed order so two desks never deadlock.
+	// The rounds as last committed; whether they are still open is settled
+	// at the end (AddOpenRoundStakes), in a fixed order so that batches
+	// never deadlock on them.
 	type roundKey struct {
 		window int64
 		issue  string
@@ -326,7 +364,7 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 	rounds := map[roundKey]*storage.Round{}
 	missing := map[roundKey]error{}
 	for _, k := range keys {
-		r, err := storage.RoundByIssue(ctx, tx, k.window, k.issue, true)
+		r, err := storage.RoundByIssue(ctx, tx, k.window, k.issue, false)
 		switch {
 		case err == nil:
 			rounds[k] = &r
@@ -409,6 +447,12 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 		stakes := map[int64][2]int64{} // round id → bets, staked
 		for n, b := range newBets {
 			i := owner[n]
+			if errors.Is(res[n].Err, storage.ErrKeyReused) {
+				// Another batch (this desk's other writer, or another node)
+				// committed a bet with this id since we looked: judge the
+				// batch again, which finds that bet and answers as a resend.
+				return nil, nil, errBetIDRaced
+			}
 			if res[n].Err != nil {
 				results[i].err = opError(res[n].Err)
 				continue
@@ -425,8 +469,12 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 		for _, k := range keys {
 			if r := rounds[k]; r != nil {
 				if s := stakes[r.ID]; s[0] > 0 {
-					if err := storage.AddRoundStakes(ctx, tx, r.ID, s[0], s[1]); err != nil {
+					open, err := storage.AddOpenRoundStakes(ctx, tx, r.ID, s[0], s[1])
+					if err != nil {
 						return nil, nil, err
+					}
+					if !open {
+						return nil, nil, errRoundMoved
 					}
 				}
 			}

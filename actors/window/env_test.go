@@ -13,8 +13,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/internal/testenv"
 	"kj/storage"
 )
@@ -266,17 +266,26 @@ func recordPushes(t *testing.T, b bus.Bus) *pushLog {
 	return p
 }
 
-// phases returns the phase pushes seen so far for window w.
-func (p *pushLog) phases(w int64) []PhasePush {
+// decoded returns the pushes of key whose subject ends with suffix (""
+// for all), decoded as T, in the order they were published.
+func decoded[T any](p *pushLog, key, suffix string) []T {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var out []PhasePush
+	var out []T
 	for _, x := range p.all {
-		if x.Key != PushPhase {
-			continue
+		if x.Key == key && strings.HasSuffix(x.Subject, suffix) {
+			var v T
+			json.Unmarshal([]byte(x.Data), &v)
+			out = append(out, v)
 		}
-		var v PhasePush
-		json.Unmarshal([]byte(x.Data), &v)
+	}
+	return out
+}
+
+// phases returns the phase pushes seen so far for window w.
+func (p *pushLog) phases(w int64) []PhasePush {
+	var out []PhasePush
+	for _, v := range decoded[PhasePush](p, PushPhase, "") {
 		if v.WindowID == w {
 			out = append(out, v)
 		}
@@ -284,33 +293,16 @@ func (p *pushLog) phases(w int64) []PhasePush {
 	return out
 }
 
-func (p *pushLog) results() []ResultView {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []ResultView
-	for _, x := range p.all {
-		if x.Key == PushResult {
-			var v ResultView
-			json.Unmarshal([]byte(x.Data), &v)
-			out = append(out, v)
-		}
-	}
-	return out
-}
+func (p *pushLog) results() []ResultView { return decoded[ResultView](p, PushResult, "") }
 
 // settled returns the settlement pushes to user.
 func (p *pushLog) settled(user int64) []SettledPush {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []SettledPush
-	for _, x := range p.all {
-		if x.Key == PushSettled && strings.HasSuffix(x.Subject, fmt.Sprintf(".%d", user)) {
-			var v SettledPush
-			json.Unmarshal([]byte(x.Data), &v)
-			out = append(out, v)
-		}
-	}
-	return out
+	return decoded[SettledPush](p, PushSettled, fmt.Sprintf(".%d", user))
+}
+
+// outcomes returns the round.outcome pushes to user.
+func (p *pushLog) outcomes(user int64) []OutcomePush {
+	return decoded[OutcomePush](p, PushOutcome, fmt.Sprintf(".%d", user))
 }
 
 // waitPhase waits for a phase push of window w for issue and phase.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"kj/actors/ledger"
-	"kj/engine/bus"
+	"kj/internal/bus"
 	"kj/storage"
 )
 

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"kj/engine/clock"
+	"kj/internal/clock"
 	"kj/storage"
 )
 
@@ -16,6 +16,29 @@ type Rounds struct {
 	Ledger Ledger
 	Clock  clock.Clock
 	Desk   *Desk
+	// Defs, when set, answers the windows' definitions from the node's
+	// copy (see Definitions); nil reads them from the store every time.
+	Defs *Definitions
+
+	trend trendCache // each window's trend board, extended on each draw
+}
+
+// definitions lists the windows (every one when all, else the enabled).
+func (s *Rounds) definitions(ctx context.Context, all bool) ([]storage.RoundWindow, error) {
+	if s.Defs == nil {
+		return storage.RoundWindows(ctx, s.DB, !all)
+	}
+	ws, err := s.Defs.All(ctx)
+	if err != nil || all {
+		return ws, err
+	}
+	enabled := make([]storage.RoundWindow, 0, len(ws))
+	for _, w := range ws {
+		if w.Enabled == 1 {
+			enabled = append(enabled, w)
+		}
+	}
+	return enabled, nil
 }
 
 // Lobby is the list of windows (lotteryList).
@@ -125,6 +148,18 @@ func (s *Rounds) Current(ctx context.Context, windowID, userID int64) (Current, 
 }
 
 func (s *Rounds) window(ctx context.Context, id int64) (storage.RoundWindow, error) {
+	if s.Defs != nil {
+		ws, err := s.Defs.All(ctx)
+		if err != nil {
+			return storage.RoundWindow{}, err
+		}
+		for _, w := range ws {
+			if w.ID == id && w.Enabled == 1 {
+				return w, nil
+			}
+		}
+		return storage.RoundWindow{}, ErrUnknownWindow
+	}
 	w, err := storage.RoundWindowByID(ctx, s.DB, id)
 	if errors.Is(err, storage.ErrNotFound) || err == nil && w.Enabled != 1 {
 		return w, ErrUnknownWindow
@@ -153,7 +188,7 @@ func viewRules(w storage.RoundWindow) WindowRules {
 
 // Rules lists every window's rules; all includes disabled windows.
 func (s *Rounds) Rules(ctx context.Context, all bool) ([]WindowRules, error) {
-	ws, err := storage.RoundWindows(ctx, s.DB, !all)
+	ws, err := s.definitions(ctx, all)
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +207,9 @@ type RulesChange struct {
 	BettingMs *int64
 	DrawingMs *int64
 	RestMs    *int64
+	// Audit, when set, records the change in the update's transaction
+	// (the operator's audit entry), with the rules before and after.
+	Audit func(ctx context.Context, tx storage.Tx, before, after WindowRules) error
 }
 
 // UpdateRules applies an operator's edit to a window (enabled or not). It
@@ -186,6 +224,7 @@ func (s *Rounds) UpdateRules(ctx context.Context, windowID int64, ch RulesChange
 		if err != nil {
 			return err
 		}
+		before := viewRules(w)
 		set := func(dst *int64, v *int64) {
 			if v != nil {
 				*dst = *v
@@ -212,8 +251,14 @@ func (s *Rounds) UpdateRules(ctx context.Context, windowID int64, ch RulesChange
 			return err
 		}
 		out = viewRules(w)
+		if ch.Audit != nil {
+			return ch.Audit(ctx, tx, before, out)
+		}
 		return nil
 	})
+	if err == nil && s.Defs != nil {
+		s.Defs.Changed(ctx)
+	}
 	return out, err
 }
 

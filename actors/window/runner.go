@@ -23,8 +23,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"kj/engine/bus"
-	"kj/engine/clock"
+	"kj/internal/bus"
+	"kj/internal/clock"
 	"kj/storage"
 )
 

@@ -11,7 +11,7 @@ import (
 // Phase is where a round stands for players.
 type Phase string
 
-// The phases of spec section 4, plus the moment before a scheduled round
+// The phases of a round (betting, drawing, rest; docs/GLOSSARY.md), plus the moment before a scheduled round
 // opens.
 const (
 	PhaseUpcoming Phase = "upcoming" // created (seed committed), betting not open yet

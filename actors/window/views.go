@@ -100,7 +100,20 @@ const (
 	PushPhase   = "round.phase"   // to everyone: a window changed phase
 	PushResult  = "round.result"  // to everyone: a round's digits and revealed seed
 	PushSettled = "round.settled" // to one player: their bets of a round settled
+	PushOutcome = "round.outcome" // to one player: a round they bet in is drawn and paid
 )
+
+// OutcomePush tells a player, wherever they are in the app, how a round
+// they bet in ended: its result and what their bets staked and paid, once
+// the round's settlement is complete (one push per round, not per batch).
+// After a restart in the middle of a settlement it covers the bets settled
+// since.
+type OutcomePush struct {
+	Result ResultView `json:"result"`
+	Bets   int        `json:"bets"`
+	Staked int64      `json:"staked"`
+	Payout int64      `json:"payout"` // stake included; 0 when every bet lost
+}
 
 // PhasePush announces a phase change with the countdown anchor: the phase
 // ends at Deadline and the server's clock read ServerTime when it was sent,

@@ -1,5 +1,5 @@
 // Chat over the gateway with k6/websockets: pairs of fixture users log in
-// (the OpenIM SDK v3 frames of PROTOCOL.md) and send each other text
+// (the OpenIM SDK v3 frames of docs/PROTOCOL.md) and send each other text
 // messages; each message carries its send time, so the receiver records
 // send→deliver latency, and the sender records send→durable ack. Every
 // message must arrive exactly once and in order (counted per pair).

@@ -29,7 +29,7 @@ export function api(path, body, token, extraHeaders) {
 }
 
 // request is one chat protocol frame: data is the JSON array of the
-// positional arguments, itself a string (PROTOCOL.md).
+// positional arguments, itself a string (docs/PROTOCOL.md).
 export function request(name, operationID, userID, args) {
   return JSON.stringify({ reqFuncName: name, operationID, userID: String(userID), data: JSON.stringify(args) });
 }

@@ -26,10 +26,45 @@ func Each(t *testing.T, f func(t *testing.T, db storage.DB)) {
 	t.Run("sqlite", func(t *testing.T) { f(t, SQLite(t)) })
 }
 
+// EachServed is Each for tests that also run `kj serve` on the store: f
+// gets, besides the store, the environment that points the process at it.
+func EachServed(t *testing.T, f func(t *testing.T, db storage.DB, env map[string]string)) {
+	t.Helper()
+	t.Run("postgres", func(t *testing.T) {
+		db, url := PostgresURL(t)
+		f(t, db, map[string]string{"KJ_DATABASE_URL": url})
+	})
+	t.Run("sqlite", func(t *testing.T) {
+		dir := t.TempDir()
+		f(t, sqliteIn(t, dir), map[string]string{"KJ_DATA_DIR": dir})
+	})
+}
+
+// CheckLedger runs the ledger check on db and fails the test on any
+// problem; it returns the report for the test's own counts.
+func CheckLedger(t testing.TB, db storage.DB) storage.LedgerReport {
+	t.Helper()
+	r, err := storage.CheckLedger(context.Background(), db)
+	if err != nil {
+		t.Fatalf("ledger check: %v", err)
+	}
+	if !r.OK() {
+		t.Fatalf("ledger check failed: %s", r)
+	}
+	return r
+}
+
 // SQLite returns a migrated embedded store in a temporary directory.
 func SQLite(t testing.TB) storage.DB {
 	t.Helper()
-	db, err := storage.OpenSQLite(filepath.Join(t.TempDir(), "kj.db"))
+	return sqliteIn(t, t.TempDir())
+}
+
+// sqliteIn returns a migrated embedded store in dir, where `kj serve` with
+// KJ_DATA_DIR=dir finds it.
+func sqliteIn(t testing.TB, dir string) storage.DB {
+	t.Helper()
+	db, err := storage.OpenSQLite(filepath.Join(dir, "kj.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

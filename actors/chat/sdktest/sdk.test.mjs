@@ -147,7 +147,7 @@ class User {
   }
 
   record(event, res) {
-    const w = this.waiters.find((x) => x.event === event && x.match(res.data));
+    const w = this.waiters.find((x) => (x.events ? x.events.includes(event) : x.event === event) && x.match(res.data));
     if (w) {
       this.waiters.splice(this.waiters.indexOf(w), 1);
       w.resolve(res.data);
@@ -164,6 +164,17 @@ class User {
       new Promise((resolve) => this.waiters.push({ event, match, resolve })),
       ms,
       `${this.account}: ${event}`,
+    );
+  }
+
+  /** waitEvent for the first of several callbacks (a conversation may come new or changed). */
+  waitAnyEvent(events, match = () => true, ms = 10000) {
+    const i = this.events.findIndex((e) => events.includes(e.event) && match(e.data));
+    if (i >= 0) return Promise.resolve(this.events.splice(i, 1)[0].data);
+    return within(
+      new Promise((resolve) => this.waiters.push({ events, match, resolve })),
+      ms,
+      `${this.account}: ${events.join(' or ')}`,
     );
   }
 
@@ -417,4 +428,206 @@ test('signing in again elsewhere kicks the old socket offline', { timeout: 30000
   await kicked;
   users.carol = fresh;
   assert.equal(await fresh.call('getLoginStatus'), 3);
+});
+
+test('read receipts: the peer reads a 1:1 chat, members read a small group', { timeout: 60000 }, async () => {
+  const { alice, bob, carol } = users;
+  const conv = single(alice.id, bob.id);
+  const sent = await alice.text('did you read this?', bob.id);
+  await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === sent.clientMsgID);
+  await bob.call('markConversationMessageAsRead', conv);
+  const [receipt] = await alice.waitEvent(CbEvents.OnRecvC2CReadReceipt, (list) => list[0]?.msgIDList.includes(sent.clientMsgID));
+  assert.equal(receipt.userID, bob.id);
+  assert.equal(receipt.sessionType, 1);
+  assert.ok(receipt.readTime > 0);
+  const mine = await alice.call('getAdvancedHistoryMessageList', { conversationID: conv, count: 5, startClientMsgID: '', lastMinSeq: 0 });
+  assert.equal(mine.messageList.at(-1).clientMsgID, sent.clientMsgID);
+  assert.equal(mine.messageList.at(-1).isRead, true);
+
+  const group = await alice.call('createGroup', {
+    memberUserIDs: [bob.id, carol.id],
+    groupInfo: { groupName: 'Readers', needVerification: 2 },
+  });
+  const gconv = `sg_${group.groupID}`;
+  const hello = await alice.text('read by whom?', '', group.groupID);
+  await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === hello.clientMsgID);
+  await bob.call('markConversationMessageAsRead', gconv);
+  const state = await alice.waitEvent(CbEvents.OnRecvGroupReadReceipt, (r) => r.conversationID === gconv);
+  const [info] = state.groupMessageReadInfo;
+  assert.equal(info.clientMsgID, hello.clientMsgID);
+  assert.equal(info.hasReadCount, 1);
+  assert.equal(info.unreadCount, 1);
+  assert.deepEqual(info.readMembers.map((m) => m.userID), [bob.id]);
+  const page = await alice.call('getAdvancedHistoryMessageList', { conversationID: gconv, count: 20, startClientMsgID: '', lastMinSeq: 0 });
+  const read = page.messageList.find((m) => m.clientMsgID === hello.clientMsgID).attachedInfoElem.groupHasReadInfo;
+  assert.equal(read.hasReadCount, 1);
+  assert.equal(read.groupMemberCount, 2);
+  assert.deepEqual(read.hasReadUserIDList, [bob.id]);
+});
+
+test('presence: subscribe to a friend, offline with last seen, hidden, strangers see nothing', { timeout: 60000 }, async () => {
+  const { alice, bob, carol } = users;
+  const [online] = await alice.call('subscribeUsersStatus', [bob.id]);
+  assert.deepEqual([online.userID, online.status], [bob.id, 1]);
+
+  const before = Date.now();
+  await bob.call('logout');
+  const offline = await alice.waitEvent(CbEvents.OnUserStatusChanged, (s) => s.userID === bob.id && s.status === 0);
+  assert.ok(offline.lastSeen >= before - 1000, `last seen ${offline.lastSeen}`);
+  const watched = await alice.call('getSubscribeUsersStatus');
+  assert.deepEqual(watched.map((s) => [s.userID, s.status, s.lastSeen]), [[bob.id, 0, offline.lastSeen]]);
+
+  await bob.connect();
+  await alice.waitEvent(CbEvents.OnUserStatusChanged, (s) => s.userID === bob.id && s.status === 1);
+
+  // Carol shares only a group with Bob: not a friend, no chat of their own.
+  const [stranger] = await carol.call('subscribeUsersStatus', [bob.id]);
+  assert.deepEqual([stranger.status, stranger.lastSeen], [0, 0]);
+  assert.deepEqual(await carol.call('getSubscribeUsersStatus'), []);
+
+  // kj's own call, made through the SDK's request plumbing.
+  const setHidden = bob.sdk.createRequestFunction('SetPresenceHidden');
+  assert.equal((await setHidden(true)).errCode, 0);
+  const hidden = await alice.waitEvent(CbEvents.OnUserStatusChanged, (s) => s.userID === bob.id && s.status === 0);
+  assert.equal(hidden.lastSeen, 0);
+  assert.equal((await setHidden(false)).errCode, 0);
+  await alice.waitEvent(CbEvents.OnUserStatusChanged, (s) => s.userID === bob.id && s.status === 1);
+
+  await alice.call('unsubscribeUsersStatus', [bob.id]);
+  assert.deepEqual(await alice.call('getSubscribeUsersStatus'), []);
+});
+
+test('@mentions: AtText to a member, groupAtType AtMe until read, strangers and @all from members refused', { timeout: 60000 }, async () => {
+  const { alice, bob, carol } = users;
+  const group = await alice.call('createGroup', {
+    memberUserIDs: [bob.id, carol.id],
+    groupInfo: { groupName: 'Mentions', needVerification: 2 },
+  });
+  const gconv = `sg_${group.groupID}`;
+  // Carol (a member) names bob.
+  const message = await carol.call('createTextAtMessage', {
+    text: '@bob lunch?',
+    atUserIDList: [bob.id],
+    atUsersInfo: [{ atUserID: bob.id, groupNickname: 'bob' }],
+  });
+  assert.equal(message.contentType, 106);
+  const sent = await carol.call('sendMessage', { recvID: '', groupID: group.groupID, message });
+  const got = await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === sent.clientMsgID);
+  assert.deepEqual(got.atTextElem.atUserList, [bob.id]);
+  assert.equal(got.atTextElem.text, '@bob lunch?');
+  const pushed = [CbEvents.OnNewConversation, CbEvents.OnConversationChanged];
+  await bob.waitAnyEvent(pushed, (list) => list.some((c) => c.conversationID === gconv && c.groupAtType === 1));
+  const mine = await bob.call('getOneConversation', { sourceID: group.groupID, sessionType: 3 });
+  assert.equal(mine.groupAtType, 1); // AtMe
+  const hers = await alice.call('getOneConversation', { sourceID: group.groupID, sessionType: 3 });
+  assert.equal(hers.groupAtType, 0);
+  // Reading clears it.
+  await bob.call('markConversationMessageAsRead', gconv);
+  const read = await bob.call('getOneConversation', { sourceID: group.groupID, sessionType: 3 });
+  assert.equal(read.groupAtType, 0);
+  assert.equal(read.unreadCount, 0);
+
+  // Refused: naming someone outside the group; @all from an ordinary member.
+  const outsider = await signUp('dave');
+  const stranger = await carol.call('createTextAtMessage', { text: '@dave hi', atUserIDList: [outsider.id] });
+  const e1 = await rejection(carol.sdk.sendMessage({ recvID: '', groupID: group.groupID, message: stranger }));
+  assert.equal(e1.errCode, 1345);
+  assert.ok(e1.errMsg);
+  const all = await carol.call('createTextAtMessage', { text: '@all hi', atUserIDList: ['AtAllTag'] });
+  const e2 = await rejection(carol.sdk.sendMessage({ recvID: '', groupID: group.groupID, message: all }));
+  assert.equal(e2.errCode, 1346);
+  // The owner may: everyone else sees AtAll.
+  const fromOwner = await alice.call('createTextAtMessage', { text: '@all meeting', atUserIDList: ['AtAllTag'] });
+  await alice.call('sendMessage', { recvID: '', groupID: group.groupID, message: fromOwner });
+  await carol.waitAnyEvent(pushed, (list) => list.some((c) => c.conversationID === gconv && c.groupAtType === 2));
+
+  // The search across conversations finds the message for bob, not for a stranger.
+  const found = await bob.call('searchLocalMessages', { conversationID: '', keywordList: ['LUNCH'], keywordListMatchType: 0, senderUserIDList: [], messageTypeList: [], searchTimePosition: 0, searchTimePeriod: 0, pageIndex: 1, count: 10 });
+  const hit = found.searchResultItems.find((i) => i.conversationID === gconv);
+  assert.ok(hit, 'bob finds the message');
+  assert.equal(hit.messageList[0].clientMsgID, sent.clientMsgID);
+});
+
+test('pin and do not disturb: the other device sees them; a muted chat keeps its unread but not in the total', { timeout: 60000 }, async () => {
+  const { alice, bob, carol } = users;
+  const conv = single(alice.id, bob.id);
+  // A second device of Bob's: the same sign-in on its own socket.
+  const other = new User(server, bob.account, bob.tokens);
+  await other.connect();
+  try {
+    await bob.call('markConversationMessageAsRead', conv);
+    await bob.call('pinConversation', { conversationID: conv, isPinned: false });
+    await other.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && !c.isPinned));
+
+    await bob.call('setConversationRecvMessageOpt', { conversationID: conv, opt: 2 });
+    await other.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && c.recvMsgOpt === 2));
+    const base = await other.call('getTotalUnreadMsgCount');
+
+    const quiet = await alice.text('while you are on do not disturb', bob.id);
+    await other.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === quiet.clientMsgID);
+    await other.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && c.unreadCount === 1));
+    const [muted] = await other.call('getMultipleConversation', [conv]);
+    assert.equal(muted.recvMsgOpt, 2);
+    assert.equal(muted.unreadCount, 1);
+    assert.equal(await other.call('getTotalUnreadMsgCount'), base);
+
+    await bob.call('pinConversation', { conversationID: conv, isPinned: true });
+    await other.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && c.isPinned));
+    const [first] = await other.call('getAllConversationList');
+    assert.equal(first.conversationID, conv);
+    assert.equal(first.isPinned, true);
+    const [alicesView] = await alice.call('getMultipleConversation', [conv]);
+    assert.equal(alicesView.isPinned, false);
+    assert.equal(alicesView.recvMsgOpt, 0);
+
+    await other.call('setConversationRecvMessageOpt', { conversationID: conv, opt: 0 });
+    await bob.waitEvent(CbEvents.OnTotalUnreadMessageCountChanged, (n) => n === base + 1);
+    assert.equal(await bob.call('getTotalUnreadMsgCount'), base + 1);
+
+    const bad = await rejection(bob.sdk.setConversationRecvMessageOpt({ conversationID: conv, opt: 7 }));
+    assert.equal(bad.errCode, 1302);
+    const foreign = await rejection(carol.sdk.pinConversation({ conversationID: conv, isPinned: true }));
+    assert.equal(foreign.errCode, 1308);
+
+    await bob.call('clearConversationAndDeleteAllMsg', conv);
+    const [cleared] = await other.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && c.unreadCount === 0));
+    assert.equal(cleared.conversationID, conv);
+    const history = await other.call('getAdvancedHistoryMessageList', { conversationID: conv, count: 20, startClientMsgID: '', lastMinSeq: 0 });
+    assert.deepEqual(history.messageList, []);
+    const [kept] = await alice.call('getAdvancedHistoryMessageList', { conversationID: conv, count: 1, startClientMsgID: '', lastMinSeq: 0 }).then((h) => h.messageList);
+    assert.equal(kept.clientMsgID, quiet.clientMsgID);
+  } finally {
+    await within(other.sdk.logout(), 2000, 'second device logout').catch(() => undefined);
+  }
+});
+
+test('attachments: an SDK picture message is shown to the peer, by token or signed link, and to nobody else', { timeout: 60000 }, async () => {
+  const { alice, bob, carol } = users;
+  const png = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR', 'latin1'), Buffer.alloc(64, 7)]);
+  const form = new FormData();
+  form.append('kind', 'image');
+  form.append('file', new Blob([png], { type: 'image/png' }), 'red.png');
+  const up = await (await fetch(`${server.base}/api/chat/upload`, { method: 'POST', headers: { token: alice.tokens.token }, body: form })).json();
+  assert.equal(up.code, 0, up.message);
+  const pic = { uuid: up.data.url, type: 'image/png', size: png.length, width: 4, height: 4, url: up.data.url };
+  const message = await alice.call('createImageMessageByURL', { sourcePath: '', sourcePicture: pic, bigPicture: pic, snapshotPicture: pic });
+  await alice.call('sendMessage', { recvID: bob.id, groupID: '', message });
+  const got = await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === message.clientMsgID);
+  // The message carries the bare path, no credential.
+  const url = got.pictureElem.sourcePicture.url;
+  assert.equal(url, up.data.url);
+  const get = (path, headers = {}) => fetch(`${server.base}${path}`, { headers });
+  const byToken = await get(url, { token: bob.tokens.token });
+  assert.equal(byToken.status, 200);
+  assert.deepEqual(Buffer.from(await byToken.arrayBuffer()), png);
+  const links = await (await fetch(`${server.base}/api/chat/fileURLs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token: bob.tokens.token },
+    body: JSON.stringify({ urls: [url] }),
+  })).json();
+  assert.equal(links.code, 0, links.message);
+  assert.equal((await get(links.data.urls[url])).status, 200);
+  // Not a member of the chat, or signed out: refused.
+  assert.equal((await get(url, { token: carol.tokens.token })).status, 404);
+  assert.equal((await get(url)).status, 403);
 });

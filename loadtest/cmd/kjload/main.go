@@ -1,10 +1,11 @@
-// Command kjload runs the standard workloads of PERFORMANCE.md against a
+// Command kjload runs the standard workloads of docs/PERFORMANCE.md against a
 // kj it starts itself, and writes loadtest/results/<workload>.json plus a
 // PNG of latency against rate.
 //
 //	go run ./loadtest/cmd/kjload -workload W6            # one workload
 //	go run ./loadtest/cmd/kjload -workload W2 -runs 3    # median of three runs
 //	go run ./loadtest/cmd/kjload -workload W1 -smoke     # seconds, tiny scale
+//	go run ./loadtest/cmd/kjload -workload C1            # failover: 3 nodes behind HAProxy, one killed
 //	go run ./loadtest/cmd/kjload fixture -users 1000 -out accounts.json
 //	go run ./loadtest/cmd/kjload k6 -k6 bin/k6 loadtest/k6/login.js
 //	go run ./loadtest/cmd/kjload report                  # RESULTS.md table from results/
@@ -60,6 +61,7 @@ func run(args []string) error {
 	fs.StringVar(&o.Profile, "profile", "", "directory to save pprof CPU, heap, block and mutex profiles of the server at the target rate")
 	fs.IntVar(&o.Procs, "procs", 0, "generator processes for socket workloads (default: one per 9,000 connections)")
 	fs.IntVar(&o.Conns, "conns", 0, "W1: connections (default 18,000)")
+	fs.StringVar(&o.Peer, "peer", "", "W1, W3: also run the workload against a peer server in the same run (centrifugo: v6.9.1, built with go install into bin/peer)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-// The account side end to end (issue 8 acceptance): register with an invite code, sign out,
+// The account side end to end: register with an invite code, sign out,
 // sign in, see the balance, add a bank card (the mismatch error first), ask for an exchange
 // without enough points (the server's error), switch the language to en-US and see every
 // label change, read a notice an operator published.
@@ -72,7 +72,7 @@ export default async function accounts(t) {
     await t.screenshot('register');
   });
 
-  await t.test('the password rules answer with the spec messages before anything is sent', async () => {
+  await t.test('the password rules answer with the product messages before anything is sent', async () => {
     await page.getByLabel(t.text('pages.login.account'), { exact: true }).fill(account);
     const password = page.getByLabel(t.text('pages.login.password'), { exact: true });
     const confirm = page.getByLabel(t.text('auth.confirmPassword'), { exact: true });

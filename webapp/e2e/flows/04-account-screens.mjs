@@ -1,7 +1,7 @@
 // The rest of the account screens against the real server: recharge (confirmed by an
 // operator), exchange (failed by an operator with a remark), the three record screens with
 // tabs and day filters, nickname, avatar upload, share QR code, password and phone, switch
-// account, and the update prompts of spec section 4.
+// account, and the update prompts (normal and forced version).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import {
@@ -64,6 +64,8 @@ export default async function accountScreens(t) {
     await page.getByRole('link', exact('mine.recharge')).tap();
     await heading('recharge.title').waitFor();
     const chains = await apiData(t.baseURL, '/user/getChainTypes', {}, { token: await token(), address });
+    // Customer service is the first method; the USDT transfer is the other.
+    await page.getByRole('radio', { name: chains.currency, exact: true }).tap();
     assert.equal(await page.getByTestId('deposit-address').textContent(), chains.list[0].address);
     await page.getByRole('radio', { name: chains.list[1].name }).tap();
     assert.equal(await page.getByTestId('deposit-address').textContent(), chains.list[1].address);
@@ -227,14 +229,14 @@ export default async function accountScreens(t) {
     await heading('auth.addAccountTitle').waitFor();
     await signInThroughUi(t, { account: other, password: PASSWORD });
     // A fresh chat token opens the chat session, which may take the app to
-    // the chat tab (spec section 4); either way the sign-in page is left.
+    // the chat tab; either way the sign-in page is left.
     await page.waitForURL((url) => url.pathname !== '/pages/auth/login');
     await page.goto(t.url('/pages/tabBar/mine'));
     await page.getByText(t.text('mine.account', { account: other })).waitFor();
     const otherToken = await token();
     await page.goto(t.url('/pages/my/switch-account'));
     const list = page.getByRole('list', { name: t.text('switchAccount.listLabel') });
-    const rows = list.locator('.accounts__row');
+    const rows = list.getByTestId('account-row');
     await rows.nth(1).waitFor();
     // Any account but the one in use can be removed from the list; the one in use cannot.
     assert.equal(await list.getByRole('button', { name: t.text('switchAccount.remove', { account: other }) }).count(), 0);

@@ -54,20 +54,20 @@ export default async function windows(t) {
 
   await t.test('discover lists the windows with a live phase and countdown', async () => {
     await signInThroughUi(t, user.account, '/pages/tabBar/find');
-    const cards = page.locator('.window-card[data-window]');
+    const cards = page.locator('li[data-window]');
     await cards.first().waitFor();
     assert.equal(await cards.count(), 2);
     const first = cards.first();
-    assert.match(await first.locator('.window-card__title').textContent(), /1/);
+    assert.match(await first.getByTestId('window-title').textContent(), /1/);
     assert.ok(['betting', 'drawing', 'rest'].includes(await first.getAttribute('data-phase')));
     assert.match(await first.locator('.countdown').textContent(), /^\d\d:\d\d$/);
-    await page.locator('.discover-windows__balance').filter({ hasText: money(START_CENTS) }).waitFor();
-    await page.locator('.carousel__image').first().waitFor();
+    await page.getByTestId('windows-balance').filter({ hasText: money(START_CENTS) }).waitFor();
+    await page.getByTestId('carousel-image').first().waitFor();
     await t.screenshot('discover');
   });
 
   await t.test('a window opens from discover with its figures', async () => {
-    await page.locator('.window-card[data-window="1"] a').tap();
+    await page.locator('li[data-window="1"] a').tap();
     await page.waitForURL((url) => url.pathname === '/pages/find/incentive-window' && url.searchParams.get('id') === '1');
     await page.getByRole('heading', { level: 1, name: t.text('rounds.windowTitle', { index: 1 }) }).waitFor();
     await stat('available').filter({ hasText: money(START_CENTS) }).waitFor();

@@ -18,7 +18,7 @@ export default async function videos(t) {
 
   await t.test('discover leads to the videos with today’s allowance', async () => {
     await signInThroughUi(t, user.account, '/pages/tabBar/find');
-    const entry = page.locator('a.discover-entry--video');
+    const entry = page.getByTestId('video-entry');
     await entry.getByText(t.text('discover.video.remaining', { remaining: LIMIT, limit: LIMIT })).waitFor();
     await entry.tap();
     await page.waitForURL((url) => url.pathname === '/pages/find/watch-video');

@@ -24,34 +24,34 @@ export default async function cityCustomer(t) {
 
   await t.test('same city: cities, listings with photos, age and badges', async () => {
     await page.goto(t.url('/pages/tabBar/city'));
-    const cities = page.locator('.city-picker__city');
+    const cities = page.locator('[data-city]');
     await cities.first().waitFor();
     assert.equal(await cities.count(), 4);
     assert.equal(await cities.first().getAttribute('aria-checked'), 'true');
-    const cards = page.locator('.listing-card');
+    const cards = page.locator('[data-listing]');
     await cards.first().waitFor();
     assert.equal(await cards.count(), 3);
     const first = cards.first();
-    listingName = (await first.locator('.listing-card__name').evaluate((el) => el.firstChild.textContent)).trim();
-    await first.locator('img.listing-card__photo').first().waitFor();
-    assert.match(await first.locator('.listing-card__age').textContent(), /\d\d/);
-    assert.ok((await page.locator('.badge--certified').count()) > 0, 'a certified badge');
-    assert.ok((await page.locator('.badge--deposit').count()) > 0, 'a deposit-paid badge');
+    listingName = (await first.getByTestId('listing-name').evaluate((el) => el.firstChild.textContent)).trim();
+    await first.getByTestId('listing-photo').first().waitFor();
+    assert.match(await first.getByTestId('listing-age').textContent(), /\d\d/);
+    assert.ok((await page.getByTestId('badge-certified').count()) > 0, 'a certified badge');
+    assert.ok((await page.getByTestId('badge-deposit').count()) > 0, 'a deposit-paid badge');
     await t.screenshot('city');
 
     // Another city: its own listings, and the choice is in the address.
     await cities.nth(1).tap();
-    await page.locator('.city-picker__city[aria-checked="true"]').filter({ hasText: await cities.nth(1).textContent() }).waitFor();
+    await page.locator('[data-city][aria-checked="true"]').filter({ hasText: await cities.nth(1).textContent() }).waitFor();
     const city = await cities.nth(1).getAttribute('data-city');
     await page.waitForURL((url) => url.searchParams.get('city') === city);
-    await page.locator('.listing-card').first().waitFor();
-    const name2 = (await page.locator('.listing-card__name').first().evaluate((el) => el.firstChild.textContent)).trim();
+    await page.locator('[data-listing]').first().waitFor();
+    const name2 = (await page.getByTestId('listing-name').first().evaluate((el) => el.firstChild.textContent)).trim();
     assert.notEqual(name2, listingName, 'the listings changed with the city');
     listingName = name2;
   });
 
   await t.test('get contact opens customer service with the request written', async () => {
-    await page.locator('.listing-card').first().getByRole('link', { name: t.text('city.getContact') }).tap();
+    await page.locator('[data-listing]').first().getByRole('link', { name: t.text('city.getContact') }).tap();
     await page.waitForURL((url) => url.pathname === '/pages/customer/customer');
     const field = page.getByRole('textbox', { name: t.text('customer.message') });
     assert.match(await field.inputValue(), new RegExp(listingName));
@@ -142,13 +142,21 @@ export default async function cityCustomer(t) {
     const picture = Buffer.from(await response.arrayBuffer());
     await page.getByRole('button', { name: t.text('customer.sendImage') }).waitFor();
     await page.locator('input[type="file"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: picture });
-    const sent = page.locator('.bubble-row[data-from="visitor"][data-state="sent"] img.bubble__image');
+    // The picture shows through a link signed for this user; the message keeps the bare path.
+    const sent = page.locator('.bubble-row[data-from="visitor"][data-state="sent"] img.bubble__image[src*="/files/chat/"]');
     await sent.waitFor();
     const src = await sent.getAttribute('src');
-    assert.match(src, /^\/files\/chat\/\d+\/\d+\.png$/);
-    const visitor = await findVisitor(t, operator, src);
+    assert.match(src, /^\/files\/chat\/[0-9a-f]{2}\/[0-9a-f]{32}\.png\?/);
+    const path = src.slice(0, src.indexOf('?'));
+    await page.waitForFunction(() => {
+      const img = document.querySelector('.bubble-row[data-from="visitor"][data-state="sent"] img.bubble__image[src*="/files/chat/"]');
+      return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0;
+    });
+    const visitor = await findVisitor(t, operator, path);
     assert.equal(visitor.userId, user.userId, 'the chat is linked to the signed-in user');
-    const stored = await fetch(t.url(src));
+    // Only the conversation reads it: a signed-out fetch is refused, the agent gets the same picture.
+    assert.equal((await fetch(t.url(path))).status, 403);
+    const stored = await fetch(t.url(path), { headers: { token: operator.token } });
     assert.equal(stored.status, 200);
     assert.equal(Buffer.compare(Buffer.from(await stored.arrayBuffer()), picture), 0, 'the agent gets the same picture');
     await t.screenshot('customer-picture');

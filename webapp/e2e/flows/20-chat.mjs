@@ -1,35 +1,15 @@
-// Chat between real users on the real server (issue 9): a friend request with its
+// Chat between real users on the real server: a friend request with its
 // verification message, text and image both ways, unread badges, a group with a mute, and
 // catching up on messages sent while offline. Three browser contexts are three users.
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-
-const PASSWORD = 'abc123';
+import { registerChatUser, signInToChat } from '../helpers/chat.mjs';
 
 // A 4 x 4 red PNG: the server sniffs the type, so it must be a real image.
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAQAAAAEAQMAAACTPww9AAAAA1BMVEX/AAAZ4gk3AAAAC0lEQVQI12NgQAcAABIAAeRVjecAAAAASUVORK5CYII=',
   'base64',
 );
-
-let nextAddress = randomInt(1, 200);
-
-/** Registers an account through the API; each from its own forwarded address (see run.mjs). */
-async function register(baseURL, account) {
-  nextAddress += 1;
-  const response = await fetch(`${baseURL}/api/register`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'Accept-Language': 'en-US',
-      'X-Forwarded-For': `10.${randomInt(0, 250)}.${nextAddress % 250}.${randomInt(1, 250)}`,
-    },
-    body: JSON.stringify({ account, password: PASSWORD, confirmPassword: PASSWORD }),
-  });
-  const body = await response.json();
-  assert.equal(body.code, 0, `register ${account}: ${body.message}`);
-  return { account, nickname: account, userId: String(body.data?.userId ?? '') };
-}
 
 export default async function chatFlow(t) {
   const rules = new Intl.PluralRules(t.language);
@@ -38,14 +18,7 @@ export default async function chatFlow(t) {
   const composer = (page) => page.getByRole('textbox', { name: t.text('chat.composer.placeholder'), exact: true });
   const toast = (page, text) => page.locator('.toast').filter({ hasText: text }).waitFor();
 
-  async function signIn(page, user) {
-    await page.goto(t.url('/pages/auth/login'));
-    await page.getByLabel(t.text('pages.login.account')).fill(user.account);
-    await page.getByLabel(t.text('pages.login.password')).fill(PASSWORD);
-    await page.getByRole('button', { name: t.text('pages.login.submit') }).tap();
-    await page.waitForURL((url) => url.pathname === '/');
-    await page.getByRole('heading', { level: 1, name: t.text('pages.chat.title') }).waitFor();
-  }
+  const signIn = (page, user) => signInToChat(t, page, user);
 
   async function openConversationWith(page, name) {
     await page.goto(t.url('/'));
@@ -87,9 +60,9 @@ export default async function chatFlow(t) {
     await row.getByText(t.text('chat.newFriend.added')).waitFor();
   }
 
-  const a = await register(t.baseURL, `ca${suffix}`);
-  const b = await register(t.baseURL, `cb${suffix}`);
-  const c = await register(t.baseURL, `cc${suffix}`);
+  const a = await registerChatUser(t.baseURL, `ca${suffix}`);
+  const b = await registerChatUser(t.baseURL, `cb${suffix}`);
+  const c = await registerChatUser(t.baseURL, `cc${suffix}`);
   const pageA = t.page;
   let sessionB = await t.openSession();
   const sessionC = await t.openSession();
@@ -149,20 +122,28 @@ export default async function chatFlow(t) {
     await pageA.getByTestId('pick-image').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: PNG });
     await pageA.locator('.msg-row[data-status="2"] img.msg-image').last().waitFor();
     await openConversationWith(pageB, a.nickname);
-    const received = pageB.locator('img.msg-image').last();
+    const received = pageB.locator('img.msg-image[src]').last();
     await received.waitFor();
-    assert.match((await received.getAttribute('src')) ?? '', /^\/files\/chat\//);
+    // B sees it through a link signed for B; the bare path is refused to a signed-out fetch.
+    const src = (await received.getAttribute('src')) ?? '';
+    assert.match(src, /^\/files\/chat\/[0-9a-f]{2}\/[0-9a-f]{32}\.png\?(?=.*\be=\d+)(?=.*\bs=)(?=.*\bu=\d+)/);
+    await pageB.waitForFunction(() => {
+      const imgs = document.querySelectorAll('img.msg-image[src]');
+      const img = imgs[imgs.length - 1];
+      return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0;
+    });
+    assert.equal((await fetch(t.url(src.slice(0, src.indexOf('?'))))).status, 403);
     // The draft comes back into the box; with text in it, the box offers Send instead of More.
     assert.equal(await composer(pageB).inputValue(), 'unsent words');
     await composer(pageB).fill('');
     await pageB.getByRole('button', { name: t.text('chat.composer.more') }).tap();
     await pageB.getByTestId('pick-image').setInputFiles({ name: 'back.png', mimeType: 'image/png', buffer: PNG });
     await pageB.locator('.msg-row[data-status="2"] img.msg-image').last().waitFor();
-    await pageA.locator('img.msg-image').nth(1).waitFor();
-    // The picture opens full screen.
+    await pageA.locator('img.msg-image[src]').nth(1).waitFor();
+    // The picture opens full screen; the page's address names the attachment, not a link.
     await received.tap();
-    await pageB.waitForURL((url) => url.pathname === '/preview-image');
-    await pageB.locator('.preview-image__img').waitFor();
+    await pageB.waitForURL((url) => url.pathname === '/preview-image' && !url.search.includes('s%3D'));
+    await pageB.locator('.preview-image__img[src*="/files/chat/"]').waitFor();
     await t.screenshot('conversation');
   });
 

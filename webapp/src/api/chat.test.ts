@@ -94,7 +94,8 @@ describe('syncChatSession', () => {
     store.set(STORAGE_KEYS.wsToken, chatToken);
   }
 
-  it('drops the stored session and reports it when the server says the token expired', async () => {
+  /** User 42 signed in with chat token chat-a, and the session synced and connected. */
+  async function connectedAs42() {
     const harness = scriptedSocket();
     const store = createBrowserStore();
     const jotai = createStore();
@@ -103,6 +104,11 @@ describe('syncChatSession', () => {
     await vi.waitFor(() => {
       expect(jotai.get(chatConnectionAtom)).toBe('connected');
     });
+    return { harness, store, jotai, stop };
+  }
+
+  it('drops the stored session and reports it when the server says the token expired', async () => {
+    const { harness, store, jotai, stop } = await connectedAs42();
     harness.ws.push('OnUserTokenExpired', null);
     expect(store.get(STORAGE_KEYS.wsToken)).toBeNull();
     expect(store.get(STORAGE_KEYS.token)).toBeNull();
@@ -112,14 +118,7 @@ describe('syncChatSession', () => {
   });
 
   it('keeps the next account signed in when a switch ends the session being left first', async () => {
-    const harness = scriptedSocket();
-    const store = createBrowserStore();
-    const jotai = createStore();
-    signedIn(store, '42', 'chat-a');
-    const stop = syncChatSession(harness.socket, store, jotai);
-    await vi.waitFor(() => {
-      expect(jotai.get(chatConnectionAtom)).toBe('connected');
-    });
+    const { harness, store, jotai, stop } = await connectedAs42();
     const old = harness.ws;
     await replacingChatSession(
       () => {
@@ -146,14 +145,7 @@ describe('syncChatSession', () => {
   });
 
   it('ends the session after a switch that failed once the server had ended it', async () => {
-    const harness = scriptedSocket();
-    const store = createBrowserStore();
-    const jotai = createStore();
-    signedIn(store, '42', 'chat-a');
-    const stop = syncChatSession(harness.socket, store, jotai);
-    await vi.waitFor(() => {
-      expect(jotai.get(chatConnectionAtom)).toBe('connected');
-    });
+    const { harness, store, jotai, stop } = await connectedAs42();
     const failed = replacingChatSession(
       () => {
         harness.ws.push('OnUserTokenExpired', null);

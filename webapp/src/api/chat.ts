@@ -20,6 +20,7 @@ import {
 } from './socket/socket';
 import type {
   AdvancedMessages,
+  AtUserInfo,
   BlackUserItem,
   CardElem,
   ConversationItem,
@@ -33,8 +34,10 @@ import type {
   PictureInfo,
   PushEventName,
   PushEvents,
+  SearchMessagesResult,
   SelfUserInfo,
   SoundElem,
+  UserStatus,
   VideoElem,
 } from './socket/types';
 
@@ -154,6 +157,13 @@ export const chat = {
     request<FullUserItem[] | null>('GetUsersInfoWithCache', userIDs, groupID).then((list) => list ?? []),
   getLoginStatus: () => request<number>('GetLoginStatus'),
 
+  // Presence: watch friends and chat peers; kj's own calls hide one's own.
+  subscribeUsersStatus: (userIDs: string[]) =>
+    request<UserStatus[] | null>('SubscribeUsersStatus', userIDs).then((list) => list ?? []),
+  unsubscribeUsersStatus: (userIDs: string[]) => request<null>('UnsubscribeUsersStatus', userIDs),
+  getPresenceHidden: () => request<boolean>('GetPresenceHidden'),
+  setPresenceHidden: (hidden: boolean) => request<null>('SetPresenceHidden', hidden),
+
   // Conversations
   getAllConversationList: () =>
     request<ConversationItem[] | null>('GetAllConversationList').then((list) => list ?? []),
@@ -168,6 +178,12 @@ export const chat = {
     request<null>('SetConversationDraft', conversationID, draftText),
   pinConversation: (conversationID: string, isPinned: boolean) =>
     request<null>('PinConversation', conversationID, isPinned),
+  /** opt: RecvMsgOpt (2 is do not disturb). */
+  setConversationRecvMessageOpt: (conversationID: string, opt: number) =>
+    request<null>('SetConversationRecvMessageOpt', conversationID, opt),
+  /** Clears the history for me; the conversation stays in the list, empty. */
+  clearConversationAndDeleteAllMsg: (conversationID: string) =>
+    request<null>('ClearConversationAndDeleteAllMsg', conversationID),
   deleteConversationAndDeleteAllMsg: (conversationID: string) =>
     request<null>('DeleteConversationAndDeleteAllMsg', conversationID),
 
@@ -235,6 +251,22 @@ export const chat = {
 
   // Messages: the server builds a message, the client sends it.
   createTextMessage: (text: string) => request<MessageItem>('CreateTextMessage', text),
+  /** A group message naming members (atUserIDList; "AtAllTag" for everyone, owners and admins only). */
+  createTextAtMessage: (text: string, atUserIDList: string[], atUsersInfo: AtUserInfo[]) =>
+    request<MessageItem>('CreateTextAtMessage', text, atUserIDList, atUsersInfo, ''),
+  /** Text messages holding the keyword in every conversation of the caller, newest first, page by page (from 1). */
+  searchMessages: (keyword: string, pageIndex: number, count: number) =>
+    request<SearchMessagesResult>('SearchLocalMessages', {
+      conversationID: '',
+      keywordList: [keyword],
+      keywordListMatchType: 0,
+      senderUserIDList: [],
+      messageTypeList: [],
+      searchTimePosition: 0,
+      searchTimePeriod: 0,
+      pageIndex,
+      count,
+    }),
   createImageMessageByURL: (picture: PictureInfo, snapshot: PictureInfo | null = null) =>
     request<MessageItem>('CreateImageMessageByURL', '', picture, picture, snapshot ?? picture),
   createSoundMessageByURL: (elem: SoundElem) => request<MessageItem>('CreateSoundMessageByURL', elem),

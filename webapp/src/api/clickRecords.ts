@@ -3,27 +3,10 @@
  * httpapi/openapi/rounds.yaml), with the wallet records' tabs, day filter and paging.
  */
 import { api } from './client';
+import type { Bet } from './rounds';
 import type { DayFilter, Page } from './wallet';
 
-export type BetContent = 'BIG' | 'SMALL' | 'SINGLE' | 'DOUBLE';
-
-export interface Bet {
-  betId: string;
-  noteNo: string;
-  windowId: number;
-  /** Issue number of the round. */
-  issue: string;
-  content: BetContent;
-  /** Cents. */
-  amount: number;
-  /** Settled. */
-  matched: boolean;
-  result: 'win' | 'lose' | '';
-  /** Credited back on a win, stake included (cents). */
-  payout: number;
-  placedAt: number;
-  settledAt: number;
-}
+export type { Bet } from './rounds';
 
 export type ClickTab = 'all' | 'unmatched' | 'matched';
 

@@ -1,27 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiConfig } from './config';
-import { ApiError, ApiErrorCode, createApiClient, type ApiEnvironment } from './client';
-import { STORAGE_KEYS, type KeyValueStore, type StorageKey } from './storage';
-
-function memoryStore(initial: Partial<Record<StorageKey, string>> = {}): KeyValueStore & {
-  values: Map<StorageKey, string>;
-} {
-  const values = new Map<StorageKey, string>(Object.entries(initial) as [StorageKey, string][]);
-  return {
-    values,
-    get: (key) => values.get(key) ?? null,
-    set: (key, value) => {
-      values.set(key, value);
-    },
-    remove: (key) => {
-      values.delete(key);
-    },
-    subscribe: () => () => undefined,
-  };
-}
+import { ApiError, ApiErrorCode, createApiClient, parseLines, rotate, setLineList, type ApiEnvironment } from './client';
+import { STORAGE_KEYS } from './storage';
+import { memoryStore } from '../test/memoryStore';
 
 const baseConfig: ApiConfig = {
   hosts: ['/api'],
+  lineListUrls: [],
+  combineId: 'kj',
   packageId: 100002001,
   platformId: 10000,
   platform: 5,
@@ -316,7 +302,48 @@ describe('network failures', () => {
     expect(client.currentHost()).toBe('https://backup.example/api');
     expect(env.sleep).toHaveBeenCalledTimes(3);
     expect(env.sleep).toHaveBeenCalledWith(1000);
-    expect(env.toast).not.toHaveBeenCalled();
+    // From the third failure on, the user hears that the app is reconnecting.
+    expect(env.toast).toHaveBeenCalledTimes(1);
+    expect(env.toast).toHaveBeenCalledWith('api.reconnectFailed:3');
+  });
+
+  it('fetches the alternative hosts from the line list and switches to them', async () => {
+    const store = memoryStore();
+    setLineList(['https://codes.example/lines', 'https://codes2.example/lines'], 'kj', store);
+    const { client, calls } = setup(
+      (call) => {
+        if (call.url.startsWith('https://codes.example/')) throw new TypeError('Failed to fetch');
+        if (call.url.startsWith('https://codes2.example/')) {
+          return new Response('https://line-b.example/api/\n\nnot a url\n', { status: 200 });
+        }
+        if (call.url.startsWith('https://line-b.example/')) return reply(0, 'from b');
+        throw new TypeError('Failed to fetch');
+      },
+      { store },
+    );
+    await expect(client.request('/user/mine')).resolves.toBe('from b');
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST /api/user/mine',
+      'POST /api/user/mine',
+      'POST /api/user/mine',
+      'GET https://codes.example/lines?combineId=kj',
+      'GET https://codes2.example/lines?combineId=kj',
+      'POST https://line-b.example/api/user/mine',
+    ]);
+    expect(client.currentHost()).toBe('https://line-b.example/api');
+    // The next request goes straight to the line that answers.
+    await expect(client.request('/user/mine')).resolves.toBe('from b');
+    expect(calls).toHaveLength(7);
+  });
+
+  it('parses and rotates a line list', () => {
+    expect(parseLines('https://a.example/api\r\n  http://b.example/api/ \nftp://c\n\n')).toEqual([
+      'https://a.example/api',
+      'http://b.example/api',
+    ]);
+    expect(rotate(['a', 'b', 'c'], 1)).toEqual(['b', 'c', 'a']);
+    expect(rotate(['a', 'b', 'c'], 4)).toEqual(['b', 'c', 'a']);
+    expect(rotate([], 2)).toEqual([]);
   });
 
   it('rotates through the hosts and gives up after 60 tries', async () => {
@@ -330,8 +357,9 @@ describe('network failures', () => {
     expect(calls).toHaveLength(60);
     expect(error.code).toBe(ApiErrorCode.network);
     expect(error.message).toBe('api.reconnectFailed:60');
-    expect(env.toast).toHaveBeenCalledTimes(1);
-    expect(env.toast).toHaveBeenCalledWith('api.reconnectFailed:60');
+    // Failures 3 to 60 each say how many reconnections were tried.
+    expect(env.toast).toHaveBeenCalledTimes(58);
+    expect(env.toast).toHaveBeenLastCalledWith('api.reconnectFailed:60');
     const hostsUsed = new Set(calls.map((c) => new URL(c.url, 'http://self').origin));
     expect(hostsUsed.size).toBe(3);
   });

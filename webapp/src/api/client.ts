@@ -1,5 +1,5 @@
 /**
- * The one HTTP client of the web app (spec sections 7 and 8). It owns the `{code,message,data}`
+ * The one HTTP client of the web app. It owns the `{code,message,data}`
  * envelope, the `token` and `Accept-Language` headers, the 15 s timeout, retries with backup
  * lines, and the session rules: 401 renews the token once (single flight) with the stored jwt
  * and replays the waiting requests; 402 and 403 end the session. Screens never call fetch.
@@ -69,13 +69,13 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Extra request headers (e.g. `Idempotency-Key`). */
   headers?: Record<string, string>;
-  /** Overrides the 15 s request timeout (uploads get 60 s, spec section 9). */
+  /** Overrides the 15 s request timeout (uploads get 60 s). */
   timeoutMs?: number;
-}
-
-interface TransportOptions extends RequestOptions {
+  /** Attempts before giving up on the network (default 60; a best-effort beacon sends once). */
   maxAttempts?: number;
 }
+
+type TransportOptions = RequestOptions;
 
 export interface LoginInput {
   account: string;
@@ -166,9 +166,94 @@ async function readAnswer(response: Response): Promise<Attempt> {
   return { kind: 'answer', envelope: { code, message: '', data: null } };
 }
 
+/** Where the alternative API hosts are listed, as `/getBaseData` names it (kept in storage). */
+interface LineSource {
+  urls: string[];
+  combineId: string;
+}
+
+function storedLineSource(storage: KeyValueStore): LineSource | null {
+  try {
+    const parsed: unknown = JSON.parse(storage.get(STORAGE_KEYS.lineList) ?? 'null');
+    if (!isRecord(parsed) || !Array.isArray(parsed.urls)) return null;
+    return {
+      urls: parsed.urls.filter((u): u is string => typeof u === 'string' && u !== ''),
+      combineId: text(parsed.combineId),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers the code-API addresses the server names, for the day its primary host stops answering. */
+export function setLineList(urls: readonly string[], combineId: string, storage: KeyValueStore = browserStore): void {
+  if (urls.length === 0) storage.remove(STORAGE_KEYS.lineList);
+  else storage.set(STORAGE_KEYS.lineList, JSON.stringify({ urls, combineId }));
+}
+
+/** The hosts of a line-list answer: one base URL a line, blank lines and non-URLs skipped, trailing slashes cut. */
+export function parseLines(body: string): string[] {
+  return body
+    .split(/\r?\n/)
+    .map((line) => line.trim().replace(/\/+$/, ''))
+    .filter((line) => /^https?:\/\/[^\s]+$/i.test(line));
+}
+
+/** The list rotated to start at `offset`, so clients spread over the lines instead of all taking the first. */
+export function rotate<T>(list: readonly T[], offset: number): T[] {
+  if (list.length === 0) return [];
+  const start = ((offset % list.length) + list.length) % list.length;
+  return [...list.slice(start), ...list.slice(0, start)];
+}
+
 export function createApiClient(config: ApiConfig, env: ApiEnvironment): ApiClient {
-  const hosts = config.hosts.length > 0 ? config.hosts : ['/api'];
+  const hosts: string[] = config.hosts.length > 0 ? [...config.hosts] : ['/api'];
   let hostIndex = 0;
+  let lineFetch: Promise<void> | null = null;
+  let linesFetched = false;
+
+  /**
+   * Asks each code-API address in order (GET with the combine id) for the alternative API
+   * hosts, one a line; the first that answers adds its lines, rotated, to the hosts. Once per
+   * client: the hosts it learnt stay in the rotation.
+   */
+  function fetchLines(): Promise<void> {
+    if (linesFetched) return Promise.resolve();
+    lineFetch ??= (async () => {
+      const stored = storedLineSource(env.storage);
+      const urls = [...new Set([...config.lineListUrls, ...(stored?.urls ?? [])])];
+      const combineId = [stored?.combineId].find((id) => id) ?? config.combineId;
+      for (const url of urls) {
+        const controller = new AbortController();
+        const timer = setTimeout(() => {
+          controller.abort();
+        }, config.timeoutMs);
+        try {
+          const separator = url.includes('?') ? '&' : '?';
+          const response = await env.fetch(`${url}${separator}${new URLSearchParams({ combineId }).toString()}`, {
+            method: 'GET',
+            headers: { Accept: 'text/plain' },
+            signal: controller.signal,
+          });
+          if (!response.ok) continue;
+          const lines = parseLines(await response.text());
+          if (lines.length === 0) continue;
+          linesFetched = true;
+          for (const line of rotate(lines, Math.floor(Math.random() * lines.length))) {
+            if (!hosts.includes(line)) hosts.push(line);
+          }
+          return;
+        } catch {
+          // This address does not answer either: try the next one.
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+    })().finally(() => {
+      lineFetch = null;
+    });
+    return lineFetch;
+  }
   let renewal: Promise<boolean> | null = null;
 
   const { storage } = env;
@@ -241,14 +326,19 @@ export function createApiClient(config: ApiConfig, env: ApiEnvironment): ApiClie
       if (attempt.kind === 'answer') return attempt.envelope;
 
       failures += 1;
+      const message = env.translate('api.reconnectFailed', { count: failures });
       if (failures >= maxAttempts) {
-        const message = env.translate('api.reconnectFailed', { count: failures });
         if (!options.quiet) env.toast(message);
         throw new ApiError(ApiErrorCode.network, message);
       }
-      // More than two failures: move to the next line, unless another request already did.
-      if (failures > config.switchHostAfterFailures && hosts.length > 1 && hostIndex === usedIndex) {
-        hostIndex = (usedIndex + 1) % hosts.length;
+      // More than two failures: say so, learn the alternative hosts and move to the next
+      // line, unless another request already did.
+      if (failures > config.switchHostAfterFailures) {
+        if (!options.quiet) env.toast(message);
+        if (hostIndex === usedIndex) {
+          await fetchLines();
+          if (hosts.length > 1 && hostIndex === usedIndex) hostIndex = (usedIndex + 1) % hosts.length;
+        }
       }
       await env.sleep(config.retryDelayMs);
     }

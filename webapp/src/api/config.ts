@@ -1,17 +1,23 @@
 /**
- * Client configuration (spec sections 3 and 9). The API base URL and the backup lines come
+ * Client configuration. The API base URL and the backup lines come
  * from the build environment: VITE_API_BASE (default `/api`) and VITE_API_BACKUP_HOSTS
- * (comma-separated base URLs, tried in order after the primary fails more than twice).
+ * (comma-separated base URLs, tried in order after the primary fails more than twice), and
+ * VITE_LINE_LIST_URLS (comma-separated code-API addresses that list more backup lines; the
+ * server names its own in `/getBaseData`).
  */
 export interface ApiConfig {
   /** Primary base URL first, then the backup lines. */
   hosts: readonly string[];
+  /** Code-API addresses answering the alternative API hosts, one per line (GET with the combine id). */
+  lineListUrls: readonly string[];
+  /** The combine id sent to the code-API addresses. */
+  combineId: string;
   packageId: number;
   platformId: number;
   /** Chat platform id sent with logins (web = 5). */
   platform: number;
   timeoutMs: number;
-  /** Timeout of file uploads (spec section 9: 60 s). */
+  /** Timeout of file uploads (60 s). */
   uploadTimeoutMs: number;
   /** Attempts before a request gives up on the network. */
   maxAttempts: number;
@@ -37,8 +43,17 @@ function hostsFromEnv(primary: string | undefined, backups: string | undefined):
   return list.map((h) => h.replace(/\/+$/, ''));
 }
 
+function listFromEnv(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 export const defaultApiConfig: ApiConfig = {
   hosts: hostsFromEnv(import.meta.env.VITE_API_BASE, import.meta.env.VITE_API_BACKUP_HOSTS),
+  lineListUrls: listFromEnv(import.meta.env.VITE_LINE_LIST_URLS),
+  combineId: 'kj',
   packageId: numberFromEnv(import.meta.env.VITE_PACKAGE_ID, 100002001),
   platformId: numberFromEnv(import.meta.env.VITE_PLATFORM_ID, 10000),
   platform: 5,

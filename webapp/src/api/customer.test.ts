@@ -2,21 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiEnvironment } from './client';
 import { defaultApiConfig } from './config';
 import { createCustomerApi, CustomerSocket, customerSocketUrl, type CustomerServerFrame } from './customer';
-import { STORAGE_KEYS, type KeyValueStore, type StorageKey } from './storage';
-
-function memoryStore(initial: Partial<Record<StorageKey, string>> = {}): KeyValueStore {
-  const values = new Map<StorageKey, string>(Object.entries(initial) as [StorageKey, string][]);
-  return {
-    get: (key) => values.get(key) ?? null,
-    set: (key, value) => {
-      values.set(key, value);
-    },
-    remove: (key) => {
-      values.delete(key);
-    },
-    subscribe: () => () => undefined,
-  };
-}
+import { STORAGE_KEYS, type KeyValueStore } from './storage';
+import { memoryStore } from '../test/memoryStore';
 
 class FakeSocket {
   static instances: FakeSocket[] = [];

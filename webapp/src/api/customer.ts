@@ -113,7 +113,7 @@ function isFrame(value: unknown): value is CustomerServerFrame {
 }
 
 /**
- * The visitor's socket: reconnects 500 ms after a close (WEBAPP.md), pings to keep idle
+ * The visitor's socket: reconnects 500 ms after a close, like the chat socket, pings to keep idle
  * proxies from closing it, and reports a reconnect so the page reloads the newest messages.
  */
 export class CustomerSocket {

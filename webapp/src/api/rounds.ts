@@ -65,15 +65,20 @@ export interface NextRound {
   seedHash: string;
 }
 
+/** One of the caller's bets (the round page's list and the mine page's click records). */
 export interface Bet {
   betId: string;
   noteNo: string;
   windowId: number;
+  /** Issue number of the round. */
   issue: string;
   content: BetContent;
+  /** Cents. */
   amount: number;
+  /** Settled. */
   matched: boolean;
   result: 'win' | 'lose' | '';
+  /** Credited back on a win, stake included (cents). */
   payout: number;
   placedAt: number;
   settledAt: number;
@@ -115,6 +120,71 @@ export interface ResultPage {
   hasMore: boolean;
 }
 
+/** One round on a trend grid. */
+export interface TrendCell {
+  col: number;
+  row: number;
+  value: BetContent;
+  issue: string;
+  sum: number;
+}
+
+export interface TrendStreak {
+  value: BetContent;
+  length: number;
+  /** First issue of the run. */
+  from: string;
+}
+
+/** One pair of outcomes (size: BIG/SMALL, parity: SINGLE/DOUBLE) as bead grid and big road. */
+export interface TrendBoard {
+  kind: 'size' | 'parity';
+  values: [BetContent, BetContent];
+  bead: TrendCell[];
+  beadColumns: number;
+  road: TrendCell[];
+  roadColumns: number;
+  counts: Partial<Record<BetContent, number>>;
+  longest: Partial<Record<BetContent, TrendStreak>>;
+  current: TrendStreak | null;
+}
+
+/** /activation/trend: a window's newest 100 rounds on both boards. */
+export interface Trend {
+  windowId: number;
+  rounds: number;
+  latestIssue: string;
+  rows: number;
+  boards: TrendBoard[];
+  results: RoundResult[];
+}
+
+export interface FairnessRow {
+  /** BIG, SMALL, SINGLE, DOUBLE, "BIG SINGLE"…, or a digit "0".."9". */
+  outcome: string;
+  observed: number;
+  expected: number;
+  share: number;
+  fair: number;
+  /** The newest round with this outcome, to verify. */
+  latest?: RoundResult;
+}
+
+export interface FairnessTest {
+  group: 'size' | 'parity' | 'combination' | 'digit';
+  total: number;
+  rows: FairnessRow[];
+  chiSquare: number;
+  df: number;
+  pValue: number;
+}
+
+/** /activation/fairness: a window's newest 1,000 rounds against a fair draw. */
+export interface Fairness {
+  rounds: number;
+  tests: FairnessTest[];
+}
+
 export interface BetInput {
   windowId: number;
   issue: string;
@@ -140,6 +210,10 @@ export function createRoundsApi(client: ApiClient = api) {
       client.request<Bet>('/activation/betRequest', { ...input }, options),
     history: (windowId: number, page: number, pageSize = 20, options?: RequestOptions) =>
       client.request<ResultPage>('/activation/historyPrize', { windowId, page, pageSize }, options),
+    trend: (windowId: number, options?: RequestOptions) =>
+      client.request<Trend>('/activation/trend', { windowId }, options),
+    fairness: (windowId: number, options?: RequestOptions) =>
+      client.request<Fairness>('/activation/fairness', { windowId }, options),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * Local storage keys of spec section 3 and a small key-value wrapper that tells subscribers
+ * Local storage keys and a small key-value wrapper that tells subscribers
  * when a value changes (so screens re-render when the API module clears a session).
  */
 export const STORAGE_KEYS = {
@@ -15,10 +15,18 @@ export const STORAGE_KEYS = {
   packageId: 'packageId',
   ossUrl: 'ossUrl',
   appName: 'appName',
-  /** The customer-service visitor key (spec section 3: customer-service chat store). */
+  /** The customer-service visitor key (customer-service chat store). */
   customerVisitorId: 'customerVisitorId',
+  /** Where the alternative API hosts are listed: `{urls, combineId}` from `/getBaseData`. */
+  lineList: 'lineList',
+  /** When the last statistics beacons went out (ms), to keep a browser under the server's limit. */
+  beaconTimes: 'beaconTimes',
   /** Update-manifest resource revision the app last reloaded for. */
   resourceVersion: 'resourceVersion',
+  /** Unsent chat texts per user and conversation, until the server has them (chat data/drafts.ts). */
+  chatDrafts: 'chatDrafts',
+  /** New-message notifications in this browser: 'on' or 'off'; absent until first asked (chat session/notifications.ts). */
+  chatNotify: 'chatNotify',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -34,9 +34,11 @@ export interface ChainTypes {
   list: ChainType[];
   minDep: number;
   currency: string;
+  /** Recharge through customer service is offered (KJ_RECHARGE_VIA_SERVICE). */
+  service?: boolean;
 }
 
-/** 0 under review, 1 completed, 2 failed (spec section 4). */
+/** 0 under review, 1 completed, 2 failed. */
 export type OrderStatus = 0 | 1 | 2;
 
 export interface Order {
@@ -125,7 +127,7 @@ export function newIdempotencyKey(): string {
 }
 
 export const walletApi = {
-  summary: (options?: RequestOptions) => api.request<WalletSummary>('/user/amount', {}, options),
+  summary: (options?: RequestOptions) => api.request<WalletSummary>('/user/getUserAmount', {}, options),
   chainTypes: () => api.request<ChainTypes>('/user/getChainTypes'),
   recharge: (amount: number, protocol: UsdtProtocol, txHash: string) =>
     api.request<Order>('/user/rechargeOrder', { amount, protocol, txHash }, { quiet: true }),

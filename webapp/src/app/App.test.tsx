@@ -142,7 +142,7 @@ describe('login page', () => {
     const server = fakeServer({
       '/accountLogin': () => ({ token: 'T', jwt: 'J', chatToken: 'C', userId: 9 }),
       '/user/mine': () => alice,
-      '/user/amount': () => ({ amount: 123456, frozenAmount: 0, hasFundPassword: false, bankCardCount: 0, exchangeMin: 1000, exchangeMax: 100000 }),
+      '/user/getUserAmount': () => ({ amount: 123456, frozenAmount: 0, hasFundPassword: false, bankCardCount: 0, exchangeMin: 1000, exchangeMax: 100000 }),
     });
     const user = userEvent.setup();
     const { router } = renderApp(`/pages/auth/login?redirect=${encodeURIComponent('/pages/tabBar/mine')}`);

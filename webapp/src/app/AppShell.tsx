@@ -1,18 +1,21 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
-import { ChatSession } from '../chat/session/ChatSession';
-import { useUserInfo } from '../account/queries';
-import { useUpdateCheck } from '../account/useUpdateCheck';
+import { ChatSession } from '../features/chat/session/ChatSession';
+import { useUserInfo } from '../features/account/queries';
+import { useUpdateCheck } from '../features/account/useUpdateCheck';
 import { Toast } from '../components/toast/Toast';
 import { UpdatePrompt } from '../components/update-prompt/UpdatePrompt';
-import { LaunchChecks } from '../launch/LaunchChecks';
+import { LaunchChecks } from '../features/launch/LaunchChecks';
+import { usePlatformStart } from '../features/launch/platform';
+import { RoundOutcomeNotice } from '../features/rounds/RoundOutcomeNotice';
 import { useSession } from '../state/session';
 import { isOpenPath, isTabPath, loginPath } from './paths';
+import { NewVersionPrompt } from './NewVersionPrompt';
 import { NOT_FOUND_ROUTE_ID } from './routeIds';
 
 /**
- * Root layout: the route guard (spec sections 2 and 6), the 300 ms route animation, the
+ * Root layout: the route guard, the 300 ms route animation, the
  * toast and the update prompt. Tab pages share one animated container so the tab bar stays
  * put between tabs.
  */
@@ -25,6 +28,7 @@ export function AppShell() {
   // Spec section 2: with a token but no user info yet, the guard fetches it.
   useUserInfo();
   useLaunchUpdateCheck();
+  usePlatformStart(location.pathname);
 
   if (!unknown && !token && !isOpenPath(location.pathname)) {
     return <Navigate to={loginPath(`${location.pathname}${location.search}`)} replace />;
@@ -37,8 +41,10 @@ export function AppShell() {
         <Outlet />
       </div>
       <ChatSession />
+      {token ? <RoundOutcomeNotice /> : null}
       <Toast />
       <UpdatePrompt />
+      <NewVersionPrompt />
       <LaunchChecks />
     </>
   );
@@ -54,7 +60,7 @@ function useSessionCache(token: string | null): void {
   }, [token, queryClient]);
 }
 
-/** The update check of spec section 4, once per launch. */
+/** The update check, once per launch. */
 function useLaunchUpdateCheck(): void {
   const check = useUpdateCheck();
   const done = useRef(false);

@@ -1,6 +1,6 @@
 import { hasHiddenChars } from '../format/text';
 
-/** Route paths shared by the router, the guard and the API module (spec section 2). */
+/** Route paths shared by the router, the guard and the API module. */
 export const HOME_PATH = '/';
 export const LOGIN_PATH = '/pages/auth/login';
 
@@ -14,7 +14,7 @@ export const TAB_PATHS = {
 
 export const LANGUAGE_SETTING_PATH = '/pages/my/language-setting';
 
-/** The mine area's pages (spec section 2, "My"). */
+/** The mine area's pages ("My"). */
 export const MY_PATHS = {
   editInformation: '/pages/my/edit-information',
   shareQrcode: '/pages/my/share-qrcode',
@@ -24,6 +24,7 @@ export const MY_PATHS = {
   pointsDetails: '/pages/my/points-details',
   exchangeRecord: '/pages/my/exchange-record',
   safetySetting: '/pages/my/safety-setting',
+  privacySetting: '/pages/my/privacy-setting',
   languageSetting: LANGUAGE_SETTING_PATH,
   notice: '/pages/my/notice',
   changeAvatar: '/pages/my/change-avatar',
@@ -31,7 +32,7 @@ export const MY_PATHS = {
   recharge: '/pages/my/recharge',
 } as const;
 
-/** The settings pages (spec section 2, "Setting"). */
+/** The settings pages ("Setting"). */
 export const SETTING_PATHS = {
   modifyPassword: '/pages/setting/modify-password',
   fundPassword: '/pages/setting/fund-password',
@@ -47,7 +48,7 @@ export function withRedirect(path: string, to: string): string {
   return `${path}?redirect=${encodeURIComponent(to)}`;
 }
 
-/** Paths a guest may open (spec section 6): tab pages and these areas. */
+/** Paths a guest may open: tab pages and these areas. */
 const OPEN_PREFIXES = [
   '/pages/modal/',
   '/pages/common/',
@@ -112,7 +113,7 @@ export const DIALOG_PATHS = {
   notice: '/pages/modal/modal_n',
 } as const;
 
-/** Discover, videos, same city, customer service and the modal pages (issue 10). */
+/** Discover, videos, same city, customer service and the modal pages. */
 export const FIND_PATHS = {
   incentiveWindow: '/pages/find/incentive-window',
   watchVideo: '/pages/find/watch-video',

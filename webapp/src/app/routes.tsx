@@ -5,34 +5,34 @@ import { RouteError } from './RouteError';
 import { NOT_FOUND_ROUTE_ID } from './routeIds';
 import { TabLayout } from './TabLayout';
 
-// Every page is its own chunk (spec section 2: pages load lazily).
+// Every page is its own chunk (pages load lazily); pages/ maps a route to the screen in features/.
 const chatPage = async () => ({
-  Component: (await import('../chat/list/ConversationListPage')).ConversationListPage,
+  Component: (await import('../pages/tabBar/ConversationListPage')).ConversationListPage,
 });
-const findPage = async () => ({ Component: (await import('../discover/FindPage')).FindPage });
+const findPage = async () => ({ Component: (await import('../pages/tabBar/FindPage')).FindPage });
 const minePage = async () => ({ Component: (await import('../pages/tabBar/MinePage')).MinePage });
-const cityPage = async () => ({ Component: (await import('../city/CityPage')).CityPage });
-const lovePage = async () => ({ Component: (await import('../videos/LovePage')).LovePage });
+const cityPage = async () => ({ Component: (await import('../pages/tabBar/CityPage')).CityPage });
+const lovePage = async () => ({ Component: (await import('../pages/tabBar/LovePage')).LovePage });
 const loginPage = async () => ({ Component: (await import('../pages/auth/LoginPage')).LoginPage });
-// Discover, videos, same city, customer service, modal and desktop pages (issue 10).
+// Discover, videos, same city, customer service, modal and desktop pages.
 const incentiveWindowPage = async () => ({
-  Component: (await import('../rounds/IncentiveWindowPage')).IncentiveWindowPage,
+  Component: (await import('../pages/find/IncentiveWindowPage')).IncentiveWindowPage,
 });
-const watchVideoPage = async () => ({ Component: (await import('../videos/WatchVideoPage')).WatchVideoPage });
-const loveVideoPage = async () => ({ Component: (await import('../videos/HighlightsPage')).HighlightsPage });
-const customerPage = async () => ({ Component: (await import('../customer/CustomerPage')).CustomerPage });
-const webviewPage = async () => ({ Component: (await import('../modal/WebviewPage')).WebviewPage });
-const updateAlertPage = async () => ({ Component: (await import('../modal/UpdateAlertPage')).UpdateAlertPage });
-const shareImagePage = async () => ({ Component: (await import('../modal/ShareImagePage')).ShareImagePage });
-const iframePage = async () => ({ Component: (await import('../modal/IframePage')).IframePage });
-// The launch page and the query-driven dialogs (spec section 2, "Init/auth/modal").
-const initPage = async () => ({ Component: (await import('../launch/InitPage')).InitPage });
+const watchVideoPage = async () => ({ Component: (await import('../pages/find/WatchVideoPage')).WatchVideoPage });
+const loveVideoPage = async () => ({ Component: (await import('../pages/love/HighlightsPage')).HighlightsPage });
+const customerPage = async () => ({ Component: (await import('../pages/customer/CustomerPage')).CustomerPage });
+const webviewPage = async () => ({ Component: (await import('../pages/modal/WebviewPage')).WebviewPage });
+const updateAlertPage = async () => ({ Component: (await import('../pages/modal/UpdateAlertPage')).UpdateAlertPage });
+const shareImagePage = async () => ({ Component: (await import('../pages/modal/ShareImagePage')).ShareImagePage });
+const iframePage = async () => ({ Component: (await import('../pages/iframe/IframePage')).IframePage });
+// The launch page and the query-driven dialogs ("Init/auth/modal").
+const initPage = async () => ({ Component: (await import('../pages/init/InitPage')).InitPage });
 const modalPage = async () => {
-  const { ModalPage } = await import('../modal/ModalPage');
+  const { ModalPage } = await import('../pages/modal/ModalPage');
   return { element: <ModalPage /> };
 };
 const noticeModalPage = async () => {
-  const { ModalPage } = await import('../modal/ModalPage');
+  const { ModalPage } = await import('../pages/modal/ModalPage');
   return { element: <ModalPage notice /> };
 };
 const languageSettingPage = async () => ({
@@ -46,6 +46,9 @@ const changeAvatarPage = async () => ({ Component: (await import('../pages/my/Ch
 const shareQrcodePage = async () => ({ Component: (await import('../pages/my/ShareQrcodePage')).ShareQrcodePage });
 const switchAccountPage = async () => ({ Component: (await import('../pages/my/SwitchAccountPage')).SwitchAccountPage });
 const safetySettingPage = async () => ({ Component: (await import('../pages/my/SafetySettingPage')).SafetySettingPage });
+const privacySettingPage = async () => ({
+  Component: (await import('../pages/my/PrivacySettingPage')).PrivacySettingPage,
+});
 const noticePage = async () => ({ Component: (await import('../pages/my/NoticePage')).NoticePage });
 const rechargePage = async () => ({ Component: (await import('../pages/my/RechargePage')).RechargePage });
 const exchangePage = async () => ({ Component: (await import('../pages/my/ExchangePage')).ExchangePage });
@@ -67,27 +70,31 @@ const bankManagementPage = async () => ({
   Component: (await import('../pages/setting/BankManagementPage')).BankManagementPage,
 });
 
-// Chat (issue 9): /pages/chat/... and the system pages of spec section 2.
+// Chat: /pages/chat/... and the system pages
 const chatRoutes: RouteObject[] = [
-  { path: 'pages/chat/search', lazy: async () => ({ Component: (await import('../chat/search/SearchPage')).SearchPage }) },
-  { path: 'pages/chat/conversation', lazy: async () => ({ Component: (await import('../chat/conversation/ConversationPage')).ConversationPage }) },
-  { path: 'pages/chat/forward', lazy: async () => ({ Component: (await import('../chat/forward/ForwardPage')).ForwardPage }) },
-  { path: 'pages/chat/contacts', lazy: async () => ({ Component: (await import('../chat/contacts/ContactsPage')).ContactsPage }) },
-  { path: 'pages/chat/add-friend', lazy: async () => ({ Component: (await import('../chat/contacts/AddFriendPage')).AddFriendPage }) },
-  { path: 'pages/chat/friend-verify', lazy: async () => ({ Component: (await import('../chat/contacts/FriendVerifyPage')).FriendVerifyPage }) },
-  { path: 'pages/chat/new-friend', lazy: async () => ({ Component: (await import('../chat/contacts/NewFriendPage')).NewFriendPage }) },
-  { path: 'pages/chat/user-info', lazy: async () => ({ Component: (await import('../chat/contacts/UserInfoPage')).UserInfoPage }) },
-  { path: 'pages/chat/group-list', lazy: async () => ({ Component: (await import('../chat/groups/GroupListPage')).GroupListPage }) },
-  { path: 'pages/chat/group', lazy: async () => ({ Component: (await import('../chat/groups/CreateGroupPage')).CreateGroupPage }) },
-  { path: 'pages/chat/group-info', lazy: async () => ({ Component: (await import('../chat/groups/GroupInfoPage')).GroupInfoPage }) },
-  { path: 'pages/chat/group-edit', lazy: async () => ({ Component: (await import('../chat/groups/GroupEditPage')).GroupEditPage }) },
-  { path: 'pages/chat/new-group', lazy: async () => ({ Component: (await import('../chat/groups/NewGroupPage')).NewGroupPage }) },
-  { path: 'preview-image', lazy: async () => ({ Component: (await import('../chat/system/PreviewImagePage')).PreviewImagePage }) },
-  { path: 'open-location', lazy: async () => ({ Component: (await import('../chat/system/OpenLocationPage')).OpenLocationPage }) },
-  { path: 'choose-location', lazy: async () => ({ Component: (await import('../chat/system/ChooseLocationPage')).ChooseLocationPage }) },
+  { path: 'pages/chat/search', lazy: async () => ({ Component: (await import('../pages/chat/SearchPage')).SearchPage }) },
+  { path: 'pages/chat/conversation', lazy: async () => ({ Component: (await import('../pages/chat/ConversationPage')).ConversationPage }) },
+  {
+    path: 'pages/chat/conversation-settings',
+    lazy: async () => ({ Component: (await import('../pages/chat/ConversationSettingsPage')).ConversationSettingsPage }),
+  },
+  { path: 'pages/chat/forward', lazy: async () => ({ Component: (await import('../pages/chat/ForwardPage')).ForwardPage }) },
+  { path: 'pages/chat/contacts', lazy: async () => ({ Component: (await import('../pages/chat/ContactsPage')).ContactsPage }) },
+  { path: 'pages/chat/add-friend', lazy: async () => ({ Component: (await import('../pages/chat/AddFriendPage')).AddFriendPage }) },
+  { path: 'pages/chat/friend-verify', lazy: async () => ({ Component: (await import('../pages/chat/FriendVerifyPage')).FriendVerifyPage }) },
+  { path: 'pages/chat/new-friend', lazy: async () => ({ Component: (await import('../pages/chat/NewFriendPage')).NewFriendPage }) },
+  { path: 'pages/chat/user-info', lazy: async () => ({ Component: (await import('../pages/chat/UserInfoPage')).UserInfoPage }) },
+  { path: 'pages/chat/group-list', lazy: async () => ({ Component: (await import('../pages/chat/GroupListPage')).GroupListPage }) },
+  { path: 'pages/chat/group', lazy: async () => ({ Component: (await import('../pages/chat/CreateGroupPage')).CreateGroupPage }) },
+  { path: 'pages/chat/group-info', lazy: async () => ({ Component: (await import('../pages/chat/GroupInfoPage')).GroupInfoPage }) },
+  { path: 'pages/chat/group-edit', lazy: async () => ({ Component: (await import('../pages/chat/GroupEditPage')).GroupEditPage }) },
+  { path: 'pages/chat/new-group', lazy: async () => ({ Component: (await import('../pages/chat/NewGroupPage')).NewGroupPage }) },
+  { path: 'preview-image', lazy: async () => ({ Component: (await import('../pages/system/PreviewImagePage')).PreviewImagePage }) },
+  { path: 'open-location', lazy: async () => ({ Component: (await import('../pages/system/OpenLocationPage')).OpenLocationPage }) },
+  { path: 'choose-location', lazy: async () => ({ Component: (await import('../pages/system/ChooseLocationPage')).ChooseLocationPage }) },
 ];
 
-/** The route table of spec section 2 (pages are added here as their issues land). */
+/** The route table (pages are added here as their issues land). */
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -117,6 +124,7 @@ export const routes: RouteObject[] = [
       { path: 'pages/my/share-qrcode', lazy: shareQrcodePage },
       { path: 'pages/my/switch-account', lazy: switchAccountPage },
       { path: 'pages/my/safety-setting', lazy: safetySettingPage },
+      { path: 'pages/my/privacy-setting', lazy: privacySettingPage },
       { path: 'pages/my/notice', lazy: noticePage },
       { path: 'pages/my/recharge', lazy: rechargePage },
       { path: 'pages/my/exchange', lazy: exchangePage },

@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 
 /**
- * Money is an integer number of cents (spec section 9). Grouping, separators and the
+ * Money is an integer number of cents. Grouping, separators and the
  * abbreviation units come from the locale: `format.numberScheme` is `myriad` (zh: groups of
  * four digits, 万/亿 at 1e4/1e8) or `western` (groups of three, K/M/G at 1e3/1e6/1e9).
  */

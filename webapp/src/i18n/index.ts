@@ -1,39 +1,60 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { browserStore, STORAGE_KEYS } from '../api/storage';
-import enUS from './locales/en-US.json';
-import esES from './locales/es-ES.json';
-import msMY from './locales/ms-MY.json';
-import viVN from './locales/vi-VN.json';
-import zhCN from './locales/zh-CN.json';
-import zhHANT from './locales/zh-HANT.json';
 import {
   DEFAULT_LANGUAGE,
   normalizeLanguage,
+  PRODUCT_LANGUAGES,
   toI18nLanguage,
   type ProductLanguage,
 } from './languages';
+import type { Translation } from './resources';
 
 export * from './languages';
 
-/** Resources by i18next code; zh-CN is the reference every other locale must match. */
-export const resources = {
-  'zh-CN': { translation: zhCN },
-  'zh-Hant': { translation: zhHANT },
-  'en-US': { translation: enUS },
-  'es-ES': { translation: esES },
-  'ms-MY': { translation: msMY },
-  'vi-VN': { translation: viVN },
-} as const;
+/**
+ * Each language's texts are a chunk of their own (packs/<language>.ts): the app loads the
+ * user's language before its first render and another one when the user switches to it, so a
+ * first visit downloads one language instead of six.
+ */
+const packs: Record<ProductLanguage, () => Promise<{ default: Translation }>> = {
+  'zh-CN': () => import('./packs/zh-CN'),
+  'zh-HANT': () => import('./packs/zh-HANT'),
+  'en-US': () => import('./packs/en-US'),
+  'es-ES': () => import('./packs/es-ES'),
+  'ms-MY': () => import('./packs/ms-MY'),
+  'vi-VN': () => import('./packs/vi-VN'),
+};
 
-/** A fresh, synchronously initialised i18next instance (tests make their own). */
+const loaded = new Map<ProductLanguage, Translation>();
+
+/** Loads a language's texts once; later calls answer from memory. */
+export async function loadLanguage(language: ProductLanguage): Promise<Translation> {
+  const known = loaded.get(language);
+  if (known) return known;
+  const texts = (await packs[language]()).default;
+  loaded.set(language, texts);
+  return texts;
+}
+
+/** The texts loaded so far, by i18next code (zh-HANT keyed zh-Hant). */
+export function loadedResources(): Record<string, { translation: Translation }> {
+  const out: Record<string, { translation: Translation }> = {};
+  for (const [language, texts] of loaded) out[toI18nLanguage(language)] = { translation: texts };
+  return out;
+}
+
+/**
+ * A fresh, synchronously initialised i18next instance with the languages loaded so far
+ * (tests load all six first and make their own).
+ */
 export function createI18n(language: ProductLanguage = DEFAULT_LANGUAGE): I18n {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
-    resources,
+    resources: loadedResources(),
     lng: toI18nLanguage(language),
     fallbackLng: toI18nLanguage(DEFAULT_LANGUAGE),
-    supportedLngs: Object.keys(resources),
+    supportedLngs: PRODUCT_LANGUAGES.map(toI18nLanguage),
     load: 'currentOnly',
     initAsync: false,
     returnNull: false,
@@ -47,8 +68,20 @@ export function storedLanguage(): ProductLanguage {
   return normalizeLanguage(browserStore.get(STORAGE_KEYS.language));
 }
 
+const startLanguage = storedLanguage();
+
 /** The app's instance, in the language stored in `user_language` (zh-CN when none). */
-export const i18n: I18n = createI18n(storedLanguage());
+export const i18n: I18n = createI18n(startLanguage);
+
+/**
+ * Resolves once the stored language's texts are in the app's instance; the app renders after
+ * it, so no screen shows a bare key. Loading starts here, while the router fetches the first
+ * page's chunk, not after it.
+ */
+export const i18nReady: Promise<void> = loadLanguage(startLanguage).then((texts) => {
+  const code = toI18nLanguage(startLanguage);
+  if (!i18n.hasResourceBundle(code, 'translation')) i18n.addResourceBundle(code, 'translation', texts);
+});
 
 /** The product code of the language in use (for Accept-Language and the settings screen). */
 export function currentLanguage(instance: I18n = i18n): ProductLanguage {
@@ -66,8 +99,14 @@ i18n.on('languageChanged', () => {
   applyDocumentLanguage(i18n);
 });
 
-/** Switches the language, remembers it in `user_language`, and updates `<html lang>`. */
+/**
+ * Switches the language once its texts are loaded (the screen keeps the old language until
+ * then, never bare keys), remembers it in `user_language`, and updates `<html lang>`.
+ */
 export async function setLanguage(language: ProductLanguage, instance: I18n = i18n): Promise<void> {
+  const code = toI18nLanguage(language);
+  const texts = await loadLanguage(language);
+  if (!instance.hasResourceBundle(code, 'translation')) instance.addResourceBundle(code, 'translation', texts);
   browserStore.set(STORAGE_KEYS.language, language);
-  await instance.changeLanguage(toI18nLanguage(language));
+  await instance.changeLanguage(code);
 }

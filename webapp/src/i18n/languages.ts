@@ -1,5 +1,5 @@
 /**
- * Product language codes (spec section 1) and their mapping to i18next codes. i18next
+ * Product language codes and their mapping to i18next codes. i18next
  * canonicalises `zh-HANT` to `zh-Hant`, so resources are keyed `zh-Hant` and the product code
  * is used only at the edges (local storage, Accept-Language, the language list).
  */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createI18n, normalizeLanguage, PRODUCT_LANGUAGES, resources, setLanguage, toI18nLanguage } from '.';
+import { createI18n, i18n, loadedResources, loadLanguage, normalizeLanguage, PRODUCT_LANGUAGES, setLanguage, toI18nLanguage } from '.';
+import { mergeNamespaces, NAMESPACES, type Tree as FileTree } from './resources';
+
+// Every language's files, read here at once (the app loads one language's pack at a time).
+const files = import.meta.glob<FileTree>('./locales/*/*.json', { eager: true, import: 'default' });
+const namespaceTexts = (namespace: string, locale: string): FileTree | undefined => files[`./locales/${namespace}/${locale}.json`];
+const mergedTexts = (locale: string) => mergeNamespaces(locale, files);
+const resources = Object.fromEntries(
+  PRODUCT_LANGUAGES.map((language) => [toI18nLanguage(language), { translation: mergedTexts(language) }]),
+);
 
 type Tree = { [key: string]: string | Tree };
 
@@ -37,7 +46,7 @@ function shape(values: Map<string, string>) {
   return { plain, plural };
 }
 
-const reference = shape(flatten(resources['zh-CN'].translation));
+const reference = shape(flatten(resources['zh-CN']?.translation ?? {}));
 
 describe('locales', () => {
   it('covers the six product languages, with zh-HANT keyed zh-Hant', () => {
@@ -45,9 +54,9 @@ describe('locales', () => {
     expect(Object.keys(resources)).toContain('zh-Hant');
   });
 
-  for (const language of Object.keys(resources) as (keyof typeof resources)[]) {
+  for (const language of Object.keys(resources)) {
     describe(language, () => {
-      const { plain, plural } = shape(flatten(resources[language].translation));
+      const { plain, plural } = shape(flatten(resources[language]?.translation ?? {}));
       const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
 
       it('has exactly the keys of zh-CN', () => {
@@ -76,6 +85,60 @@ describe('locales', () => {
       });
     });
   }
+});
+
+describe('namespaces', () => {
+  // The feature folders, from the files Vite sees there.
+  const features = new Set(Object.keys(import.meta.glob('../features/*/**/*.ts*')).map((path) => path.split('/')[2]));
+
+  it('match the feature folders, plus common for the shell and the kit', () => {
+    for (const namespace of NAMESPACES) {
+      if (namespace !== 'common') expect(features, namespace).toContain(namespace);
+    }
+    for (const area of ['chat', 'rounds', 'wallet', 'account', 'videos', 'city', 'customer', 'discover', 'notices']) {
+      expect(NAMESPACES, area).toContain(area);
+    }
+  });
+
+  it('have a file per language, with the groups of zh-CN', () => {
+    for (const namespace of NAMESPACES) {
+      const groups = Object.keys(namespaceTexts(namespace, 'zh-CN') ?? {}).sort();
+      expect(groups.length, namespace).toBeGreaterThan(0);
+      for (const language of PRODUCT_LANGUAGES) {
+        expect(Object.keys(namespaceTexts(namespace, language) ?? {}).sort(), `${namespace}/${language}`).toEqual(groups);
+      }
+    }
+  });
+
+  it('never share a group, and a missing file is an error', () => {
+    expect(() => mergedTexts('fr-FR')).toThrow(/locales\/common\/fr-FR\.json is missing/);
+    expect(Object.keys(mergedTexts('zh-CN'))).toContain('chat');
+  });
+});
+
+describe('language packs', () => {
+  it('hold exactly the merged files of their language', async () => {
+    for (const language of PRODUCT_LANGUAGES) {
+      expect(await loadLanguage(language), language).toEqual(mergedTexts(language));
+    }
+    expect(Object.keys(loadedResources()).sort()).toEqual(PRODUCT_LANGUAGES.map(toI18nLanguage).sort());
+  });
+
+  it('are added to the app instance only when the user switches to them', async () => {
+    const instance = createI18n('zh-CN');
+    // What a first visit in zh-CN holds: its own language only.
+    for (const code of instance.languages.concat(Object.keys(loadedResources()))) {
+      if (code !== 'zh-CN') instance.removeResourceBundle(code, 'translation');
+    }
+    expect(instance.hasResourceBundle('vi-VN', 'translation')).toBe(false);
+    const seen: string[] = [];
+    instance.on('languageChanged', () => seen.push(instance.t('tabs.find')));
+    await setLanguage('vi-VN', instance);
+    // The first text shown after the switch is already Vietnamese, never the key.
+    expect(seen).toEqual([mergedTexts('vi-VN').tabs.find]);
+    expect(instance.hasResourceBundle('vi-VN', 'translation')).toBe(true);
+    await setLanguage('zh-CN', i18n);
+  });
 });
 
 describe('language selection', () => {

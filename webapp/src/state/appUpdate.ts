@@ -1,7 +1,7 @@
 import { atom } from 'jotai';
 import type { ManifestPackage } from '../api/app';
 
-/** The update prompt on screen, if any (spec section 4: forced or optional). */
+/** The update prompt on screen, if any (forced or optional). */
 export interface UpdatePromptState {
   kind: 'force' | 'optional';
   pkg: ManifestPackage;

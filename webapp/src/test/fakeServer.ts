@@ -21,15 +21,24 @@ const MANIFEST = {
   resource: { version: '', path: '' },
 };
 
+/** What a server without operator settings answers to the app's start-up calls. */
+const PLATFORM: Record<string, Handler> = {
+  '/getDomainInfo': () => ({ platformId: 10000, packageId: 100002001, appName: 'kj', ossUrl: '' }),
+  '/getBaseData': () => ({ appName: 'kj', smsEnabled: true, lineListUrls: [], combineId: 'kj' }),
+  '/onloadImg': () => ({ image: '', link: '', seconds: 0 }),
+  '/zztj': (body) => ({ event: body.event, day: '2026-01-01', count: 1 }),
+};
+
 /**
  * Stubs global fetch with a tiny server: each path answers what its handler returns inside
  * the `{code, message, data}` envelope (a thrown or returned `Refusal` becomes its code).
- * `/resource/download` answers an empty manifest unless a test says otherwise; any other
+ * `/resource/download` answers an empty manifest and the start-up calls (domain, base data,
+ * launch image, beacon) a server without operator settings, unless a test says otherwise; any other
  * unknown path fails the test.
  */
 export function fakeServer(handlers: Record<string, Handler>) {
   const calls: FakeCall[] = [];
-  const all: Record<string, Handler> = { '/resource/download': () => MANIFEST, ...handlers };
+  const all: Record<string, Handler> = { '/resource/download': () => MANIFEST, ...PLATFORM, ...handlers };
   const fetchMock = vi.fn((url: string, init: RequestInit = {}) => {
     const path = url.replace(/^\/api/, '').split('?')[0] ?? '';
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};

@@ -1,4 +1,7 @@
+import { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
+import { createStore } from 'jotai';
+import type { ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { createQueryClient, AppProviders } from '../app/AppProviders';
 import { routes } from '../app/routes';
@@ -23,6 +26,21 @@ export function renderApp(path: string, { language }: { language?: ProductLangua
     </AppProviders>,
   );
   return { router, store, queryClient, ...view };
+}
+
+/**
+ * One screen alone at its route `path`, opened at `entry` (the path itself unless told), in
+ * English, with a fresh store and a query client that does not retry, so a refusal shows at once.
+ */
+export function renderScreen(path: string, Component: ComponentType, entry = path) {
+  const router = createMemoryRouter([{ path, Component }], { initialEntries: [entry] });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const view = render(
+    <AppProviders i18n={createI18n('en-US')} store={createStore()} queryClient={client}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { router, ...view };
 }
 
 /** A signed-in session in local storage. */

@@ -6,9 +6,15 @@ import { afterEach, beforeEach } from 'vitest';
 configure({ asyncUtilTimeout: 5000 });
 
 beforeEach(() => {
-  window.localStorage.clear();
+  // Node-environment tests (stylesheets) have no window.
+  if (typeof window !== 'undefined') window.localStorage.clear();
 });
 
 afterEach(() => {
   cleanup();
 });
+
+// Page tests make their own i18next instances in any language: load every language's texts
+// once (the app loads one at a time).
+const { i18nReady, loadLanguage, PRODUCT_LANGUAGES } = await import('../i18n');
+await Promise.all([i18nReady, ...PRODUCT_LANGUAGES.map(loadLanguage)]);

@@ -20,7 +20,7 @@ export interface ReplyFrame {
   operationID: string;
 }
 
-/** Client-side error codes of spec section 8 ("Messaging codes"). */
+/** Client-side error codes ("Messaging codes"). */
 export const SocketErrorCode = {
   /** The socket closed while the request was waiting: every pending request fails with it. */
   closed: 111,
@@ -58,6 +58,8 @@ export const ChatErrorCode = {
   revokeDenied: 1331,
   uploadTooLarge: 1332,
   uploadType: 1333,
+  mentionNotMember: 1345,
+  mentionAllDenied: 1346,
 } as const;
 
 /** A request the gateway (or the socket module) refused. */

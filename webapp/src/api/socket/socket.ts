@@ -1,5 +1,5 @@
 /**
- * The one chat socket of the web app (spec section 4, WEBAPP.md "One socket module"): it
+ * The one chat socket of the web app (screens never open a WebSocket themselves): it
  * connects with the chat token, sends Login first, matches replies to requests by
  * operationID, hands pushes to listeners by event name, reconnects 500 ms after a close,
  * checks the login status once a second after 9 s without traffic, and ends on

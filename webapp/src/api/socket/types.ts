@@ -47,6 +47,9 @@ export const SessionType = { single: 1, group: 3 } as const;
 /** Message status: sending 1, sent 2, failed 3. */
 export const MessageStatus = { sending: 1, sent: 2, failed: 3 } as const;
 
+/** recvMsgOpt of a conversation: 0 normal, 1 not received, 2 received without notifying (do not disturb). */
+export const RecvMsgOpt = { normal: 0, off: 1, quiet: 2 } as const;
+
 export const GroupRole = { member: 20, admin: 60, owner: 100 } as const;
 
 /** Group status: 0 normal, 2 dismissed, 3 everyone muted. */
@@ -117,9 +120,14 @@ export interface MergeElem {
   abstractList: string[] | null;
   multiMessage: MessageItem[] | null;
 }
+export interface AtUserInfo {
+  atUserID: string;
+  groupNickname: string;
+}
 export interface AtTextElem {
   text: string;
   atUserList: string[] | null;
+  atUsersInfo?: AtUserInfo[] | null;
   quoteMessage?: MessageItem;
   isAtSelf: boolean;
 }
@@ -182,6 +190,48 @@ export interface MessageItem {
   quoteElem?: QuoteElem;
   notificationElem?: NotificationElem;
   typingElem?: TypingElem;
+  /** On one's own messages in a group small enough for read receipts. */
+  attachedInfoElem?: AttachedInfoElem;
+}
+
+export interface AttachedInfoElem {
+  groupHasReadInfo?: GroupHasReadInfo;
+}
+
+/** Who of a group (members when the message was sent, the sender aside) read a message. */
+export interface GroupHasReadInfo {
+  hasReadCount: number;
+  unreadCount: number;
+  hasReadUserIDList: string[] | null;
+  groupMemberCount: number;
+}
+
+/** An item of OnRecvC2CReadReceipt: userID read the listed messages of a 1:1 chat. */
+export interface ReceiptInfo {
+  userID: string;
+  groupID: string;
+  msgIDList: string[] | null;
+  readTime: number;
+  sessionType: number;
+}
+
+/** OnRecvGroupReadReceipt: the new read state of some of one's messages in a group. */
+export interface GroupMessageReceipt {
+  conversationID: string;
+  groupMessageReadInfo: {
+    clientMsgID: string;
+    hasReadCount: number;
+    unreadCount: number;
+    hasReadUserIDList: string[] | null;
+  }[];
+}
+
+/** A user's presence: status 1 online, 0 offline; lastSeen (kj) is when they went offline (0: unknown or hidden). */
+export interface UserStatus {
+  userID: string;
+  status: number;
+  platformIDs: number[] | null;
+  lastSeen: number;
 }
 
 /** The detail of a revoke notice (2101) and the data of OnNewRecvMessageRevoked. */
@@ -360,6 +410,9 @@ export interface PushEvents {
   OnGroupApplicationAccepted: GroupApplicationItem;
   OnGroupApplicationRejected: GroupApplicationItem;
   OnRecvCustomBusinessMessage: BusinessNotification;
+  OnRecvC2CReadReceipt: ReceiptInfo[];
+  OnRecvGroupReadReceipt: GroupMessageReceipt;
+  OnUserStatusChanged: UserStatus;
 }
 
 export type PushEventName = keyof PushEvents;
@@ -393,4 +446,22 @@ export const PUSH_EVENTS: readonly PushEventName[] = [
   'OnGroupApplicationAccepted',
   'OnGroupApplicationRejected',
   'OnRecvCustomBusinessMessage',
+  'OnRecvC2CReadReceipt',
+  'OnRecvGroupReadReceipt',
+  'OnUserStatusChanged',
 ];
+
+/** One conversation's matches of a message search (SearchLocalMessages). */
+export interface SearchResultItem {
+  conversationID: string;
+  conversationType: number;
+  showName: string;
+  faceURL: string;
+  messageCount: number;
+  messageList: MessageItem[];
+}
+/** totalCount: the matches up to this page, plus one when more follow. */
+export interface SearchMessagesResult {
+  totalCount: number;
+  searchResultItems?: SearchResultItem[] | null;
+}

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { showToast } from '../../state/toast';
 import { CopyIcon } from '../icons/Icons';
 import { copyText } from './copyText';
+import styles from './CopyButton.module.css';
 
 /** A 44 px copy button; toasts 'copied' or the spec's 'copy failed'. */
 export function CopyButton({ text, label }: { text: string; label: string }) {
@@ -9,7 +10,8 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   return (
     <button
       type="button"
-      className="field__icon-button"
+      className={styles.copy}
+      data-testid="copy-button"
       aria-label={label}
       onClick={() => {
         void copyText(text).then((ok) => {

@@ -3,8 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from './Dialog';
 
 interface ConfirmDialogProps {
-  open: boolean;
+  /** Shown unless false (callers that mount it only when asking may leave it out). */
+  open?: boolean;
   title: string;
+  /** One line of explanation; `children` for anything richer. */
+  text?: string;
   children?: ReactNode;
   confirmLabel?: string;
   busy?: boolean;
@@ -13,7 +16,8 @@ interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-export function ConfirmDialog({ open, title, children, confirmLabel, busy = false, danger = false, onConfirm, onCancel }: ConfirmDialogProps) {
+/** Asks before something that cannot be undone (delete, dismiss, quit, transfer, sign out). */
+export function ConfirmDialog({ open = true, title, text, children, confirmLabel, busy = false, danger = false, onConfirm, onCancel }: ConfirmDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog
@@ -36,7 +40,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, busy = fals
         </>
       }
     >
-      {children}
+      {text ? <p>{text}</p> : children}
     </Dialog>
   );
 }

@@ -9,14 +9,15 @@ interface NewPasswordFieldsProps {
   onPassword: (value: string) => void;
   onConfirm: (value: string) => void;
   /** The field the form's last check refused, if one of these two. */
-  invalid?: 'password' | 'confirm' | null;
+  /** Which of the two the form marks as wrong (a form's `invalid`, from useFormChecks). */
+  invalid: (field: 'password' | 'confirm') => boolean;
 }
 
 /**
  * A new password and its confirmation, as register, forgot password and change password ask
  * for them (the rule as the hint; browsers offer to generate and save it).
  */
-export function NewPasswordFields({ label, password, confirm, onPassword, onConfirm, invalid = null }: NewPasswordFieldsProps) {
+export function NewPasswordFields({ label, password, confirm, onPassword, onConfirm, invalid }: NewPasswordFieldsProps) {
   const { t } = useTranslation();
   return (
     <>
@@ -28,7 +29,7 @@ export function NewPasswordFields({ label, password, confirm, onPassword, onConf
         placeholder={t('auth.passwordHint')}
         hint={t('auth.passwordRule')}
         value={password}
-        invalid={invalid === 'password'}
+        invalid={invalid('password')}
         onChange={onPassword}
       />
       <TextField
@@ -38,7 +39,7 @@ export function NewPasswordFields({ label, password, confirm, onPassword, onConf
         autoComplete="new-password"
         placeholder={t('auth.confirmPasswordPlaceholder')}
         value={confirm}
-        invalid={invalid === 'confirm'}
+        invalid={invalid('confirm')}
         onChange={onConfirm}
       />
     </>

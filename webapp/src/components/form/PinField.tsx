@@ -1,4 +1,4 @@
-import { digitsOnly } from '../../account/validation';
+import { digitsOnly } from '../../features/account/validation';
 import { TextField } from './TextField';
 
 interface PinFieldProps {

@@ -17,7 +17,7 @@ function renderButton(onSend: () => Promise<number>, canSend?: () => boolean) {
   return screen.getByRole('button');
 }
 
-describe('SmsCodeButton (spec section 4)', () => {
+describe('SmsCodeButton', () => {
   it('goes ready → getting → counting down → resend', async () => {
     vi.useFakeTimers();
     let answer: (seconds: number) => void = () => undefined;

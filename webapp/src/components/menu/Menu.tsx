@@ -73,6 +73,32 @@ export function MenuButton({ onClick, disabled, ...row }: RowContent & { onClick
   );
 }
 
+/** A row with an on/off switch (the whole row toggles it). */
+export function MenuSwitch({
+  checked,
+  onChange,
+  disabled,
+  ...row
+}: RowContent & { checked: boolean; onChange: (checked: boolean) => void; disabled?: boolean }) {
+  return (
+    <li>
+      <label className="menu__row menu__row--nav">
+        <Row {...row} />
+        <input
+          type="checkbox"
+          role="switch"
+          className="menu__switch"
+          checked={checked}
+          disabled={disabled}
+          onChange={(event) => {
+            onChange(event.target.checked);
+          }}
+        />
+      </label>
+    </li>
+  );
+}
+
 /** A row that only shows a value. */
 export function MenuItem(row: RowContent) {
   return (

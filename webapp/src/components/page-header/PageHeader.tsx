@@ -8,7 +8,7 @@ interface PageHeaderProps {
   /** Shows a back button; goes back in history, or to `fallback` when there is none. */
   back?: boolean;
   fallback?: string;
-  /** A button on the right (several list pages have one, spec section 2). */
+  /** A button on the right (several list pages have one). */
   action?: ReactNode;
 }
 

@@ -4,6 +4,8 @@ import './PullRefresh.css';
 
 interface PullRefreshProps {
   onRefresh: () => Promise<unknown>;
+  /** Pulling only starts when the list is scrolled to its top (the window by default). */
+  atTop?: () => boolean;
   children: ReactNode;
 }
 
@@ -11,17 +13,17 @@ const THRESHOLD = 64;
 const MAX_PULL = 96;
 
 /**
- * Pull-to-refresh for list pages (WEBAPP.md): pulling down from the top of the page past
+ * Pull-to-refresh for list pages: pulling down from the top of the page past
  * 64 px and letting go calls `onRefresh`; the indicator spins until it settles.
  */
-export function PullRefresh({ onRefresh, children }: PullRefreshProps) {
+export function PullRefresh({ onRefresh, atTop = () => window.scrollY <= 0, children }: PullRefreshProps) {
   const { t } = useTranslation();
   const start = useRef<number | null>(null);
   const [pull, setPull] = useState(0);
   const [refreshing, setRefreshing] = useState(false);
 
   const onTouchStart = (event: TouchEvent): void => {
-    if (refreshing || window.scrollY > 0) return;
+    if (refreshing || !atTop()) return;
     start.current = event.touches[0]?.clientY ?? null;
   };
   const onTouchMove = (event: TouchEvent): void => {

@@ -1,22 +1,23 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { HOME_PATH, TAB_PATHS } from '../../app/paths';
-import { Badge } from '../../chat/components/Badge';
-import { useUnreadTotal } from '../../chat/data/hooks';
+import { Badge } from '../badge/Badge';
+import { useUnreadTotal } from '../../features/chat/data/hooks';
 import { ChatIcon, FindIcon, MineIcon } from './TabIcons';
 import './TabBar.css';
 
 const TABS = [
   { id: 'chat', to: HOME_PATH, matches: [HOME_PATH, TAB_PATHS.chat], Icon: ChatIcon },
-  { id: 'find', to: TAB_PATHS.find, matches: [TAB_PATHS.find], Icon: FindIcon },
+  // Same city and live highlights open from discover's tiles: discover stays lit there.
+  { id: 'find', to: TAB_PATHS.find, matches: [TAB_PATHS.find, TAB_PATHS.city, TAB_PATHS.love], Icon: FindIcon },
   { id: 'mine', to: TAB_PATHS.mine, matches: [TAB_PATHS.mine], Icon: MineIcon },
 ] as const;
 
-/** The bottom tab bar: chat, find, mine (spec section 2), 50 px, #315aff / #a1a1a1. */
+/** The bottom tab bar: chat, find, mine, 50 px, #315aff / #a1a1a1. */
 export function TabBar() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  // The chat tab carries the total unread count (spec section 4).
+  // The chat tab carries the total unread count.
   const chatUnread = useUnreadTotal();
   return (
     <nav className="tab-bar" aria-label={t('tabs.navigation')}>

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { TOAST_DURATION_MS, toastAtom } from '../../state/toast';
 import './Toast.css';
 
-/** Shows the latest toast for 1500 ms (spec section 9). The live region is always present. */
+/** Shows the latest toast for 1500 ms. The live region is always present. */
 export function Toast() {
   const [toast, setToast] = useAtom(toastAtom);
   useEffect(() => {

@@ -1,13 +1,13 @@
 import { useAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { assetUrl } from '../../api/assets';
-import { ignoreVersion } from '../../account/appUpdate';
+import { ignoreVersion } from '../../features/account/appUpdate';
 import { updatePromptAtom } from '../../state/appUpdate';
 import { Dialog } from '../dialog/Dialog';
 import './UpdatePrompt.css';
 
 /**
- * The update prompts of spec section 4: a forced update cannot be closed; an optional one can
+ * The update prompts: a forced update cannot be closed; an optional one can
  * be closed, or ignored (remembered in `ignore_app_version`).
  */
 export function UpdatePrompt() {

@@ -1,0 +1,419 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"kj/storage"
+)
+
+// sendItem is one message waiting to be committed to its conversation.
+type sendItem struct {
+	msg     *Message // validated; sender, session type and target filled in
+	skip    int64    // the sending socket, which gets the reply instead of a push
+	reply   replyTo
+	waiters []replyTo // resends of the same clientMsgID while this one is pending
+	started time.Time
+}
+
+// opItem is a change to a conversation or group (membership, roles, mute,
+// revoke, friend acceptance) run alone in its own transaction, in order
+// with the sends around it.
+type opItem struct {
+	run   func(ctx context.Context, tx storage.Tx, w *noticeWriter) (*outcome, error)
+	reply replyTo
+}
+
+// outcome is what an op did, applied by the actor after its commit.
+type outcome struct {
+	data      any        // reply data
+	pushes    []pushTo   // callbacks
+	changed   []int64    // users whose view of this conversation changed
+	extra     []int64    // users who also get the notices (members who just left)
+	members   bool       // membership changed: reload the fan-out list
+	mutes     []muteTime // unmute timers to arm (deadline 0 cancels)
+	dismissed bool
+	revoked   *RevokedInfo
+}
+
+// pushTo is a callback for users; members adds every member of the group
+// (resolved by the group actor after the op, so new members are included).
+type pushTo struct {
+	users   []int64
+	members bool
+	event   string
+	data    any
+}
+
+type muteTime struct {
+	user     int64
+	deadline int64
+}
+
+// pipeline is the group-commit queue of one conversation: while one batch
+// is in its transaction, new sends queue up and go together in the next,
+// so a busy conversation pays one transaction per batch, not per message.
+type pipeline struct {
+	queue    []any // *sendItem or *opItem, in arrival order
+	inflight bool
+	pending  map[string]*sendItem // clientMsgID -> queued or committing send
+	recent   map[string]*Message  // clientMsgID -> committed message
+	order    []string             // recent, oldest first
+}
+
+// enqueue adds what a committing actor (conversation or group) was asked
+// to commit: a message send or an op, in arrival order.
+func (p *pipeline) enqueue(e *Engine, m any, judge func(*sendItem) error) {
+	switch m := m.(type) {
+	case *sendRequest:
+		p.addSend(e, m.item, judge)
+	case *opRequest:
+		p.queue = append(p.queue, m.item)
+	}
+}
+
+// landed notes that a batch came back: when it was this actor's own (a
+// restarted actor may hear its predecessor's), the next may start.
+func (p *pipeline) landed(owner, self any) {
+	if owner == self {
+		p.inflight = false
+	}
+}
+
+const recentMessages = 256
+
+func newPipeline() pipeline {
+	return pipeline{pending: map[string]*sendItem{}, recent: map[string]*Message{}}
+}
+
+// addSend queues a send unless its clientMsgID was committed lately (the
+// stored message is the answer) or is already pending (it shares that
+// answer): a resend never makes a duplicate. A new send must pass judge
+// (the rules, from the actor's state) or is answered with its verdict.
+func (p *pipeline) addSend(e *Engine, it *sendItem, judge func(*sendItem) error) {
+	id := it.msg.ClientMsgID
+	if m, ok := p.recent[id]; ok {
+		it.reply.send(e, m, nil)
+		return
+	}
+	if first, ok := p.pending[id]; ok {
+		first.waiters = append(first.waiters, it.reply)
+		return
+	}
+	if err := judge(it); err != nil {
+		it.reply.send(e, nil, err)
+		return
+	}
+	p.pending[id] = it
+	p.queue = append(p.queue, it)
+}
+
+func (p *pipeline) remember(m *Message) {
+	if _, ok := p.recent[m.ClientMsgID]; ok {
+		return
+	}
+	p.recent[m.ClientMsgID] = m
+	p.order = append(p.order, m.ClientMsgID)
+	if len(p.order) > recentMessages {
+		delete(p.recent, p.order[0])
+		p.order = p.order[1:]
+	}
+}
+
+// take removes the next batch: one op alone, or consecutive sends.
+func (p *pipeline) take(max int) []any {
+	if op, ok := p.queue[0].(*opItem); ok {
+		p.queue = p.queue[1:]
+		return []any{op}
+	}
+	n := 0
+	for n < len(p.queue) && n < max {
+		if _, ok := p.queue[n].(*sendItem); !ok {
+			break
+		}
+		n++
+	}
+	batch := append([]any(nil), p.queue[:n]...)
+	p.queue = p.queue[n:]
+	return batch
+}
+
+// failQueued answers everything still queued (an actor about to restart
+// loses its queue; the clients retry, and dedupe makes that safe).
+func (p *pipeline) failQueued(e *Engine, err error) {
+	for _, q := range p.queue {
+		switch it := q.(type) {
+		case *sendItem:
+			it.reply.send(e, nil, err)
+			for _, w := range it.waiters {
+				w.send(e, nil, err)
+			}
+		case *opItem:
+			it.reply.send(e, nil, err)
+		}
+	}
+	p.queue = nil
+}
+
+// convSpec is what a commit needs to know about its conversation; it is a
+// copy, so the transaction goroutine never touches actor state.
+type convSpec struct {
+	id        string
+	kind      int // sessionSingle or sessionGroup
+	a, b      int64
+	groupID   int64
+	rowsReady bool // 1:1 rows of both users exist
+}
+
+func (s convSpec) conversation(now int64) storage.ChatConversation {
+	return storage.ChatConversation{ID: s.id, SessionType: s.kind, GroupID: s.groupID, CreatedAt: now}
+}
+
+// sendsDone reports a committed (or failed) batch of sends to its actor.
+type sendsDone struct {
+	owner   any // the actor instance that started it
+	items   []*sendItem
+	results []sendResult
+}
+
+type sendResult struct {
+	msg *Message
+	dup bool
+	err error
+}
+
+// opDone reports an op's commit.
+type opDone struct {
+	owner any
+	item  *opItem
+	out   *outcome
+	err   error
+	wrote []*Message
+}
+
+// receiveTracked hands ctx's message to receive, keeping a message of the
+// commit pipeline in *current while it is handled. current is cleared only
+// on a normal return: after a panic the Restarting handler finds it and
+// answers it (failCurrent).
+func receiveTracked(current *any, ctx actor.Context, receive func(actor.Context)) {
+	switch ctx.Message().(type) {
+	case *sendRequest, *opRequest, *sendsDone, *opDone:
+		*current = ctx.Message()
+		receive(ctx)
+		*current = nil
+	default:
+		receive(ctx)
+	}
+}
+
+// startFlush commits the next batch: sends go to the writer, which
+// commits them together with other conversations' sends; an op runs in a
+// goroutine of its own (ops are rare). The result comes back as a message.
+func (e *Engine) startFlush(actx actor.Context, owner any, p *pipeline, spec convSpec) {
+	if p.inflight || len(p.queue) == 0 {
+		return
+	}
+	if !e.begin() {
+		p.failQueued(e, errBusy()) // the node is closing; clients resend elsewhere
+		return
+	}
+	batch := p.take(e.cfg.MaxBatch)
+	p.inflight = true
+	self := actx.Self()
+	if op, ok := batch[0].(*opItem); ok {
+		go func() {
+			defer e.wg.Done()
+			e.root.Send(self, e.runOp(owner, spec, op))
+		}()
+		return
+	}
+	items := make([]*sendItem, len(batch))
+	for i, b := range batch {
+		items[i] = b.(*sendItem)
+	}
+	e.writer.submit(&writeJob{spec: spec, items: items, report: func(d *sendsDone) {
+		d.owner = owner
+		e.root.Send(self, d)
+		e.wg.Done()
+	}})
+}
+
+// noticeWriter appends notices to a conversation inside an op's
+// transaction, taking the conversation lock on first use.
+type noticeWriter struct {
+	ctx    context.Context
+	tx     storage.Tx
+	spec   convSpec
+	now    int64
+	locked bool
+	maxSeq int64
+	wrote  []*Message
+}
+
+// write stores m with the next seq of the conversation.
+func (w *noticeWriter) write(m *Message) error {
+	if !w.locked {
+		seq, err := storage.LockChatConversation(w.ctx, w.tx, w.spec.conversation(w.now))
+		if err != nil {
+			return err
+		}
+		w.maxSeq, w.locked = seq, true
+	}
+	w.maxSeq++
+	m.Seq, m.ServerMsgID, m.SendTime, m.Status = w.maxSeq, storage.FormatID(storage.NewID()), w.now, statusSent
+	m.SessionType = w.spec.kind
+	if w.spec.kind == sessionGroup {
+		m.GroupID = storage.FormatID(w.spec.groupID)
+	}
+	if err := storage.InsertChatMessages(w.ctx, w.tx, []storage.ChatMessage{toStored(m, w.spec.id)}); err != nil {
+		return err
+	}
+	if err := storage.SetChatConversationSeq(w.ctx, w.tx, w.spec.id, w.maxSeq, w.now); err != nil {
+		return err
+	}
+	w.wrote = append(w.wrote, m)
+	return nil
+}
+
+// seq is the conversation's max seq inside the op (locking it when needed).
+func (w *noticeWriter) seq() (int64, error) {
+	if !w.locked {
+		seq, err := storage.LockChatConversation(w.ctx, w.tx, w.spec.conversation(w.now))
+		if err != nil {
+			return 0, err
+		}
+		w.maxSeq, w.locked = seq, true
+	}
+	return w.maxSeq, nil
+}
+
+// runOp runs one op in its own transaction.
+func (e *Engine) runOp(owner any, spec convSpec, op *opItem) (done *opDone) {
+	done = &opDone{owner: owner, item: op}
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.Error("op panic", "conv", spec.id, "panic", p)
+			done.out, done.err, done.wrote = nil, errBusy(), nil
+		}
+	}()
+	ctx, cancel := e.ctx()
+	defer cancel()
+	start := time.Now()
+	err := e.db.Tx(ctx, func(tx storage.Tx) error {
+		w := &noticeWriter{ctx: ctx, tx: tx, spec: spec, now: e.now()}
+		out, err := op.run(ctx, tx, w)
+		if err != nil {
+			return err
+		}
+		done.out, done.wrote = out, w.wrote
+		return nil
+	})
+	commitSeconds.Observe(time.Since(start).Seconds())
+	if err != nil {
+		done.out, done.wrote, done.err = nil, nil, storeErr(err, 0)
+		return done
+	}
+	messagesStored.Add(float64(len(done.wrote)))
+	return done
+}
+
+// applySends answers the senders of a committed batch and returns the new
+// messages to fan out, with the sockets to skip.
+func (e *Engine) applySends(p *pipeline, d *sendsDone) ([]*Message, []int64) {
+	var fresh []*Message
+	var skip []int64
+	for i, it := range d.items {
+		r := d.results[i]
+		if cur, ok := p.pending[it.msg.ClientMsgID]; ok && cur == it {
+			delete(p.pending, it.msg.ClientMsgID)
+		}
+		if r.err == nil && r.msg != nil {
+			p.remember(r.msg)
+			switch {
+			case !r.dup:
+				sendSeconds.Observe(time.Since(it.started).Seconds())
+				fallthrough
+			case !e.pushed.has(r.msg):
+				// New, or stored by a node that may have died before
+				// pushing it (see fannedOut).
+				fresh = append(fresh, r.msg)
+				skip = append(skip, it.skip)
+				e.pushed.add(r.msg)
+			}
+		}
+		it.reply.send(e, r.msg, r.err)
+		for _, w := range it.waiters {
+			w.send(e, r.msg, r.err)
+		}
+	}
+	return fresh, skip
+}
+
+// applyOutcome answers an op and sends its callbacks (members = the
+// group's members, nil in a 1:1 chat); notices are fanned out by the
+// caller, who knows the recipients.
+func (e *Engine) applyOutcome(d *opDone, convID string, members []int64) {
+	if d.err != nil {
+		d.item.reply.send(e, nil, d.err)
+		return
+	}
+	d.item.reply.send(e, d.out.data, nil)
+	for _, p := range d.out.pushes {
+		users := p.users
+		if p.members {
+			users = union(users, members)
+		}
+		e.push(users, p.event, p.data)
+	}
+	if len(d.out.changed) > 0 {
+		e.changed(d.out.changed, convID)
+	}
+}
+
+func (s convSpec) String() string { return fmt.Sprintf("%s(%d)", s.id, s.kind) }
+
+// union merges id lists without duplicates.
+func union(a, b []int64) []int64 {
+	if len(a) == 0 {
+		return b
+	}
+	seen := make(map[int64]bool, len(a)+len(b))
+	out := make([]int64, 0, len(a)+len(b))
+	for _, list := range [][]int64{a, b} {
+		for _, id := range list {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// failCurrent answers the message an actor was handling when it crashed:
+// the clients hear "busy" instead of waiting forever, and their resend is
+// safe (a committed message is found by its clientMsgID).
+func (e *Engine) failCurrent(current any) {
+	err := errBusy()
+	switch m := current.(type) {
+	case *sendRequest:
+		m.item.reply.send(e, nil, err)
+		for _, w := range m.item.waiters {
+			w.send(e, nil, err)
+		}
+	case *opRequest:
+		m.item.reply.send(e, nil, err)
+	case *sendsDone:
+		for _, it := range m.items {
+			it.reply.send(e, nil, err)
+			for _, w := range it.waiters {
+				w.send(e, nil, err)
+			}
+		}
+	case *opDone:
+		m.item.reply.send(e, nil, err)
+	}
+}

@@ -1,0 +1,140 @@
+package chat
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"kj/internal/testenv"
+	"kj/storage/storagetest"
+)
+
+// pushedView is what a client ends up showing from pushes alone: the last
+// conversation item pushed for each conversation and the last unread total.
+type pushedView struct {
+	unread   map[string]int64
+	latest   map[string]string // text of the latest message
+	total    int64
+	messages int // OnRecvNewMessage frames
+	pushes   int // conversation pushes (OnNewConversation, OnConversationChanged)
+}
+
+func (c *client) pushedView() pushedView {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := pushedView{unread: map[string]int64{}, latest: map[string]string{}, total: -1}
+	for _, r := range c.frames {
+		if r.OperationID != "" {
+			continue
+		}
+		switch r.Event {
+		case "OnRecvNewMessage":
+			v.messages++
+		case "OnNewConversation", "OnConversationChanged":
+			v.pushes++
+			var items []ConversationItem
+			if json.Unmarshal([]byte(r.Data), &items) != nil {
+				continue
+			}
+			for _, it := range items {
+				v.unread[it.ConversationID] = it.UnreadCount
+				var m Message
+				if json.Unmarshal([]byte(it.LatestMsg), &m) == nil && m.TextElem != nil {
+					v.latest[it.ConversationID] = m.TextElem.Content
+				}
+			}
+		case "OnTotalUnreadMessageCountChanged":
+			v.total, _ = strconv.ParseInt(r.Data, 10, 64)
+		}
+	}
+	return v
+}
+
+// TestCoalescedPushesEndInTheSameState sends a burst into a group and a
+// 1:1 chat of one reader, with the reader's conversation and unread pushes
+// coalesced over a window and without, and checks that what the reader's
+// client ends up showing from its pushes is the same both ways and is
+// what the store says: coalescing drops intermediate states, never the
+// final one.
+func TestCoalescedPushesEndInTheSameState(t *testing.T) {
+	const n = 20
+	run := func(t *testing.T, window time.Duration) pushedView {
+		h := newHarness(t, storagetest.SQLite(t), func(c *Config) {
+			c.Coalesce = window
+			c.RequestRate, c.RequestBurst = 1000, 1000 // the burst is pipelined from one socket
+		})
+		owner, poster, reader := h.user("owner"), h.user("poster"), h.user("reader")
+		co, cp, cr := h.connect(owner), h.connect(poster), h.connect(reader)
+		gid := co.group("busy", 2, nil, []*testUser{poster, reader}, 0)
+		// Friends, so the 1:1 messages are allowed.
+		cp.ok(nil, "AddFriend", obj(map[string]any{"toUserID": reader.id, "reqMsg": "hi"}))
+		cr.ok(nil, "AcceptFriendApplication", obj(map[string]any{"toUserID": poster.id, "handleMsg": "ok"}))
+		var ops []string
+		for i := range n {
+			for _, to := range []struct{ recv, group, text string }{
+				{"", gid, fmt.Sprintf("group %d", 2*i)}, {"", gid, fmt.Sprintf("group %d", 2*i+1)}, {reader.id, "", fmt.Sprintf("pair %d", i)},
+			} {
+				var m Message
+				cp.ok(&m, "CreateTextMessage", to.text)
+				ops = append(ops, cp.send("SendMessageNotOss", obj(m), to.recv, to.group, obj(OfflinePush{}), false))
+			}
+		}
+		for _, op := range ops {
+			if r := cp.waitReply(op); r.ErrCode != 0 {
+				t.Fatalf("send: %d %s", r.ErrCode, r.ErrMsg)
+			}
+		}
+		// The store's answer is what the pushes must end at.
+		want := map[string]ConversationItem{}
+		for _, it := range cr.conversations() {
+			want[it.ConversationID] = it
+		}
+		wantTotal := cr.total()
+		if wantTotal != 3*n {
+			t.Fatalf("store's unread total %d, want %d", wantTotal, 3*n)
+		}
+		var v pushedView
+		testenv.Eventually(t, waitFor, func() bool {
+			v = cr.pushedView()
+			if v.total != wantTotal || v.messages < 3*n {
+				return false
+			}
+			for id, it := range want {
+				if it.UnreadCount > 0 && v.unread[id] != it.UnreadCount {
+					return false
+				}
+			}
+			return true
+		}, "reader's pushes never reached the store's state")
+		return v
+	}
+	plain := run(t, -1)
+	coalesced := run(t, 50*time.Millisecond)
+	t.Logf("conversation pushes for %d messages: %d without coalescing, %d with a 50 ms window", 3*n, plain.pushes, coalesced.pushes)
+	norm := func(v pushedView) string {
+		// Conversation ids differ between the runs (new users, new
+		// group); what the client shows per kind of conversation must not.
+		var group, pair string
+		for id, u := range v.unread {
+			s := fmt.Sprintf("unread %d latest %q", u, v.latest[id])
+			if id[:2] == "sg" {
+				group = s
+			} else {
+				pair = s
+			}
+		}
+		return fmt.Sprintf("group: %s; pair: %s; total %d; messages %d", group, pair, v.total, v.messages)
+	}
+	if norm(plain) != norm(coalesced) {
+		t.Fatalf("final state differs:\nwithout coalescing: %s\nwith coalescing:    %s", norm(plain), norm(coalesced))
+	}
+	// Messages: the texts plus two notices (the group was created, the
+	// two became friends), which count as no unread.
+	want := fmt.Sprintf("group: unread %d latest %q; pair: unread %d latest %q; total %d; messages %d",
+		2*n, fmt.Sprintf("group %d", 2*n-1), n, fmt.Sprintf("pair %d", n-1), 3*n, 3*n+2)
+	if norm(plain) != want {
+		t.Fatalf("final state %s, want %s", norm(plain), want)
+	}
+}

@@ -1,0 +1,222 @@
+//go:build linux
+
+package chat
+
+import (
+	"errors"
+	"slices"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// poller watches the node's sockets with one epoll set: a few reader
+// goroutines wait in epoll_wait, and the one a ready socket wakes reads
+// what is there without blocking (session.readReady). Each socket is
+// registered one-shot, so one reader at a time handles it; it is re-armed
+// once its bytes are consumed. An idle socket costs the node a descriptor
+// in the set and nothing else.
+type poller struct {
+	e    *Engine
+	epfd int
+	wake int // eventfd in the set: written once to end the readers
+	wg   sync.WaitGroup
+
+	mu     sync.Mutex
+	byFD   []*session // by descriptor: 8 bytes a socket, where a map took ~80
+	closed bool       // the set is closed (the engine closed)
+}
+
+func newPoller(e *Engine, readers int) *poller {
+	fd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		e.log.Warn("epoll unavailable: one read goroutine per socket", "err", err)
+		return &poller{e: e, epfd: -1}
+	}
+	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err == nil {
+		err = unix.EpollCtl(fd, unix.EPOLL_CTL_ADD, wake, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(wake)})
+	}
+	if err != nil {
+		unix.Close(fd)
+		e.log.Warn("epoll unavailable: one read goroutine per socket", "err", err)
+		return &poller{e: e, epfd: -1}
+	}
+	p := &poller{e: e, epfd: fd, wake: wake}
+	p.wg.Add(readers)
+	for range readers {
+		go p.run()
+	}
+	return p
+}
+
+const pollEvents = unix.EPOLLIN | unix.EPOLLRDHUP | unix.EPOLLONESHOT
+
+// watch starts reading s: through the epoll set when its connection has
+// a descriptor, else in a goroutine of its own.
+func (p *poller) watch(s *session) {
+	if p.epfd < 0 {
+		go s.readBlocking()
+		return
+	}
+	raw, ok := rawConnOf(s)
+	if !ok {
+		go s.readBlocking()
+		return
+	}
+	var fd int32 = -1
+	_ = raw.Control(func(f uintptr) { fd = int32(f) })
+	if fd < 0 {
+		go s.readBlocking()
+		return
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		go s.readBlocking()
+		return
+	}
+	s.fd, s.raw = fd, raw
+	if int(fd) >= len(p.byFD) {
+		p.byFD = slices.Grow(p.byFD, int(fd)+1-len(p.byFD))
+		p.byFD = p.byFD[:cap(p.byFD)]
+	}
+	p.byFD[fd] = s
+	err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, int(fd), &unix.EpollEvent{Events: pollEvents, Fd: fd})
+	if err != nil {
+		p.byFD[fd] = nil
+		s.fd, s.raw = -1, nil
+	}
+	p.mu.Unlock()
+	if err != nil {
+		go s.readBlocking()
+	}
+}
+
+// forget takes s out of the set before its descriptor closes (a closed
+// descriptor's number may be reused by the next socket at once).
+func (p *poller) forget(s *session) {
+	if p.epfd < 0 {
+		return
+	}
+	p.mu.Lock()
+	if !p.closed && s.fd >= 0 && p.byFD[s.fd] == s {
+		p.byFD[s.fd] = nil
+		_ = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_DEL, int(s.fd), nil)
+	}
+	p.mu.Unlock()
+}
+
+// stop ends the readers (the eventfd stays readable, so every reader
+// wakes) and closes the set.
+func (p *poller) stop() {
+	if p.epfd < 0 {
+		return
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.closed = true
+	p.mu.Unlock()
+	var one [8]byte
+	one[0] = 1
+	_, _ = unix.Write(p.wake, one[:])
+	p.wg.Wait()
+	unix.Close(p.wake)
+	unix.Close(p.epfd)
+}
+
+func (p *poller) run() {
+	defer p.wg.Done()
+	events := make([]unix.EpollEvent, 64)
+	for {
+		n, err := unix.EpollWait(p.epfd, events, -1)
+		if err != nil {
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			p.e.log.Error("epoll_wait", "err", err)
+			return
+		}
+		for _, ev := range events[:n] {
+			if int(ev.Fd) == p.wake {
+				return
+			}
+			var s *session
+			p.mu.Lock()
+			if int(ev.Fd) < len(p.byFD) {
+				s = p.byFD[ev.Fd]
+			}
+			p.mu.Unlock()
+			if s == nil || !s.reading.CompareAndSwap(false, true) {
+				// Gone, or another reader has it (and re-arms it when done).
+				continue
+			}
+			alive := s.readReady()
+			s.reading.Store(false)
+			if alive {
+				_ = unix.EpollCtl(p.epfd, unix.EPOLL_CTL_MOD, int(ev.Fd), &unix.EpollEvent{Events: pollEvents, Fd: ev.Fd})
+			}
+		}
+	}
+}
+
+// rawConnOf is the descriptor access of a session's connection.
+func rawConnOf(s *session) (syscall.RawConn, bool) {
+	sc, ok := s.out.Conn.(syscall.Conn)
+	if !ok {
+		return nil, false
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return nil, false
+	}
+	return raw, true
+}
+
+// readReady reads what the socket has, without blocking, and consumes the
+// complete frames. It returns false once the socket is gone.
+func (s *session) readReady() bool {
+	need := 0
+	// A bound on one turn, so one busy socket does not keep its reader
+	// from the others; level-triggered re-arming brings it back.
+	for turn := 0; turn < 16; turn++ {
+		b := s.rd.space(max(need, 512))
+		free := b[len(b):cap(b)]
+		var n int
+		var rerr error
+		err := s.raw.Read(func(fd uintptr) bool {
+			n, rerr = unix.Read(int(fd), free)
+			return true // never wait: readiness comes from the epoll set
+		})
+		if err == nil {
+			err = rerr
+		}
+		if n > 0 {
+			*s.rd.buf = b[:len(b)+n]
+			var ferr error
+			if need, ferr = s.frames(); ferr != nil {
+				s.readFailed(ferr)
+				return false
+			}
+			continue
+		}
+		s.rd.release()
+		switch {
+		case errors.Is(err, unix.EAGAIN):
+			return !s.torndown.Load()
+		case err == nil && n == 0: // the client closed its side
+			s.teardown()
+			return false
+		case errors.Is(err, unix.EINTR):
+			continue
+		default:
+			s.teardown()
+			return false
+		}
+	}
+	return !s.torndown.Load()
+}

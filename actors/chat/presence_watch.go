@@ -1,0 +1,320 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"kj/storage"
+)
+
+// Presence subscriptions. A socket watches users (SubscribeUsersStatus):
+// only its user's friends and one-to-one chat peers who have not blocked
+// them; asking for anyone else answers offline and watches nothing. When a
+// user's sockets come or go on any node, that node publishes the user's id
+// on presenceSubject; every node with watchers of the user works out the
+// status (presence, last seen, the user's "hide" setting) and pushes
+// OnUserStatusChanged to them when it changed. A hidden user is offline
+// with no last seen to everyone.
+//
+// A node that dies without closing its sockets announces nothing: its
+// users read as offline once their presence entries expire, and watchers
+// learn it on their next SubscribeUsersStatus or GetSubscribeUsersStatus.
+const presenceSubject = "kj.chat.presence"
+
+// maxWatched caps the users one socket watches.
+const maxWatched = 1000
+
+// Status values of UserStatus.
+const (
+	statusOffline = 0
+	statusOnline  = 1
+)
+
+// UserStatus is the SDK's UserOnlineState, with kj's last seen: the unix
+// ms the user's last socket closed (0 when online, never seen, or hidden).
+type UserStatus struct {
+	UserID      string `json:"userID"`
+	Status      int    `json:"status"`
+	PlatformIDs []int  `json:"platformIDs"`
+	LastSeen    int64  `json:"lastSeen"`
+}
+
+// watchers is who watches whom on this node, and the status last told.
+type watchers struct {
+	mu     sync.Mutex
+	byUser map[int64]*watched
+}
+
+type watched struct {
+	socks map[*session]struct{}
+	last  UserStatus
+}
+
+func newWatchers() *watchers { return &watchers{byUser: map[int64]*watched{}} }
+
+// add makes s watch ids (their current statuses in st, by user) and
+// reports false when that would pass maxWatched.
+func (w *watchers) add(s *session, ids []int64, st map[int64]UserStatus) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(s.watching)
+	for _, id := range ids {
+		if _, ok := s.watching[id]; !ok {
+			n++
+		}
+	}
+	if n > maxWatched {
+		return false
+	}
+	if s.watching == nil {
+		s.watching = map[int64]struct{}{}
+	}
+	for _, id := range ids {
+		s.watching[id] = struct{}{}
+		x := w.byUser[id]
+		if x == nil {
+			x = &watched{socks: map[*session]struct{}{}}
+			w.byUser[id] = x
+		}
+		x.socks[s] = struct{}{}
+		x.last = st[id]
+	}
+	return true
+}
+
+// remove stops s watching ids (all it watches when ids is nil).
+func (w *watchers) remove(s *session, ids []int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if ids == nil {
+		for id := range s.watching {
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		delete(s.watching, id)
+		if x := w.byUser[id]; x != nil {
+			delete(x.socks, s)
+			if len(x.socks) == 0 {
+				delete(w.byUser, id)
+			}
+		}
+	}
+}
+
+// list is what s watches.
+func (w *watchers) list(s *session) []int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]int64, 0, len(s.watching))
+	for id := range s.watching {
+		out = append(out, id)
+	}
+	return out
+}
+
+// watchedHere reports whether any socket of this node watches userID.
+func (w *watchers) watchedHere(userID int64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.byUser[userID] != nil
+}
+
+// changed records st as userID's status and returns the sockets to tell,
+// none when it is what they were told last.
+func (w *watchers) changed(userID int64, st UserStatus) []*session {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	x := w.byUser[userID]
+	if x == nil || (x.last.Status == st.Status && x.last.LastSeen == st.LastSeen) {
+		return nil
+	}
+	x.last = st
+	out := make([]*session, 0, len(x.socks))
+	for s := range x.socks {
+		out = append(out, s)
+	}
+	return out
+}
+
+// statuses works out the status of users as the world may see it.
+func (e *Engine) statuses(ctx context.Context, ids []int64) (map[int64]UserStatus, error) {
+	settings, err := storage.UserPresences(ctx, e.db, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]UserStatus, len(ids))
+	for _, id := range ids {
+		st := UserStatus{UserID: storage.FormatID(id), Status: statusOffline, PlatformIDs: []int{}}
+		p, ok := settings[id]
+		if ok && !p.Hidden {
+			online, err := e.presence.Online(ctx, st.UserID)
+			if err != nil {
+				return nil, err
+			}
+			if online {
+				st.Status = statusOnline
+			} else {
+				st.LastSeen = p.LastSeen
+			}
+		}
+		out[id] = st
+	}
+	return out, nil
+}
+
+// announcePresence tells every node that userID's presence may have
+// changed (a socket came or went, or the "hide" setting changed). A
+// leaving socket first records the user's last seen if it was their last.
+func (e *Engine) announcePresence(userID int64, leaving bool) {
+	if !e.begin() {
+		return
+	}
+	go func() {
+		defer e.wg.Done()
+		ctx, cancel := e.ctx()
+		defer cancel()
+		if leaving {
+			online, err := e.presence.Online(ctx, storage.FormatID(userID))
+			if err != nil || online {
+				return
+			}
+			if err := storage.SetUserLastSeen(ctx, e.db, userID, e.now()); err != nil {
+				e.log.Warn("record last seen", "user", userID, "err", err)
+			}
+		}
+		b, _ := json.Marshal(userID)
+		if err := e.bus.Publish(ctx, presenceSubject, b); err != nil {
+			e.log.Warn("publish presence", "user", userID, "err", err)
+		}
+	}()
+}
+
+// onPresence pushes a user's new status to this node's watchers of them.
+func (e *Engine) onPresence(_ string, data []byte) {
+	var userID int64
+	if json.Unmarshal(data, &userID) != nil || !e.watchers.watchedHere(userID) {
+		return
+	}
+	ctx, cancel := e.ctx()
+	defer cancel()
+	st, err := e.statuses(ctx, []int64{userID})
+	if err != nil {
+		e.log.Warn("presence status", "user", userID, "err", err)
+		return
+	}
+	socks := e.watchers.changed(userID, st[userID])
+	if len(socks) == 0 {
+		return
+	}
+	frame := encodeReply("OnUserStatusChanged", "", st[userID], 0, "")
+	for _, s := range socks {
+		s.push(frame)
+	}
+}
+
+func init() {
+	register(map[string]handlerFunc{
+		"SubscribeUsersStatus":    callSubscribeStatus,
+		"UnsubscribeUsersStatus":  callUnsubscribeStatus,
+		"GetSubscribeUsersStatus": callSubscribedStatus,
+		"GetUserStatus":           callUserStatus,
+		"SetPresenceHidden":       callSetPresenceHidden,
+		"GetPresenceHidden":       callGetPresenceHidden,
+	})
+}
+
+// visibleStatuses answers the status of ids as the caller may see it:
+// users they may not watch read as offline with no last seen.
+func (c *call) visibleStatuses(ids []int64) ([]UserStatus, map[int64]UserStatus, []int64, error) {
+	e := c.s.e
+	allowed, err := storage.ChatPresenceAllowed(c.ctx, e.db, c.me(), ids)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var may []int64
+	for _, id := range ids {
+		if allowed[id] {
+			may = append(may, id)
+		}
+	}
+	st, err := e.statuses(c.ctx, may)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out := make([]UserStatus, 0, len(ids))
+	for _, id := range ids {
+		s, ok := st[id]
+		if !ok {
+			s = UserStatus{UserID: storage.FormatID(id), Status: statusOffline, PlatformIDs: []int{}}
+		}
+		out = append(out, s)
+	}
+	return out, st, may, nil
+}
+
+// callSubscribeStatus watches users and answers their statuses.
+func callSubscribeStatus(c *call) (any, error) {
+	ids, err := userIDsArg(c, 0, "userIDs")
+	if err != nil {
+		return nil, err
+	}
+	out, st, may, err := c.visibleStatuses(ids)
+	if err != nil {
+		return nil, err
+	}
+	if !c.s.e.watchers.add(c.s, may, st) {
+		return nil, badArg("userIDs")
+	}
+	return out, nil
+}
+
+// callUserStatus answers statuses without watching.
+func callUserStatus(c *call) (any, error) {
+	ids, err := userIDsArg(c, 0, "userIDs")
+	if err != nil {
+		return nil, err
+	}
+	out, _, _, err := c.visibleStatuses(ids)
+	return out, err
+}
+
+func callUnsubscribeStatus(c *call) (any, error) {
+	ids, err := userIDsArg(c, 0, "userIDs")
+	if err != nil {
+		return nil, err
+	}
+	c.s.e.watchers.remove(c.s, ids)
+	return nil, nil
+}
+
+// callSubscribedStatus answers the statuses of the users the socket
+// watches.
+func callSubscribedStatus(c *call) (any, error) {
+	ids := c.s.e.watchers.list(c.s)
+	out, _, _, err := c.visibleStatuses(ids)
+	return out, err
+}
+
+// callSetPresenceHidden hides (true) or shows the caller's presence; the
+// watchers of the caller hear of it at once.
+func callSetPresenceHidden(c *call) (any, error) {
+	hidden, err := c.args.Bool(0, "hidden")
+	if err != nil {
+		return nil, err
+	}
+	if err := storage.SetUserPresenceHidden(c.ctx, c.s.e.db, c.me(), hidden); err != nil {
+		return nil, err
+	}
+	c.s.e.announcePresence(c.me(), false)
+	return nil, nil
+}
+
+func callGetPresenceHidden(c *call) (any, error) {
+	p, err := storage.UserPresences(c.ctx, c.s.e.db, []int64{c.me()})
+	if err != nil {
+		return nil, err
+	}
+	return p[c.me()].Hidden, nil
+}

@@ -1,0 +1,158 @@
+package chat
+
+// What one client may put on the gateway, checked on the read goroutine
+// before a frame is decoded or queued: the request rate (frames over it are
+// dropped there and answered without their body), the frames and bytes
+// waiting for the session actor, and the open sockets of one user per
+// platform. A client that will not slow down is closed with a reason it
+// can show.
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+
+	"kj/internal/apierr"
+)
+
+// Close codes of the limits (4000-4999 are for applications).
+const (
+	closeTooFast        = 4029 // kept sending over the rate, or the session's queue is full
+	closeTooManySockets = 4030 // the user has KJ_CHAT_MAX_SOCKETS_PER_USER open on this platform
+)
+
+// inflow counts what the read goroutine handed to the session actor and the
+// actor has not yet taken, and the frames refused in a row for the rate.
+type inflow struct {
+	frames  atomic.Int64
+	bytes   atomic.Int64
+	refused int // read goroutine only
+}
+
+// admit decides what happens to a frame just read, before anything decodes
+// it; false means the socket is being closed and reading stops.
+//   - Over the request rate: the actor answers "too many requests"; a frame
+//     bigger than limitedEcho is dropped here, undecoded (decoding it is
+//     what a flood must not cost). More than twice the burst refused in a
+//     row closes the socket.
+//   - More than InboundQueue frames or InboundBytes bytes waiting for the
+//     actor closes the socket: its memory stays bounded however fast the
+//     client writes.
+func (s *session) admit(frame []byte) bool {
+	if !s.allow() {
+		rateLimited.Inc()
+		s.in.refused++
+		if float64(s.in.refused) > 2*s.e.cfg.RequestBurst {
+			s.tooFast()
+			return false
+		}
+		if len(frame) > limitedEcho {
+			s.e.root.Send(s.pid, &inbound{s: s, limited: true})
+			return true
+		}
+		return s.toActor(&inbound{s: s, frame: frame, size: int64(len(frame)), limited: true})
+	}
+	s.in.refused = 0
+	return s.toActor(&inbound{s: s, frame: frame, size: int64(len(frame))})
+}
+
+// limitedEcho is the largest frame over the rate whose request is still
+// decoded, so the answer names its call and operationID and the SDK's
+// promise settles; bigger ones are answered without them.
+const limitedEcho = 1 << 10
+
+// toActor hands a frame to the session actor within the inflow's bounds.
+func (s *session) toActor(in *inbound) bool {
+	if s.in.frames.Add(1) > int64(s.e.cfg.InboundQueue) || s.in.bytes.Add(in.size) > s.e.cfg.InboundBytes {
+		s.tooFast()
+		return false
+	}
+	in.counted = true
+	s.e.root.Send(s.pid, in)
+	return true
+}
+
+// taken is called by the session actor once it decoded a frame and let go
+// of its bytes.
+func (s *session) taken(in *inbound) {
+	if in.counted {
+		s.in.frames.Add(-1)
+		s.in.bytes.Add(-in.size)
+	}
+}
+
+// tooFast closes a socket that will not slow down, with a translated reason.
+func (s *session) tooFast() {
+	floodClosed.Inc()
+	s.e.log.Warn("chat socket closed: client too fast", "user", s.userID, "platform", s.platform)
+	s.disconnect(closeTooFast, apierr.CodeChatTooFast)
+}
+
+// socketCaps counts the open sockets of each user per platform on this node.
+type socketCaps struct {
+	mu   sync.Mutex
+	open map[socketOwner]int
+}
+
+type socketOwner struct {
+	user     int64
+	platform int
+}
+
+// reserveSocket takes a place for a new socket of user on platform; false
+// when the user already has MaxSocketsPerUser there. A socket over the cap
+// is refused rather than an old one closed: evicting would let two devices
+// of one user close each other in turn.
+func (e *Engine) reserveSocket(user int64, platform int) bool {
+	c := &e.caps
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open == nil {
+		c.open = map[socketOwner]int{}
+	}
+	k := socketOwner{user, platform}
+	if c.open[k] >= e.cfg.MaxSocketsPerUser {
+		return false
+	}
+	c.open[k]++
+	return true
+}
+
+// releaseSocket gives back the place of a socket that ended.
+func (e *Engine) releaseSocket(user int64, platform int) {
+	c := &e.caps
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := socketOwner{user, platform}
+	if c.open[k] <= 1 {
+		delete(c.open, k)
+		return
+	}
+	c.open[k]--
+}
+
+// refuseTooMany answers an upgraded socket over the per-user cap with a
+// close reason and closes it.
+func (e *Engine) refuseTooMany(conn *websocket.Conn, lang string) {
+	msg := apierr.Translate(lang, apierr.ChatError(apierr.CodeChatTooManySockets).Key, nil)
+	_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeTooManySockets, closeReason(msg)),
+		time.Now().Add(e.cfg.WriteTimeout))
+	conn.Close()
+	socketsOverCap.Inc()
+}
+
+var (
+	rateLimited = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_rate_limited_frames_total", Help: "Frames over a socket's request rate, dropped before decoding.",
+	})
+	floodClosed = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_too_fast_disconnects_total", Help: "Sockets closed because their client kept sending over the rate or filled the session's queue.",
+	})
+	socketsOverCap = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "kj_chat_sockets_over_cap_total", Help: "Sockets refused because the user had KJ_CHAT_MAX_SOCKETS_PER_USER open on the platform.",
+	})
+)

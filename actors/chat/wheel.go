@@ -1,0 +1,105 @@
+package chat
+
+import (
+	"sync"
+	"time"
+)
+
+// wheel keeps every socket's heartbeat and idle timeout with one
+// goroutine instead of a timer per socket: a ring of slots, one per tick,
+// each holding the sockets to look at when the ring reaches it. A visit
+// closes a socket silent for IdleTimeout (no frame, no pong), asks its
+// writer for a ping when PingPeriod has passed since the last, and puts
+// it back in the slot of its next deadline. Sockets are never taken out:
+// a visit drops one that has gone.
+type wheel struct {
+	e    *Engine
+	tick time.Duration
+
+	mu    sync.Mutex
+	slots [wheelSlots][]*session
+	pos   int64 // ticks since start; the slot just visited is pos % wheelSlots
+	start time.Time
+	quit  chan struct{}
+	once  sync.Once
+}
+
+const wheelSlots = 512
+
+func newWheel(e *Engine) *wheel {
+	// A tick of an eighth of the shorter period keeps pings and timeouts
+	// within ~12 % of their settings, 500 ms at most with the defaults.
+	tick := min(e.cfg.PingPeriod, e.cfg.IdleTimeout) / 8
+	tick = min(max(tick, 5*time.Millisecond), 500*time.Millisecond)
+	w := &wheel{e: e, tick: tick, start: time.Now(), quit: make(chan struct{})}
+	go w.run()
+	return w
+}
+
+// add schedules s's first visit (a new socket).
+func (w *wheel) add(s *session) {
+	now := time.Now().UnixNano()
+	s.nextPing = now + int64(w.e.cfg.PingPeriod)
+	w.schedule(s, s.nextPing)
+}
+
+// schedule puts s in the slot of time at (unix ns); beyond the ring's
+// span it lands in a slot it will pass again before then.
+func (w *wheel) schedule(s *session, at int64) {
+	w.mu.Lock()
+	ticks := (at - w.start.UnixNano()) / int64(w.tick)
+	ticks = min(max(ticks, w.pos+1), w.pos+wheelSlots-1)
+	i := ticks % wheelSlots
+	w.slots[i] = append(w.slots[i], s)
+	w.mu.Unlock()
+}
+
+func (w *wheel) run() {
+	t := time.NewTicker(w.tick)
+	defer t.Stop()
+	var due []*session
+	for {
+		select {
+		case <-w.quit:
+			return
+		case <-t.C:
+		}
+		target := int64(time.Since(w.start) / w.tick)
+		for {
+			w.mu.Lock()
+			if w.pos >= target {
+				w.mu.Unlock()
+				break
+			}
+			w.pos++
+			i := w.pos % wheelSlots
+			due, w.slots[i] = w.slots[i], due[:0]
+			w.mu.Unlock()
+			for j, s := range due {
+				w.visit(s)
+				due[j] = nil
+			}
+		}
+	}
+}
+
+// visit does what is due for s and schedules its next visit.
+func (w *wheel) visit(s *session) {
+	if s.torndown.Load() {
+		return
+	}
+	cfg := &w.e.cfg
+	now := time.Now().UnixNano()
+	idleAt := s.lastRead.Load() + int64(cfg.IdleTimeout)
+	if now >= idleAt {
+		s.teardown()
+		return
+	}
+	if now >= s.nextPing {
+		s.nextPing = now + int64(cfg.PingPeriod)
+		s.queuePing()
+	}
+	w.schedule(s, min(s.nextPing, idleAt))
+}
+
+func (w *wheel) stop() { w.once.Do(func() { close(w.quit) }) }

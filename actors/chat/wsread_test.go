@@ -1,0 +1,99 @@
+package chat
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"kj/storage/storagetest"
+)
+
+// clientFrame is one masked client frame (RFC 6455 §5.2).
+func clientFrame(fin bool, op int, payload []byte) []byte {
+	b0 := byte(op)
+	if fin {
+		b0 |= 0x80
+	}
+	out := []byte{b0}
+	switch n := len(payload); {
+	case n < 126:
+		out = append(out, 0x80|byte(n))
+	case n <= 0xffff:
+		out = append(out, 0x80|126, byte(n>>8), byte(n))
+	default:
+		out = append(out, 0x80|127)
+		out = binary.BigEndian.AppendUint64(out, uint64(n))
+	}
+	mask := []byte{0x1f, 0x9a, 0x33, 0xc4}
+	out = append(out, mask...)
+	for i, c := range payload {
+		out = append(out, c^mask[i&3])
+	}
+	return out
+}
+
+func totalRequest(t *testing.T, c *client, op string, args ...string) []byte {
+	data, _ := json.Marshal(append([]string{}, args...))
+	b, err := json.Marshal(Request{ReqFuncName: "GetTotalUnreadMsgCount", OperationID: op, UserID: c.u.id, Data: string(data)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestReadSideTakesFramesInPiecesFragmentsAndBatches writes raw frames to
+// the gateway the ways a network delivers them: one frame in pieces
+// (separate writes, so separate reads on the server), a message in
+// fragments with a ping between them, two frames in one write. Every
+// request is answered once; an unmasked frame closes the socket with 1002.
+func TestReadSideTakesFramesInPiecesFragmentsAndBatches(t *testing.T) {
+	h := newHarness(t, storagetest.SQLite(t))
+	c := h.connect(h.user("alice"))
+	raw := c.conn.UnderlyingConn()
+	write := func(b []byte) {
+		t.Helper()
+		if _, err := raw.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One frame in three pieces; the pauses make the server read each
+	// piece on its own.
+	f := clientFrame(true, websocket.TextMessage, totalRequest(t, c, "pieces"))
+	write(f[:1])
+	time.Sleep(20 * time.Millisecond)
+	write(f[1:9])
+	time.Sleep(20 * time.Millisecond)
+	write(f[9:])
+	if r := c.waitReply("pieces"); r.ErrCode != 0 || r.Data != "0" {
+		t.Fatalf("reply to a frame in pieces: %+v", r)
+	}
+	// A message in three fragments, a ping between the first two.
+	msg := totalRequest(t, c, "fragments")
+	write(clientFrame(false, websocket.TextMessage, msg[:5]))
+	write(clientFrame(true, websocket.PingMessage, []byte("hb")))
+	time.Sleep(20 * time.Millisecond)
+	write(clientFrame(false, 0, msg[5:20]))
+	write(clientFrame(true, 0, msg[20:]))
+	if r := c.waitReply("fragments"); r.ErrCode != 0 || r.Data != "0" {
+		t.Fatalf("reply to a fragmented message: %+v", r)
+	}
+	// Two frames in one write, the second a long one (16-bit length).
+	long := totalRequest(t, c, "second", strings.Repeat("x", 300))
+	write(append(clientFrame(true, websocket.TextMessage, totalRequest(t, c, "first")), clientFrame(true, websocket.TextMessage, long)...))
+	for _, op := range []string{"first", "second"} {
+		if r := c.waitReply(op); r.ErrCode != 0 {
+			t.Fatalf("reply %s of two frames in one write: %+v", op, r)
+		}
+	}
+	// An unmasked frame breaks the protocol.
+	bad := clientFrame(true, websocket.TextMessage, totalRequest(t, c, "bad"))
+	bad[1] &^= 0x80
+	write(append(bad[:2:2], bad[6:]...))
+	if err := c.waitClosed(); closeCode(err) != websocket.CloseProtocolError {
+		t.Fatalf("unmasked frame: %v", err)
+	}
+}

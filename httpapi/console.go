@@ -1,0 +1,712 @@
+package httpapi
+
+// The operator console's routes beyond the areas' own (/api/admin/...):
+// who is signed in, operator management, the dashboard's figures, a user's
+// detail, freezing sign-in, resetting a fund password, one round's bets and
+// handing a customer-service conversation to another agent. Which operator
+// role may call which /api/admin route is the table in roles.go.
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"kj/actors/window"
+	"kj/auth"
+	"kj/internal/apierr"
+	"kj/storage"
+)
+
+func init() {
+	registerArea(func(s *Server) {
+		s.Post("/admin/me", Operator, s.adminMe)
+		s.Post("/admin/operators/list", Operator, s.adminOperatorList)
+		s.Post("/admin/operators/create", Operator, s.adminOperatorCreate)
+		s.Post("/admin/operators/role", Operator, s.adminOperatorRole)
+		s.Post("/admin/dashboard", Operator, s.adminDashboard)
+		s.Post("/admin/user/detail", Operator, s.adminUserDetail)
+		s.Post("/admin/user/freeze", Operator, s.adminUserFreeze)
+		s.Post("/admin/user/resetFundPassword", Operator, s.adminUserResetFundPassword)
+		s.Post("/admin/round/bets", Operator, s.adminRoundBets)
+		s.Post("/admin/customer/agents", Operator, s.adminCustomerAgents)
+		s.Post("/admin/customer/handover", Operator, s.adminCustomerHandover)
+	})
+}
+
+// operatorRoleOf is the role of the calling operator, read per call so a
+// role change applies at once.
+func (s *Server) operatorRoleOf(c *Call) (string, error) {
+	role, err := storage.OperatorRole(c.Ctx, s.DB, c.User.ID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return "", apierr.Fail(apierr.CodeTokenExpired, "token.expired")
+	}
+	return role, err
+}
+
+type adminMeView struct {
+	UserID   string `json:"userId"`
+	Account  string `json:"account"`
+	NickName string `json:"nickName"`
+	Role     string `json:"role"`
+}
+
+func (s *Server) adminMe(c *Call) (any, error) {
+	role, err := s.operatorRoleOf(c)
+	if err != nil {
+		return nil, err
+	}
+	return adminMeView{UserID: c.User.IDString(), Account: c.User.Account, NickName: c.User.Nickname, Role: role}, nil
+}
+
+// ---- operators ----
+
+type operatorView struct {
+	UserID      string `json:"userId"`
+	Account     string `json:"account"`
+	NickName    string `json:"nickName"`
+	Role        string `json:"role"`
+	CreatedAt   int64  `json:"createdAt"`
+	LastLoginAt int64  `json:"lastLoginAt"`
+}
+
+func operatorViews(list []storage.OperatorRow) []operatorView {
+	out := make([]operatorView, 0, len(list))
+	for _, o := range list {
+		out = append(out, operatorView{UserID: strconv.FormatInt(o.ID, 10), Account: o.Account, NickName: o.Nickname,
+			Role: o.Role, CreatedAt: o.CreatedAt, LastLoginAt: o.LastLoginAt})
+	}
+	return out
+}
+
+func (s *Server) adminOperatorList(c *Call) (any, error) {
+	list, err := storage.ListOperators(c.Ctx, s.DB)
+	return operatorViews(list), err
+}
+
+func checkRole(role string) error {
+	if role != storage.OperatorAdmin && role != storage.OperatorAgent {
+		return apierr.Invalid("role")
+	}
+	return nil
+}
+
+// ErrOperatorExists refuses an operator account name that is taken.
+var ErrOperatorExists = errors.New("account already exists")
+
+// CreateOperator makes an operator account with a role (activated, its own
+// invite code), checking the account and password by the rules of
+// /register, and records the audit entry of byOperator (0 for the command
+// line) in the same transaction. An existing account is never overwritten.
+func CreateOperator(ctx context.Context, db storage.DB, now time.Time, account, password, role string, byOperator int64) (storage.User, error) {
+	if err := ValidateAccount(account); err != nil {
+		return storage.User{}, err
+	}
+	if err := ValidatePassword("password", password); err != nil {
+		return storage.User{}, err
+	}
+	if err := checkRole(role); err != nil {
+		return storage.User{}, err
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return storage.User{}, err
+	}
+	u := storage.User{ID: storage.NewID(), Account: account, PasswordHash: hash, Nickname: account,
+		IsActivation: 1, IsOperator: 1, CreatedAt: now.UnixMilli(), UpdatedAt: now.UnixMilli()}
+	for attempt := 0; ; attempt++ {
+		u.InviteCode = NewInviteCode()
+		err = db.Tx(ctx, func(tx storage.Tx) error {
+			if _, err := storage.UserByAccount(ctx, tx, account); err == nil {
+				return ErrOperatorExists
+			} else if !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			if err := storage.CreateUser(ctx, tx, u); err != nil {
+				return err
+			}
+			if err := storage.SetOperatorRole(ctx, tx, u.ID, role, now.UnixMilli()); err != nil {
+				return err
+			}
+			if byOperator == 0 {
+				return nil
+			}
+			return storage.RecordAudit(ctx, tx, byOperator, "operator.create", u.IDString(),
+				map[string]string{"account": account, "role": role}, now.UnixMilli())
+		})
+		if errors.Is(err, storage.ErrConflict) && strings.Contains(err.Error(), "invite_code") && attempt < 3 {
+			continue
+		}
+		if errors.Is(err, storage.ErrConflict) {
+			err = ErrOperatorExists
+		}
+		return u, err
+	}
+}
+
+func (s *Server) adminOperatorCreate(c *Call) (any, error) {
+	var req struct {
+		Account  string `json:"account"`
+		Password string `json:"password"`
+		Role     string `json:"role"`
+	}
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.Account == "" {
+		return nil, apierr.Required("account")
+	}
+	if req.Password == "" {
+		return nil, apierr.Required("password")
+	}
+	if req.Role == "" {
+		return nil, apierr.Required("role")
+	}
+	u, err := CreateOperator(c.Ctx, s.DB, s.Clock.Now(), strings.TrimSpace(req.Account), req.Password, req.Role, c.User.ID)
+	if errors.Is(err, ErrOperatorExists) {
+		return nil, apierr.Fail(apierr.CodeAccountExists, "account.exists")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return operatorView{UserID: u.IDString(), Account: u.Account, NickName: u.Nickname, Role: req.Role, CreatedAt: u.CreatedAt}, nil
+}
+
+func (s *Server) adminOperatorRole(c *Call) (any, error) {
+	var req struct {
+		UserID UserIDParam `json:"userId"`
+		Role   string      `json:"role"`
+	}
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.UserID == 0 {
+		return nil, apierr.Required("userId")
+	}
+	if err := checkRole(req.Role); err != nil {
+		return nil, err
+	}
+	id := int64(req.UserID)
+	if id == c.User.ID {
+		// An admin demoting themselves could leave nobody to manage operators.
+		return nil, apierr.Invalid("userId")
+	}
+	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		old, err := storage.OperatorRole(c.Ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if old == "" {
+			return apierr.Invalid("userId") // players become operators only through create
+		}
+		if err := storage.SetOperatorRole(c.Ctx, tx, id, req.Role, s.Clock.Now().UnixMilli()); err != nil {
+			return err
+		}
+		return RecordOperatorAction(c, tx, "operator.role", id, map[string]string{"from": old, "to": req.Role})
+	})
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
+	}
+	if err != nil {
+		return nil, err
+	}
+	list, err := storage.ListOperators(c.Ctx, s.DB)
+	return operatorViews(list), err
+}
+
+// ---- dashboard ----
+
+type dayFiguresView struct {
+	Day           string `json:"day"` // yyyy-mm-dd in KJ_DAY_TIMEZONE
+	Registrations int64  `json:"registrations"`
+	ActiveUsers   int64  `json:"activeUsers"`
+	RechargeCount int64  `json:"rechargeCount"`
+	RechargeTotal int64  `json:"rechargeTotal"`
+	ExchangeCount int64  `json:"exchangeCount"`
+	ExchangeTotal int64  `json:"exchangeTotal"`
+}
+
+type windowFiguresView struct {
+	WindowID    int64 `json:"windowId"`
+	Bets        int64 `json:"bets"`
+	Staked      int64 `json:"staked"`
+	PaidOut     int64 `json:"paidOut"`
+	HouseResult int64 `json:"houseResult"`
+}
+
+type dashboardView struct {
+	From             string              `json:"from"`
+	To               string              `json:"to"`
+	Days             []dayFiguresView    `json:"days"`
+	WindowsToday     []windowFiguresView `json:"windowsToday"`
+	WindowsWeek      []windowFiguresView `json:"windowsWeek"`
+	ChatSockets      int64               `json:"chatSockets"`
+	CustomerSockets  int64               `json:"customerSockets"`
+	PendingRecharges int64               `json:"pendingRecharges"`
+	PendingExchanges int64               `json:"pendingExchanges"`
+}
+
+// decodeDays reads the {"days": n} of the operators' figure screens: absent
+// or 0 means the last 7 days, otherwise 1 to max.
+func decodeDays(c *Call, max int) (int, error) {
+	var req struct {
+		Days int `json:"days"`
+	}
+	if err := c.Decode(&req); err != nil {
+		return 0, err
+	}
+	if req.Days == 0 {
+		return 7, nil
+	}
+	if req.Days < 1 || req.Days > max {
+		return 0, apierr.Invalid("days")
+	}
+	return req.Days, nil
+}
+
+// adminDashboard answers the figures of the last `days` days (1-31,
+// default 7) up to today, days starting at midnight in KJ_DAY_TIMEZONE; the
+// windows' figures are today's and the whole range's.
+func (s *Server) adminDashboard(c *Call) (any, error) {
+	days, err := decodeDays(c, 31)
+	if err != nil {
+		return nil, err
+	}
+	_, tomorrow := s.contentDay(s.Clock.Now())
+	out := dashboardView{Days: make([]dayFiguresView, 0, days)}
+	for i := days - 1; i >= 0; i-- {
+		start, end := tomorrow.AddDate(0, 0, -i-1), tomorrow.AddDate(0, 0, -i)
+		f, err := storage.DayFiguresBetween(c.Ctx, s.DB, start.UnixMilli(), end.UnixMilli())
+		if err != nil {
+			return nil, err
+		}
+		out.Days = append(out.Days, dayFiguresView{Day: start.Format("2006-01-02"), Registrations: f.Registrations,
+			ActiveUsers: f.ActiveUsers, RechargeCount: f.RechargeCount, RechargeTotal: f.RechargeTotal,
+			ExchangeCount: f.ExchangeCount, ExchangeTotal: f.ExchangeTotal})
+	}
+	out.From, out.To = out.Days[0].Day, out.Days[len(out.Days)-1].Day
+	windows, err := storage.RoundWindows(c.Ctx, s.DB, false)
+	if err != nil {
+		return nil, err
+	}
+	today := tomorrow.AddDate(0, 0, -1)
+	first := tomorrow.AddDate(0, 0, -days)
+	if out.WindowsToday, err = s.windowFigures(c.Ctx, windows, today, tomorrow); err != nil {
+		return nil, err
+	}
+	if out.WindowsWeek, err = s.windowFigures(c.Ctx, windows, first, tomorrow); err != nil {
+		return nil, err
+	}
+	if out.PendingRecharges, out.PendingExchanges, err = storage.PendingOrders(c.Ctx, s.DB); err != nil {
+		return nil, err
+	}
+	out.ChatSockets, out.CustomerSockets = socketsOnThisNode()
+	return out, nil
+}
+
+// windowFigures lists every window (enabled or not) with its figures in
+// [from, to), zero for a window without bets.
+func (s *Server) windowFigures(ctx context.Context, windows []storage.RoundWindow, from, to time.Time) ([]windowFiguresView, error) {
+	figures, err := storage.WindowFiguresBetween(ctx, s.DB, from.UnixMilli(), to.UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	byID := map[int64]storage.WindowFigures{}
+	for _, f := range figures {
+		byID[f.WindowID] = f
+	}
+	out := make([]windowFiguresView, 0, len(windows))
+	for _, w := range windows {
+		f := byID[w.ID]
+		delete(byID, w.ID)
+		out = append(out, windowFiguresView{WindowID: w.ID, Bets: f.Bets, Staked: f.Staked, PaidOut: f.PaidOut, HouseResult: f.House})
+	}
+	for _, f := range figures {
+		if _, left := byID[f.WindowID]; left { // a window row removed since: its money still counts
+			out = append(out, windowFiguresView{WindowID: f.WindowID, Bets: f.Bets, Staked: f.Staked, PaidOut: f.PaidOut, HouseResult: f.House})
+		}
+	}
+	return out, nil
+}
+
+// socketsOnThisNode reads the open chat and customer-service sockets from
+// this node's gauges (the store does not know sockets; in a cluster each
+// node answers for itself).
+func socketsOnThisNode() (chat, customer int64) {
+	families, err := prometheus.DefaultGatherer.Gather()
+	if err != nil {
+		return 0, 0
+	}
+	sum := func(ms []*dto.Metric) int64 {
+		var n float64
+		for _, m := range ms {
+			n += m.GetGauge().GetValue()
+		}
+		return int64(n)
+	}
+	for _, f := range families {
+		switch f.GetName() {
+		case "kj_chat_connections":
+			chat = sum(f.GetMetric())
+		case "kj_content_customer_sockets":
+			customer = sum(f.GetMetric())
+		}
+	}
+	return chat, customer
+}
+
+// ---- users ----
+
+type walletLineView struct {
+	TransferID   string `json:"transferId"`
+	Kind         string `json:"kind"`
+	Ref          string `json:"ref"`
+	Amount       int64  `json:"amount"`
+	BalanceAfter int64  `json:"balanceAfter"`
+	CreatedAt    int64  `json:"createdAt"`
+}
+
+type bankCardView struct {
+	ID         string `json:"id"`
+	BankName   string `json:"bankName"`
+	HolderName string `json:"holderName"`
+	CardNumber string `json:"cardNumber"`
+	CreatedAt  int64  `json:"createdAt"`
+}
+
+type signInView struct {
+	Platform  int   `json:"platform"`
+	CreatedAt int64 `json:"createdAt"`
+	State     int   `json:"state"` // 0 active, 1 signed out, 2 replaced by a newer sign-in
+}
+
+type userDetailView struct {
+	User            AdminUser        `json:"user"`
+	Role            string           `json:"role"`
+	Frozen          bool             `json:"frozen"`
+	FrozenAt        int64            `json:"frozenAt"`
+	HasFundPassword bool             `json:"hasFundPassword"`
+	Balance         int64            `json:"balance"`
+	PendingExchange int64            `json:"pendingExchange"`
+	Entries         []walletLineView `json:"entries"`
+	Bets            []window.BetView `json:"bets"`
+	Recharges       []orderJSON      `json:"recharges"`
+	Exchanges       []orderJSON      `json:"exchanges"`
+	BankCards       []bankCardView   `json:"bankCards"`
+	SignIns         []signInView     `json:"signIns"`
+}
+
+// consoleRecent is how many of each kind of line the user detail shows.
+const consoleRecent = 50
+
+func (s *Server) adminUserDetail(c *Call) (any, error) {
+	id, err := decodeUserID(c, nil)
+	if err != nil {
+		return nil, err
+	}
+	u, err := storage.UserSummaryByID(c.Ctx, s.DB, id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := userDetailView{User: adminUserOf(u), HasFundPassword: u.FundPasswordHash != ""}
+	if out.Role, err = storage.OperatorRole(c.Ctx, s.DB, id); err != nil {
+		return nil, err
+	}
+	if out.FrozenAt, err = storage.FrozenAt(c.Ctx, s.DB, id); err != nil {
+		return nil, err
+	}
+	out.Frozen = out.FrozenAt > 0
+	balance, lines, err := storage.WalletLines(c.Ctx, s.DB, id, consoleRecent)
+	if err != nil {
+		return nil, err
+	}
+	out.Balance = balance
+	out.Entries = make([]walletLineView, 0, len(lines))
+	for _, l := range lines {
+		out.Entries = append(out.Entries, walletLineView{TransferID: strconv.FormatInt(l.TransferID, 10), Kind: l.Kind, Ref: l.Ref,
+			Amount: l.Amount, BalanceAfter: l.BalanceAfter, CreatedAt: l.CreatedAt})
+	}
+	if out.PendingExchange, err = storage.PendingExchangeTotal(c.Ctx, s.DB, id); err != nil {
+		return nil, err
+	}
+	bets, _, err := storage.BetsOfUser(c.Ctx, s.DB, id, storage.BetsAll, 0, consoleRecent, 0)
+	if err != nil {
+		return nil, err
+	}
+	out.Bets = window.ViewBets(bets)
+	recharges, err := storage.RechargeOrdersOf(c.Ctx, s.DB, id, consoleRecent)
+	if err != nil {
+		return nil, err
+	}
+	out.Recharges = make([]orderJSON, 0, len(recharges))
+	for _, o := range recharges {
+		out.Recharges = append(out.Recharges, rechargeJSON(o))
+	}
+	exchanges, _, err := storage.UserExchangeOrders(c.Ctx, s.DB, id, -1, 0, consoleRecent, 0)
+	if err != nil {
+		return nil, err
+	}
+	out.Exchanges = make([]orderJSON, 0, len(exchanges))
+	for _, o := range exchanges {
+		out.Exchanges = append(out.Exchanges, exchangeJSON(o, true))
+	}
+	cards, err := storage.BankCardsOf(c.Ctx, s.DB, id)
+	if err != nil {
+		return nil, err
+	}
+	out.BankCards = make([]bankCardView, 0, len(cards))
+	for _, k := range cards {
+		out.BankCards = append(out.BankCards, bankCardView{ID: strconv.FormatInt(k.ID, 10), BankName: k.BankName,
+			HolderName: k.HolderName, CardNumber: k.CardNumber, CreatedAt: k.CreatedAt})
+	}
+	sessions, err := storage.SessionsOfUser(c.Ctx, s.DB, id, consoleRecent)
+	if err != nil {
+		return nil, err
+	}
+	out.SignIns = make([]signInView, 0, len(sessions))
+	for _, ss := range sessions {
+		out.SignIns = append(out.SignIns, signInView{Platform: ss.Platform, CreatedAt: ss.CreatedAt, State: ss.State})
+	}
+	return out, nil
+}
+
+// userActionRequest is a change to one user with the operator's reason.
+type userActionRequest struct {
+	UserID UserIDParam `json:"userId"`
+	Frozen *int        `json:"frozen"`
+	Reason string      `json:"reason"`
+}
+
+// decodeUserID reads {userId, ...} into req (or a bare userId) and checks
+// the id and the reason's length.
+func decodeUserID(c *Call, req *userActionRequest) (int64, error) {
+	if req == nil {
+		req = &userActionRequest{}
+	}
+	if err := c.Decode(req); err != nil {
+		return 0, err
+	}
+	if req.UserID == 0 {
+		return 0, apierr.Required("userId")
+	}
+	req.Reason = strings.TrimSpace(req.Reason)
+	if utf8.RuneCountInString(req.Reason) > 200 {
+		return 0, apierr.Invalid("reason")
+	}
+	return int64(req.UserID), nil
+}
+
+// playerOnly refuses a change meant for players when the target is an
+// operator: operators are managed by admins through /admin/operators.
+func playerOnly(ctx context.Context, q storage.Querier, id int64) error {
+	role, err := storage.OperatorRole(ctx, q, id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
+	}
+	if err != nil {
+		return err
+	}
+	if role != "" {
+		return apierr.Invalid("userId")
+	}
+	return nil
+}
+
+// adminUserFreeze freezes (frozen 1, a reason required) or unfreezes
+// (frozen 0) a player's sign-in. Freezing ends every session at once and
+// kicks the player's sockets; sign-in answers apierr.CodeAccountFrozen until
+// unfrozen.
+func (s *Server) adminUserFreeze(c *Call) (any, error) {
+	var req userActionRequest
+	id, err := decodeUserID(c, &req)
+	if err != nil {
+		return nil, err
+	}
+	if req.Frozen == nil {
+		return nil, apierr.Required("frozen")
+	}
+	freeze := *req.Frozen == 1
+	if *req.Frozen != 0 && !freeze {
+		return nil, apierr.Invalid("frozen")
+	}
+	if freeze && req.Reason == "" {
+		return nil, apierr.Required("reason")
+	}
+	now := s.Clock.Now().UnixMilli()
+	at, action := int64(0), "user.unfreeze"
+	if freeze {
+		at, action = now, "user.freeze"
+	}
+	var ended []int64
+	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		if err := playerOnly(c.Ctx, tx, id); err != nil {
+			return err
+		}
+		changed, err := storage.SetFrozen(c.Ctx, tx, id, at, now)
+		if err != nil || !changed {
+			return err // already so: nothing to record
+		}
+		if freeze {
+			if ended, err = storage.EndUserSessions(c.Ctx, tx, id, 0, storage.SessionSignedOut); err != nil {
+				return err
+			}
+		}
+		return RecordOperatorAction(c, tx, action, id, map[string]any{"reason": req.Reason, "sessionsEnded": len(ended)})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.Sessions.Announce(c.Ctx, id, auth.ReasonSignedOut, ended...)
+	return map[string]any{"userId": strconv.FormatInt(id, 10), "frozen": freeze, "sessionsEnded": len(ended)}, nil
+}
+
+// adminUserResetFundPassword clears a player's fund password; the player
+// sets a new one (without the old) before the next exchange.
+func (s *Server) adminUserResetFundPassword(c *Call) (any, error) {
+	var req userActionRequest
+	id, err := decodeUserID(c, &req)
+	if err != nil {
+		return nil, err
+	}
+	var had bool
+	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		if err := playerOnly(c.Ctx, tx, id); err != nil {
+			return err
+		}
+		if had, err = storage.ClearFundPassword(c.Ctx, tx, id, s.Clock.Now().UnixMilli()); err != nil || !had {
+			return err
+		}
+		return RecordOperatorAction(c, tx, "user.fundPassword.reset", id, map[string]string{"reason": req.Reason})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"userId": strconv.FormatInt(id, 10), "reset": had}, nil
+}
+
+// ---- rounds ----
+
+type roundBetView struct {
+	window.BetView
+	UserID  string `json:"userId"`
+	Account string `json:"account"`
+}
+
+type roundBetsView struct {
+	WindowID int64              `json:"windowId"`
+	Issue    string             `json:"issue"`
+	Odds     string             `json:"odds"`
+	Result   *window.ResultView `json:"result"` // nil until drawn
+	Staked   int64              `json:"staked"`
+	PaidOut  int64              `json:"paidOut"`
+	Bets     []roundBetView     `json:"bets"`
+}
+
+func (s *Server) adminRoundBets(c *Call) (any, error) {
+	var req struct {
+		WindowID int64  `json:"windowId"`
+		Issue    string `json:"issue"`
+	}
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.WindowID == 0 {
+		return nil, apierr.Required("windowId")
+	}
+	if req.Issue == "" {
+		return nil, apierr.Required("issue")
+	}
+	r, err := storage.RoundByIssue(c.Ctx, s.DB, req.WindowID, req.Issue, false)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, apierr.Fail(apierr.CodeIssueUnknown, "rounds.issue.unknown", "issue", req.Issue)
+	}
+	if err != nil {
+		return nil, err
+	}
+	bets, err := storage.BetsOfRoundWithAccounts(c.Ctx, s.DB, r.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := roundBetsView{WindowID: r.WindowID, Issue: r.Issue, Odds: window.FormatOdds(r.OddsBP), Bets: make([]roundBetView, 0, len(bets))}
+	if r.State >= storage.RoundDrawn {
+		v := window.ViewResult(r)
+		out.Result = &v
+	}
+	for _, b := range bets {
+		out.Staked += b.Amount
+		out.PaidOut += b.Payout
+		out.Bets = append(out.Bets, roundBetView{BetView: window.ViewBet(b.RoundBet), UserID: strconv.FormatInt(b.UserID, 10), Account: b.Account})
+	}
+	return out, nil
+}
+
+// ---- customer service ----
+
+func (s *Server) adminCustomerAgents(c *Call) (any, error) {
+	list, err := storage.ListOperators(c.Ctx, s.DB)
+	return operatorViews(list), err
+}
+
+// adminCustomerHandover gives a visitor's conversation to another agent
+// (any operator); both agents' inboxes and the visitor hear "assigned".
+func (s *Server) adminCustomerHandover(c *Call) (any, error) {
+	var req struct {
+		VisitorNo contentID   `json:"visitorNo"`
+		ServiceID UserIDParam `json:"serviceId"`
+	}
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.VisitorNo == 0 {
+		return nil, apierr.Required("visitorNo")
+	}
+	if req.ServiceID == 0 {
+		return nil, apierr.Required("serviceId")
+	}
+	var v storage.Visitor
+	var to storage.User
+	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		var err error
+		if v, err = storage.VisitorByID(c.Ctx, tx, int64(req.VisitorNo)); err != nil {
+			return err
+		}
+		to, err = storage.UserByID(c.Ctx, tx, int64(req.ServiceID))
+		if errors.Is(err, storage.ErrNotFound) || (err == nil && to.IsOperator != 1) {
+			return apierr.Invalid("serviceId")
+		}
+		if err != nil {
+			return err
+		}
+		if err := storage.SetVisitorAgent(c.Ctx, tx, v.ID, to.ID); err != nil {
+			return err
+		}
+		return RecordOperatorAction(c, tx, "customer.handover", v.ID, map[string]string{
+			"from": strconv.FormatInt(v.AgentID, 10), "to": to.IDString()})
+	})
+	if err != nil {
+		return nil, contentStoreErr(err)
+	}
+	ev := customerEvent{Type: "assigned", VisitorNo: contentID(v.ID), ServiceID: contentID(to.ID), ServiceName: serviceName(to)}
+	s.customerPublish(c.Ctx, ev)
+	return map[string]string{"visitorNo": strconv.FormatInt(v.ID, 10), "serviceId": to.IDString(), "serviceName": serviceName(to)}, nil
+}
+
+// frozenSignIn refuses a sign-in to an account an operator froze.
+func frozenSignIn(ctx context.Context, q storage.Querier, userID int64) error {
+	at, err := storage.FrozenAt(ctx, q, userID)
+	if err != nil {
+		return err
+	}
+	if at > 0 {
+		return apierr.Fail(apierr.CodeAccountFrozen, "account.frozen")
+	}
+	return nil
+}

@@ -1,0 +1,217 @@
+package loadtest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The peer is another realtime server run by the same workload, with the
+// same generator, in the same run as kj, each server alone on the box
+// while it is measured: every figure of kj is then read beside what an
+// established server does on the same machine at the same moment.
+// Centrifugo is the one we compare with: like kj's gateway it fans
+// publications out to websocket subscribers, and it publishes its own
+// fan-out figures.
+
+// Peers lists the peers a workload can run against.
+var Peers = map[string]PeerSpec{
+	"centrifugo": {Name: "centrifugo", Version: "v6.9.1", Module: "github.com/centrifugal/centrifugo/v6"},
+}
+
+// PeerSpec says which peer and how to build it.
+type PeerSpec struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Module  string `json:"module"` // built with go install Module@Version
+}
+
+// PeerResult is a workload's figures for the peer, beside kj's.
+type PeerResult struct {
+	Name    string             `json:"name"`
+	Version string             `json:"version"`
+	Config  any                `json:"config,omitempty"`
+	Figures map[string]float64 `json:"figures"`
+	Steps   []StepResult       `json:"steps,omitempty"`
+	Latency Latency            `json:"latency"`
+	Loss    *Loss              `json:"loss,omitempty"`
+	Server  *ServerStats       `json:"server,omitempty"`
+	Box     *BoxStats          `json:"box,omitempty"`
+	Notes   []string           `json:"notes,omitempty"`
+}
+
+// PeerBinary builds the peer into <module>/bin/peer (once per version)
+// and returns its path.
+func PeerBinary(ctx context.Context, spec PeerSpec, logf func(string, ...any)) (string, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(root, "bin", "peer")
+	bin := filepath.Join(dir, spec.Name)
+	stamp := bin + ".version"
+	if b, err := os.ReadFile(stamp); err == nil && strings.TrimSpace(string(b)) == spec.Version {
+		if _, err := os.Stat(bin); err == nil {
+			return bin, nil
+		}
+	}
+	logf("building %s %s with go install into %s", spec.Name, spec.Version, dir)
+	cmd := exec.CommandContext(ctx, "go", "install", spec.Module+"@"+spec.Version)
+	cmd.Env = append(os.Environ(), "GOBIN="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go install %s@%s: %v\n%s", spec.Module, spec.Version, err, out)
+	}
+	if err := os.WriteFile(stamp, []byte(spec.Version+"\n"), 0o644); err != nil {
+		return "", err
+	}
+	return bin, nil
+}
+
+// PeerServer is a running peer.
+type PeerServer struct {
+	Spec    PeerSpec
+	Addr    string // 127.0.0.1:port
+	PID     int
+	Secret  string // HMAC key of connection tokens
+	LogPath string
+
+	cmd    *exec.Cmd
+	exited chan struct{}
+	err    error
+	dir    string
+}
+
+// WSURL is its websocket endpoint.
+func (p *PeerServer) WSURL() string { return "ws://" + p.Addr + "/connection/websocket" }
+
+// StartPeer runs the peer on a free loopback port with a configuration of
+// its own: connection tokens signed with a fresh HMAC key, and a "group"
+// channel namespace whose subscribers may publish (what a chat group is).
+// History, presence and join/leave events stay off, as kj's fan-out keeps
+// nothing per delivery either.
+func StartPeer(ctx context.Context, spec PeerSpec, bin string) (*PeerServer, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "kjload-peer-")
+	if err != nil {
+		return nil, err
+	}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	p := &PeerServer{Spec: spec, Addr: addr, Secret: hex.EncodeToString(key), exited: make(chan struct{}), dir: dir,
+		LogPath: filepath.Join(dir, spec.Name+".log")}
+	host, port, _ := strings.Cut(addr, ":")
+	var portN int
+	fmt.Sscan(port, &portN)
+	cfg := map[string]any{
+		"http_server": map[string]any{"address": host, "port": portN},
+		"log":         map[string]any{"level": "error"},
+		"health":      map[string]any{"enabled": true},
+		"client": map[string]any{
+			"token":           map[string]any{"hmac_secret_key": p.Secret},
+			"allowed_origins": []string{"*"},
+		},
+		"channel": map[string]any{"namespaces": []map[string]any{
+			{"name": "group", "allow_subscribe_for_client": true, "allow_publish_for_subscriber": true},
+			// A user's own channel: what an idle signed-in chat user holds.
+			{"name": "personal", "allow_subscribe_for_client": true},
+		}},
+		"prometheus": map[string]any{"enabled": true},
+		"http_api":   map[string]any{"key": hex.EncodeToString(key[:16])},
+	}
+	b, _ := json.MarshalIndent(cfg, "", "  ")
+	path := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		return nil, err
+	}
+	logf, err := os.Create(p.LogPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "--config", path)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, err
+	}
+	p.cmd, p.PID = cmd, cmd.Process.Pid
+	go func() { p.err = cmd.Wait(); logf.Close(); close(p.exited) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		select {
+		case <-p.exited:
+			return nil, fmt.Errorf("%s exited at start: %v\n%s", spec.Name, p.err, tail(p.LogPath, 30))
+		case <-ctx.Done():
+			p.Stop()
+			return nil, ctx.Err()
+		default:
+		}
+		if resp, err := http.Get("http://" + addr + "/health"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return p, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			p.Stop()
+			return nil, fmt.Errorf("%s not ready after 30 s\n%s", spec.Name, tail(p.LogPath, 30))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Alive says whether the peer still runs.
+func (p *PeerServer) Alive() bool { return !ended(p.exited) }
+
+// Stop ends the peer (SIGTERM, SIGKILL after 20 s) and removes its files.
+func (p *PeerServer) Stop() {
+	if p.cmd != nil && p.Alive() {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-p.exited:
+		case <-time.After(20 * time.Second):
+			_ = p.cmd.Process.Kill()
+			<-p.exited
+		}
+	}
+	os.RemoveAll(p.dir)
+}
+
+// peerMark and peerMeasure are Stack.Mark and Stack.Measure for the peer.
+func (p *PeerServer) mark() Mark {
+	proc, _ := ReadProc(p.PID)
+	return Mark{proc: proc, box: SampleBox(p.PID)}
+}
+
+func (p *PeerServer) measure(m Mark) (*ServerStats, *BoxStats, error) {
+	if !p.Alive() {
+		return nil, nil, fmt.Errorf("%s exited during the run: %v\n%s", p.Spec.Name, p.err, tail(p.LogPath, 30))
+	}
+	box := SampleBox(p.PID)
+	to, _ := ReadProc(p.PID)
+	st := Window(p.PID, m.proc, to, 0, 0)
+	b := BoxWindow(m.box, box, to.At.Sub(m.proc.At).Seconds())
+	return &st, &b, nil
+}
+
+// metrics reads the peer's Go runtime gauges (its Prometheus endpoint).
+func (p *PeerServer) metrics(ctx context.Context) map[string]float64 {
+	m, _ := Metrics(ctx, "http://"+p.Addr+"/metrics")
+	return m
+}
+
+// cpu is the peer's CPU seconds so far.
+func (p *PeerServer) cpu() float64 { return procCPU(p.PID) }

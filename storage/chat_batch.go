@@ -1,0 +1,438 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// ChatAppend is what one conversation adds in a chat batch: its messages,
+// in order, with everything but the seq filled in.
+type ChatAppend struct {
+	// Conversation names the row (ID, SessionType, GroupID, CreatedAt).
+	Conversation ChatConversation
+	// Create: the conversation row, and the users' rows in Members, may be
+	// missing (the first send of a chat); they are inserted when absent.
+	Create  bool
+	Members []ChatUserConvRow
+	// Messages to append; the batch gives them their seqs.
+	Messages []ChatMessage
+}
+
+// ChatAppendResult is the outcome of one ChatAppend: Messages as stored,
+// in the order given, Dup[i] when message i was already stored under its
+// clientMsgID (Messages[i] is then the stored one, written nothing), or
+// Err when this conversation could not be written (the others were).
+type ChatAppendResult struct {
+	Messages []ChatMessage
+	Dup      []bool
+	Err      error
+}
+
+// CommitChatBatch appends the messages of many conversations in one
+// transaction with set-based statements, whatever the number of
+// conversations: one dedupe read by (conversation, clientMsgID), one
+// UPDATE ... RETURNING that moves every conversation's max seq and locks
+// its row until commit (so seqs are gapless and unique per conversation
+// also when several nodes write the same one: the second waits for the
+// first's commit and continues from its max), one multi-row insert of the
+// messages, and one UPDATE of the senders' read positions.
+//
+// On PostgreSQL a batch first runs in two round trips without the dedupe
+// read (runFastPG): resends are answered by the actors from memory, so a
+// stored clientMsgID is rare, and when there is one the unique index
+// refuses the insert and the batch runs again with the read.
+//
+// A concurrent writer storing the same clientMsgID first, a deadlock or a
+// serialization failure reruns the batch (the rerun's dedupe read finds
+// the stored message). Any other failure of a batch of several
+// conversations reruns each conversation alone, so a conversation whose
+// rows the store refuses fails alone (its result's Err) and the others
+// commit. The returned error means nothing is known to be written (the
+// context ended); then every message must be resent.
+func CommitChatBatch(ctx context.Context, db DB, now int64, batch []ChatAppend) ([]ChatAppendResult, error) {
+	out, err := commitChatBatch(ctx, db, now, batch)
+	if err == nil || len(batch) == 1 || ctx.Err() != nil {
+		if err != nil && len(batch) == 1 && ctx.Err() == nil {
+			return []ChatAppendResult{{Err: err}}, nil
+		}
+		return out, err
+	}
+	out = make([]ChatAppendResult, len(batch))
+	for i := range batch {
+		r, err := commitChatBatch(ctx, db, now, batch[i:i+1])
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			out[i].Err = err
+			continue
+		}
+		out[i] = r[0]
+	}
+	return out, nil
+}
+
+func commitChatBatch(ctx context.Context, db DB, now int64, batch []ChatAppend) ([]ChatAppendResult, error) {
+	pg, fast := db.(*PG)
+	for attempt := 1; ; attempt++ {
+		c := newChatBatch(batch, now)
+		var err error
+		if fast {
+			err = c.runFastPG(ctx, pg.Pool)
+		} else {
+			err = db.Tx(ctx, func(tx Tx) error { return c.run(ctx, tx) })
+		}
+		if err == nil {
+			return c.out, nil
+		}
+		if errors.Is(err, ErrConflict) {
+			fast = false // a clientMsgID is stored already: read them first
+		}
+		if attempt < 5 && retryableChatError(err) && ctx.Err() == nil {
+			continue
+		}
+		return nil, err
+	}
+}
+
+func retryableChatError(err error) bool {
+	if errors.Is(err, ErrConflict) || liteBusy(err) {
+		return true
+	}
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001")
+}
+
+type chatKey struct{ conv, client string }
+
+// chatBatch is one attempt at a batch.
+type chatBatch struct {
+	in  []ChatAppend
+	now int64
+	out []ChatAppendResult
+
+	fresh   []int             // per append: messages to write
+	repeats map[msgRef]msgRef // a clientMsgID seen earlier in the batch -> its first
+	rows    []ChatMessage
+	// read positions to raise: user, conversation, seq
+	readUser []int64
+	readConv []string
+	readSeq  []int64
+}
+
+func newChatBatch(in []ChatAppend, now int64) *chatBatch {
+	return &chatBatch{in: in, now: now, out: make([]ChatAppendResult, len(in)), fresh: make([]int, len(in))}
+}
+
+func (c *chatBatch) run(ctx context.Context, tx Tx) error {
+	convs, clients := c.keys()
+	stored, err := c.storedMessages(ctx, tx, convs, clients)
+	if err != nil {
+		return err
+	}
+	c.dedupe(stored)
+	p := c.plan()
+	if len(p.ids) == 0 {
+		return nil
+	}
+	if err := c.createConversations(ctx, tx, p); err != nil {
+		return err
+	}
+	maxSeqs, err := c.allocateSeqs(ctx, tx, p.ids, p.counts)
+	if err != nil {
+		return err
+	}
+	if err := c.assign(maxSeqs, p); err != nil {
+		return err
+	}
+	return c.write(ctx, tx, p.members)
+}
+
+func (c *chatBatch) keys() (convs, clients []string) {
+	for _, a := range c.in {
+		for _, m := range a.Messages {
+			convs = append(convs, a.Conversation.ID)
+			clients = append(clients, m.ClientMsgID)
+		}
+	}
+	return convs, clients
+}
+
+// msgRef is a message of the batch: append i, message j.
+type msgRef struct{ i, j int }
+
+// dedupe fills the results of messages already stored, marks the repeats
+// of a clientMsgID within the batch (answered with the first's result)
+// and counts the rest.
+func (c *chatBatch) dedupe(stored map[chatKey]ChatMessage) {
+	first := map[chatKey]msgRef{}
+	c.repeats = map[msgRef]msgRef{}
+	for i, a := range c.in {
+		r := &c.out[i]
+		r.Messages = make([]ChatMessage, len(a.Messages))
+		r.Dup = make([]bool, len(a.Messages))
+		for j, m := range a.Messages {
+			k := chatKey{a.Conversation.ID, m.ClientMsgID}
+			if s, ok := stored[k]; ok {
+				r.Messages[j], r.Dup[j] = s, true
+				continue
+			}
+			if f, ok := first[k]; ok {
+				r.Dup[j] = true
+				c.repeats[msgRef{i, j}] = f
+				continue
+			}
+			first[k] = msgRef{i, j}
+			c.fresh[i]++
+		}
+	}
+}
+
+// batchPlan is what a batch writes per conversation, each conversation
+// once even when several appends name it.
+type batchPlan struct {
+	ids     []string // conversations with fresh messages, in order of appearance
+	counts  []int64  // their fresh messages
+	newIDs  []string // of those, the ones that may be missing
+	newKind []int64
+	newGrp  []int64
+	members []ChatUserConvRow
+}
+
+func (c *chatBatch) plan() batchPlan {
+	var p batchPlan
+	at := map[string]int{}
+	for i, a := range c.in {
+		if c.fresh[i] == 0 {
+			continue
+		}
+		id := a.Conversation.ID
+		k, ok := at[id]
+		if !ok {
+			k = len(p.ids)
+			at[id] = k
+			p.ids = append(p.ids, id)
+			p.counts = append(p.counts, 0)
+		}
+		p.counts[k] += int64(c.fresh[i])
+		if a.Create {
+			if !ok {
+				p.newIDs = append(p.newIDs, id)
+				p.newKind = append(p.newKind, int64(a.Conversation.SessionType))
+				p.newGrp = append(p.newGrp, a.Conversation.GroupID)
+			}
+			p.members = append(p.members, a.Members...)
+		}
+	}
+	return p
+}
+
+type readKey struct {
+	conv string
+	user int64
+}
+
+// assign gives the fresh messages their seqs from each conversation's new
+// max seq (in the order of the batch) and collects the rows and read
+// positions to write.
+func (c *chatBatch) assign(maxSeqs map[string]int64, p batchPlan) error {
+	next := make(map[string]int64, len(p.ids))
+	for k, id := range p.ids {
+		max, ok := maxSeqs[id]
+		if !ok {
+			return ErrNotFound // the conversation row vanished: fail the batch
+		}
+		next[id] = max - p.counts[k] + 1
+	}
+	readUp := map[readKey]int64{}
+	var readOrder []readKey
+	for i, a := range c.in {
+		if c.fresh[i] == 0 {
+			continue
+		}
+		r := &c.out[i]
+		id := a.Conversation.ID
+		for j, m := range a.Messages {
+			if r.Dup[j] {
+				continue
+			}
+			m.ConversationID, m.Seq = id, next[id]
+			next[id]++
+			r.Messages[j] = m
+			c.rows = append(c.rows, m)
+			k := readKey{id, m.SendID}
+			if _, ok := readUp[k]; !ok {
+				readOrder = append(readOrder, k)
+			}
+			readUp[k] = m.Seq
+		}
+	}
+	for rep, f := range c.repeats {
+		c.out[rep.i].Messages[rep.j] = c.out[f.i].Messages[f.j]
+	}
+	for _, k := range readOrder {
+		c.readUser = append(c.readUser, k.user)
+		c.readConv = append(c.readConv, k.conv)
+		c.readSeq = append(c.readSeq, readUp[k])
+	}
+	return nil
+}
+
+func (c *chatBatch) storedMessages(ctx context.Context, tx Tx, convs, clients []string) (map[chatKey]ChatMessage, error) {
+	var rows Rows
+	var err error
+	if pg, ok := PgxTx(tx); ok {
+		rows, err = pgQuery(ctx, pg, `SELECT `+chatPrefixed("m.", chatMessageColumns)+` FROM chat_messages m
+			JOIN unnest($1::text[], $2::text[]) AS k(conv, client)
+			ON m.conversation_id = k.conv AND m.client_msg_id = k.client`, []any{convs, clients})
+	} else {
+		args := make([]any, 0, 2*len(convs))
+		for i := range convs {
+			args = append(args, convs[i], clients[i])
+		}
+		rows, err = tx.Query(ctx, `SELECT `+chatMessageColumns+` FROM chat_messages
+			WHERE (conversation_id, client_msg_id) IN (VALUES `+valueRows(1, len(convs), 2)+`)`, args...)
+	}
+	list, err := CollectRows(rows, err, scanChatMessages)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[chatKey]ChatMessage, len(list))
+	for _, m := range list {
+		out[chatKey{m.ConversationID, m.ClientMsgID}] = m
+	}
+	return out, nil
+}
+
+// createConversations inserts the missing rows of conversations that may
+// be new.
+func (c *chatBatch) createConversations(ctx context.Context, tx Tx, p batchPlan) error {
+	if len(p.newIDs) == 0 {
+		return nil
+	}
+	if pg, ok := PgxTx(tx); ok {
+		_, err := pgExec(ctx, pg, createConversationsPG, []any{p.newIDs, p.newKind, p.newGrp, c.now})
+		return err
+	}
+	args := make([]any, 0, 3*len(p.newIDs)+1)
+	args = append(args, c.now)
+	for i := range p.newIDs {
+		args = append(args, p.newIDs[i], p.newKind[i], p.newGrp[i])
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO chat_conversations (id, session_type, group_id, max_seq, latest_time, created_at)
+		SELECT column1, column2, column3, 0, 0, $1 FROM (VALUES `+valueRows(2, len(p.newIDs), 3)+`) AS v
+		WHERE true ON CONFLICT (id) DO NOTHING`, args...)
+	return err
+}
+
+// allocateSeqs moves each conversation's max seq by its count of fresh
+// messages and returns the new max seqs. The UPDATE locks the rows until
+// commit: a writer on another node appending to the same conversation
+// waits here, then continues from this batch's max.
+func (c *chatBatch) allocateSeqs(ctx context.Context, tx Tx, ids []string, counts []int64) (map[string]int64, error) {
+	var rows Rows
+	var err error
+	if pg, ok := PgxTx(tx); ok {
+		rows, err = pgQuery(ctx, pg, allocateSeqsPG, []any{ids, counts, c.now})
+	} else {
+		args := make([]any, 0, 2*len(ids)+1)
+		args = append(args, c.now)
+		for i := range ids {
+			args = append(args, ids[i], counts[i])
+		}
+		rows, err = tx.Query(ctx, `UPDATE chat_conversations SET max_seq = chat_conversations.max_seq + v.column2, latest_time = $1
+			FROM (VALUES `+valueRows(2, len(ids), 2)+`) AS v
+			WHERE chat_conversations.id = v.column1 RETURNING chat_conversations.id, chat_conversations.max_seq`, args...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return scanMaxSeqs(rows)
+}
+
+const createConversationsPG = `INSERT INTO chat_conversations (id, session_type, group_id, max_seq, latest_time, created_at)
+	SELECT id, kind, grp, 0, 0, $4 FROM unnest($1::text[], $2::smallint[], $3::bigint[]) AS v(id, kind, grp)
+	ORDER BY id ON CONFLICT (id) DO NOTHING`
+
+const allocateSeqsPG = `UPDATE chat_conversations AS c SET max_seq = c.max_seq + v.n, latest_time = $3
+	FROM unnest($1::text[], $2::bigint[]) AS v(id, n)
+	WHERE c.id = v.id RETURNING c.id, c.max_seq`
+
+// scanMaxSeqs reads (id, max_seq) rows and closes them.
+func scanMaxSeqs(rows Rows) (map[string]int64, error) {
+	type idSeq struct {
+		id  string
+		seq int64
+	}
+	list, err := CollectRows(rows, nil, func(r Rows) (idSeq, error) {
+		var v idSeq
+		return v, r.Scan(&v.id, &v.seq)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int64, len(list))
+	for _, v := range list {
+		out[v.id] = v.seq
+	}
+	return out, nil
+}
+
+// write inserts the messages, the users' rows of new conversations and
+// moves the senders' read positions.
+func (c *chatBatch) write(ctx context.Context, tx Tx, members []ChatUserConvRow) error {
+	if pg, ok := PgxTx(tx); ok {
+		return c.writePG(ctx, pg, members)
+	}
+	if err := InsertChatMessages(ctx, tx, c.rows); err != nil {
+		return err
+	}
+	if len(members) > 0 {
+		args := make([]any, 0, 6*len(members))
+		for _, r := range members {
+			args = append(args, r.UserID, r.ConversationID, r.PeerID, r.GroupID, r.StartSeq, r.CreatedAt)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO chat_user_conversations
+			(user_id, conversation_id, peer_id, group_id, read_seq, min_seq, created_at)
+			SELECT column1, column2, column3, column4, column5, column5, column6 FROM (VALUES `+valueRows(1, len(members), 6)+`) AS v
+			WHERE true ON CONFLICT (user_id, conversation_id) DO NOTHING`, args...); err != nil {
+			return err
+		}
+	}
+	args := make([]any, 0, 3*len(c.readUser))
+	for i := range c.readUser {
+		args = append(args, c.readUser[i], c.readConv[i], c.readSeq[i])
+	}
+	_, err := tx.Exec(ctx, `UPDATE chat_user_conversations SET read_seq = v.column3
+		FROM (VALUES `+valueRows(1, len(c.readUser), 3)+`) AS v
+		WHERE chat_user_conversations.user_id = v.column1 AND chat_user_conversations.conversation_id = v.column2
+		AND chat_user_conversations.read_seq < v.column3`, args...)
+	return err
+}
+
+// valueRows writes n rows of width placeholders for a VALUES list, from
+// $first: ($1, $2), ($3, $4) ...
+func valueRows(first, n, width int) string {
+	var b strings.Builder
+	p := first
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		for j := 0; j < width; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(p))
+			p++
+		}
+		b.WriteByte(')')
+	}
+	return b.String()
+}

@@ -1,0 +1,82 @@
+/** The audit log: every operator action, filtered by operator, action, object and date. */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api/client';
+import type { AuditEntry, Page } from '../api/types';
+import { useT } from '../i18n/useT';
+import { dateTime } from '../ui/format';
+import { Card, ListTable, Pager, ui } from '../ui/kit';
+
+interface Filters {
+  operator: string;
+  action: string;
+  target: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = { operator: '', action: '', target: '', from: '', to: '' };
+
+/** A yyyy-mm-dd date input as the start (or the end) of that local day, in unix ms; 0 when empty. */
+function dayBound(value: string, end: boolean): number {
+  if (!value) return 0;
+  const d = new Date(`${value}T00:00:00`);
+  if (end) d.setDate(d.getDate() + 1);
+  return d.getTime();
+}
+
+export function AuditScreen() {
+  const { t } = useT();
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState(1);
+  const audit = useQuery({
+    queryKey: ['audit', filters, page],
+    queryFn: () =>
+      api<Page<AuditEntry>>('/admin/audit/list', {
+        operator: filters.operator,
+        action: filters.action,
+        target: filters.target,
+        from: dayBound(filters.from, false),
+        to: dayBound(filters.to, true),
+        page,
+        pageSize: 20,
+      }),
+  });
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) => { setDraft({ ...draft, [k]: e.target.value }); };
+  return (
+    <Card title={t('nav.audit')}>
+      <form
+        className={ui.toolbar}
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilters({ ...draft, operator: draft.operator.trim(), action: draft.action.trim(), target: draft.target.trim() });
+          setPage(1);
+        }}
+      >
+        <input className={ui.input} placeholder={t('audit.operator')} aria-label={t('audit.operator')} value={draft.operator} onChange={set('operator')} />
+        <input className={ui.input} placeholder={t('audit.action')} aria-label={t('audit.action')} value={draft.action} onChange={set('action')} />
+        <input className={ui.input} placeholder={t('audit.target')} aria-label={t('audit.target')} value={draft.target} onChange={set('target')} />
+        <input className={ui.input} type="date" aria-label={t('audit.from')} value={draft.from} onChange={set('from')} />
+        <input className={ui.input} type="date" aria-label={t('audit.to')} value={draft.to} onChange={set('to')} />
+        <button type="submit" className={ui.button}>
+          {t('common.search')}
+        </button>
+      </form>
+      <ListTable
+        query={audit}
+        columns={[t('audit.time'), t('audit.operator'), t('audit.action'), t('audit.target'), t('audit.detail')]}
+        row={(a) => (
+          <tr key={a.id} data-action={a.action}>
+            <td>{dateTime(a.createdAt)}</td>
+            <td>{a.operator}</td>
+            <td className={ui.mono}>{a.action}</td>
+            <td className={ui.mono}>{a.target}</td>
+            <td className={ui.mono}>{JSON.stringify(a.detail)}</td>
+          </tr>
+        )}
+      />
+      {audit.data && <Pager page={page} pageSize={20} total={audit.data.total} onPage={setPage} />}
+    </Card>
+  );
+}

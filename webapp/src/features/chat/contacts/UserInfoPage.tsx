@@ -1,0 +1,200 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { chat } from '../../../api/chat';
+import { EmptyState } from '../../../components/empty-state/EmptyState';
+import { MissingPage } from '../../../components/page-header/MissingPage';
+import { PageHeader } from '../../../components/page-header/PageHeader';
+import { showToast } from '../../../state/toast';
+import { Avatar } from '../../../components/avatar/Avatar';
+import { ConfirmDialog } from '../../../components/dialog/ConfirmDialog';
+import { Loading, LoadError } from '../../../components/status/LoadState';
+import { chatErrorText } from '../data/errors';
+import { useMe, useUserInfo } from '../data/hooks';
+import { singleConversationID } from '../data/ids';
+import { chatKeys } from '../data/keys';
+import { firstText } from '../data/text';
+import { conversationPath, friendVerifyPath } from '../paths';
+import { PresenceLine } from '../conversation/PresenceLine';
+import './UserInfoPage.css';
+
+type Confirm = 'delete' | 'block' | null;
+
+/** /pages/chat/user-info?userID=: profile, remark, send message, blacklist, delete. */
+export function UserInfoPage() {
+  const { t } = useTranslation();
+  const me = useMe();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [params] = useSearchParams();
+  const userID = params.get('userID') ?? '';
+  const info = useUserInfo(userID);
+  const [remark, setRemark] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<Confirm>(null);
+
+  const refresh = (): void => {
+    void client.invalidateQueries({ queryKey: chatKeys.users([userID]) });
+    void client.invalidateQueries({ queryKey: chatKeys.friends });
+    void client.invalidateQueries({ queryKey: chatKeys.blacklist });
+    void client.invalidateQueries({ queryKey: chatKeys.conversations });
+  };
+  const action = useMutation({
+    mutationFn: (run: () => Promise<unknown>) => run(),
+    onSuccess: refresh,
+    onError: (e) => {
+      showToast(chatErrorText(e, t));
+    },
+  });
+
+  if (!userID) {
+    return <MissingPage title={t('chat.userInfo.title')} message={t('chat.errors.userNotFound')} />;
+  }
+
+  let body;
+  if (info.isPending) body = <Loading />;
+  else if (info.error) body = <LoadError error={info.error} onRetry={() => void info.refetch()} />;
+  else if (!info.data?.publicInfo) body = <EmptyState title={t('chat.errors.userNotFound')} />;
+  else {
+    const { publicInfo, friendInfo, blackInfo } = info.data;
+    const isSelf = userID === me;
+    const name = firstText(friendInfo?.remark, publicInfo.nickname);
+    const saveRemark = (event: SyntheticEvent<HTMLFormElement>): void => {
+      event.preventDefault();
+      if (remark === null) return;
+      const value = remark.trim();
+      action.mutate(() => chat.setFriendRemark(userID, value), {
+        onSuccess: () => {
+          setRemark(null);
+          showToast(t('chat.userInfo.remarkSaved'));
+        },
+      });
+    };
+    body = (
+      <div className="chat-page__scroll">
+        <section className="user-info__card">
+          <Avatar decorative name={name} src={publicInfo.faceURL} size={64} />
+          <div className="user-info__names">
+            <h2 className="user-info__name">{name}</h2>
+            {friendInfo?.remark ? <p className="chat-muted-text">{t('chat.userInfo.nickname', { name: publicInfo.nickname })}</p> : null}
+            <p className="chat-muted-text">{t('chat.userInfo.id', { id: userID })}</p>
+            {isSelf ? null : <PresenceLine userID={userID} className="user-info__presence" />}
+          </div>
+        </section>
+        {isSelf ? <p className="chat-section-title">{t('chat.userInfo.self')}</p> : null}
+        {blackInfo ? <p className="chat-form-error">{t('chat.userInfo.blocked')}</p> : null}
+        {friendInfo ? (
+          <form className="chat-field" onSubmit={saveRemark}>
+            <label className="chat-field__label" htmlFor="remark">
+              {t('chat.userInfo.remark')}
+            </label>
+            <div className="user-info__remark">
+              <input
+                id="remark"
+                className="chat-input"
+                maxLength={64}
+                value={remark ?? friendInfo.remark}
+                placeholder={t('chat.userInfo.remarkPlaceholder')}
+                onChange={(event) => {
+                  setRemark(event.target.value);
+                }}
+              />
+              <button type="submit" className="chat-small-button" disabled={remark === null || action.isPending}>
+                {t('chat.save')}
+              </button>
+            </div>
+          </form>
+        ) : null}
+        {!isSelf ? (
+          <div className="chat-actions">
+            <button
+              type="button"
+              className="button button--block"
+              onClick={() => {
+                void navigate(conversationPath(singleConversationID(me, userID)));
+              }}
+            >
+              {t('chat.userInfo.sendMessage')}
+            </button>
+            {!friendInfo ? (
+              <button
+                type="button"
+                className="button button--block button--secondary"
+                onClick={() => {
+                  void navigate(friendVerifyPath(userID));
+                }}
+              >
+                {t('chat.userInfo.addFriend')}
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className="button button--block button--secondary"
+              disabled={action.isPending}
+              onClick={() => {
+                if (blackInfo) action.mutate(() => chat.removeBlack(userID));
+                else setConfirm('block');
+              }}
+            >
+              {blackInfo ? t('chat.userInfo.unblock') : t('chat.userInfo.block')}
+            </button>
+            {friendInfo ? (
+              <button
+                type="button"
+                className="button button--block button--danger"
+                disabled={action.isPending}
+                onClick={() => {
+                  setConfirm('delete');
+                }}
+              >
+                {t('chat.userInfo.deleteFriend')}
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+        {confirm === 'delete' ? (
+          <ConfirmDialog
+            title={t('chat.userInfo.deleteFriend')}
+            text={t('chat.userInfo.deleteConfirm', { name })}
+            confirmLabel={t('chat.delete')}
+            danger
+            busy={action.isPending}
+            onCancel={() => {
+              setConfirm(null);
+            }}
+            onConfirm={() => {
+              setConfirm(null);
+              action.mutate(() => chat.deleteFriend(userID), {
+                onSuccess: () => {
+                  showToast(t('chat.userInfo.deleted'));
+                },
+              });
+            }}
+          />
+        ) : null}
+        {confirm === 'block' ? (
+          <ConfirmDialog
+            title={t('chat.userInfo.block')}
+            text={t('chat.userInfo.blockConfirm', { name })}
+            confirmLabel={t('chat.userInfo.block')}
+            danger
+            onCancel={() => {
+              setConfirm(null);
+            }}
+            onConfirm={() => {
+              setConfirm(null);
+              action.mutate(() => chat.addBlack(userID));
+            }}
+          />
+        ) : null}
+      </div>
+    );
+  }
+
+  return (
+    <main className="chat-page">
+      <PageHeader title={t('chat.userInfo.title')} back />
+      {body}
+    </main>
+  );
+}

@@ -1,0 +1,206 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Composer as SharedComposer } from '../../../components/composer/Composer';
+import { KeyboardIcon, MicIcon, PlusIcon, SmileIcon } from '../../../components/icons/Icons';
+import type { GroupMemberItem } from '../../../api/socket/types';
+import { activeMention, insertMention, mentionsIn, type MentionTarget } from '../data/mentions';
+import type { ChatMessage } from '../data/messages';
+import { messageText } from '../data/preview';
+import { FacePanel } from './FacePanel';
+import { MentionPicker } from './MentionPicker';
+import { MorePanel } from './MorePanel';
+import { VoiceButton } from './VoiceButton';
+
+interface ComposerProps {
+  me: string;
+  initialDraft: string;
+  quote: ChatMessage | null;
+  onCancelQuote: () => void;
+  /** mentions: the group members the text still names (picked after typing "@"). */
+  onSendText: (text: string, mentions: MentionTarget[]) => void;
+  /** In a group: the members "@" offers, and whether "@all" is allowed (owner, admin). */
+  mention?: { members: readonly GroupMemberItem[]; canMentionAll: boolean };
+  onSendFace: (index: number) => void;
+  onImage: (file: File) => void;
+  onVideo: (file: File) => void;
+  onFile: (file: File) => void;
+  onVoice: (blob: Blob, seconds: number) => void;
+  onLocation: () => void;
+  onCard: () => void;
+  /** Called (throttled) while typing, for the peer's typing indicator. */
+  onTyping: () => void;
+  /** Called when leaving with the text still in the box (saved as the draft). */
+  onDraft: (text: string) => void;
+}
+
+type Panel = 'none' | 'faces' | 'more';
+
+const TYPING_EVERY_MS = 3_000;
+
+/** The shared message box with chat's extras: hold-to-talk, stickers, the attachment panel, quoting and drafts. */
+export function Composer(props: ComposerProps) {
+  const { me, initialDraft, quote, onCancelQuote, onSendText, onSendFace, onTyping, onDraft } = props;
+  const { t } = useTranslation();
+  const [text, setText] = useState(initialDraft);
+  const [voice, setVoice] = useState(false);
+  const [panel, setPanel] = useState<Panel>('none');
+  const input = useRef<HTMLTextAreaElement>(null);
+  const lastTyping = useRef(0);
+  const [caret, setCaret] = useState(0);
+  const [picked, setPicked] = useState<MentionTarget[]>([]);
+  const typingMention = props.mention ? activeMention(text, caret) : null;
+  const latest = useRef({ text, initialDraft, onDraft });
+
+  useEffect(() => {
+    latest.current = { text, initialDraft, onDraft };
+  });
+
+  // Leaving the conversation keeps what was typed as its draft (shown in the list).
+  useEffect(
+    () => () => {
+      const { text: current, initialDraft: saved, onDraft: save } = latest.current;
+      if (current.trim() !== saved.trim()) save(current);
+    },
+    [],
+  );
+
+  useEffect(() => {
+    if (quote) input.current?.focus();
+  }, [quote]);
+
+  const toggle = (next: Panel): void => {
+    setPanel((current) => (current === next ? 'none' : next));
+    setVoice(false);
+  };
+
+  const onTextChange = (value: string): void => {
+    setText(value);
+    setCaret(input.current?.selectionStart ?? value.length);
+    if (!value) setPicked([]);
+    const now = Date.now();
+    if (value && now - lastTyping.current > TYPING_EVERY_MS) {
+      lastTyping.current = now;
+      onTyping();
+    }
+  };
+
+  return (
+    <SharedComposer
+      look="compact"
+      text={text}
+      onTextChange={onTextChange}
+      onSend={(value) => {
+        onSendText(value, mentionsIn(value, picked));
+        setPicked([]);
+      }}
+      label={t('chat.composer.placeholder')}
+      placeholder={t('chat.composer.placeholder')}
+      sendLabel={t('chat.composer.send')}
+      inputRef={input}
+      onFocus={() => {
+        setPanel('none');
+      }}
+      above={
+        typingMention && props.mention ? (
+          <MentionPicker
+            members={props.mention.members}
+            query={typingMention.query}
+            me={me}
+            canMentionAll={props.mention.canMentionAll}
+            onPick={(target) => {
+              const next = insertMention(text, typingMention.start, caret, target.name);
+              setText(next.text);
+              setCaret(next.caret);
+              setPicked((list) => [...list, target]);
+              requestAnimationFrame(() => {
+                input.current?.focus();
+                input.current?.setSelectionRange(next.caret, next.caret);
+              });
+            }}
+          />
+        ) : quote ? (
+          <div className="composer-quote">
+            <span className="composer-quote__text">
+              {t('chat.composer.replyTo', { name: quote.senderNickname, text: messageText(quote, me, t) })}
+            </span>
+            <button type="button" className="chat-icon-button" onClick={onCancelQuote} aria-label={t('chat.composer.cancelQuote')}>
+              ×
+            </button>
+          </div>
+        ) : null
+      }
+      before={
+        <button
+          type="button"
+          className="chat-icon-button"
+          onClick={() => {
+            setVoice((v) => !v);
+            setPanel('none');
+          }}
+          aria-label={voice ? t('chat.composer.keyboard') : t('chat.composer.voice')}
+        >
+          {voice ? <KeyboardIcon /> : <MicIcon />}
+        </button>
+      }
+      replaceField={voice ? <VoiceButton onRecorded={props.onVoice} /> : undefined}
+      after={
+        <button
+          type="button"
+          className="chat-icon-button"
+          onClick={() => {
+            toggle('faces');
+          }}
+          aria-label={t('chat.composer.faces')}
+          aria-expanded={panel === 'faces'}
+        >
+          <SmileIcon />
+        </button>
+      }
+      idle={
+        <button
+          type="button"
+          className="chat-icon-button"
+          onClick={() => {
+            toggle('more');
+          }}
+          aria-label={t('chat.composer.more')}
+          aria-expanded={panel === 'more'}
+        >
+          <PlusIcon size={24} />
+        </button>
+      }
+      below={
+        <>
+          {panel === 'faces' ? (
+            <FacePanel
+              onPick={(index) => {
+                onSendFace(index);
+              }}
+            />
+          ) : null}
+          {panel === 'more' ? (
+            <MorePanel
+              onImage={(f) => {
+                setPanel('none');
+                props.onImage(f);
+              }}
+              onVideo={(f) => {
+                setPanel('none');
+                props.onVideo(f);
+              }}
+              onFile={(f) => {
+                setPanel('none');
+                props.onFile(f);
+              }}
+              onLocation={props.onLocation}
+              onCard={() => {
+                setPanel('none');
+                props.onCard();
+              }}
+            />
+          ) : null}
+        </>
+      }
+    />
+  );
+}

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { UserStatus } from '../../../api/socket/types';
+import { scriptedSocket } from '../../../test/fakeSocket';
+import { PresenceWatch } from './presence';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const status = (userID: string, s: number, lastSeen = 0): UserStatus => ({ userID, status: s, platformIDs: [], lastSeen });
+
+async function connected() {
+  const harness = scriptedSocket();
+  harness.socket.start({ userID: '1', token: 't' });
+  await vi.waitFor(() => {
+    expect(harness.socket.state).toBe('connected');
+  });
+  return harness;
+}
+
+describe('presence watch', () => {
+  it('subscribes once per user, follows pushes, and unsubscribes when the last screen leaves', async () => {
+    const { socket, ws } = await connected();
+    const subscribe = vi.fn((ids: string[]) => Promise.resolve(ids.map((id) => status(id, 1))));
+    const unsubscribe = vi.fn(() => Promise.resolve(null));
+    const watch = new PresenceWatch(socket, { subscribeUsersStatus: subscribe, unsubscribeUsersStatus: unsubscribe });
+    const seen = vi.fn();
+    watch.subscribe(seen);
+
+    const stopA = watch.watch('2');
+    const stopB = watch.watch('2');
+    expect(subscribe).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => {
+      expect(watch.get('2')?.status).toBe(1);
+    });
+
+    ws.push('OnUserStatusChanged', status('2', 0, 1234));
+    expect(watch.get('2')).toMatchObject({ status: 0, lastSeen: 1234 });
+    // A push about someone no screen shows is ignored.
+    ws.push('OnUserStatusChanged', status('7', 1));
+    expect(watch.get('7')).toBeUndefined();
+    expect(seen).toHaveBeenCalled();
+
+    stopA();
+    expect(unsubscribe).not.toHaveBeenCalled();
+    stopB();
+    expect(unsubscribe).toHaveBeenCalledWith(['2']);
+    expect(watch.get('2')).toBeUndefined();
+  });
+
+  it('watches again after a reconnect (subscriptions belong to a socket)', async () => {
+    const { socket, ws } = await connected();
+    const subscribe = vi.fn((ids: string[]) => Promise.resolve(ids.map((id) => status(id, 1))));
+    const watch = new PresenceWatch(socket, { subscribeUsersStatus: subscribe, unsubscribeUsersStatus: () => Promise.resolve(null) });
+    watch.watch('2');
+    expect(subscribe).toHaveBeenCalledTimes(1);
+    ws.onclose?.(new CloseEvent('close', { code: 1006 }));
+    await vi.waitFor(
+      () => {
+        expect(subscribe).toHaveBeenCalledTimes(2);
+      },
+      { timeout: 3000 },
+    );
+    expect(subscribe).toHaveBeenLastCalledWith(['2']);
+  });
+});

@@ -1,0 +1,34 @@
+// Generated from discover.module.css (its classes); app/styles.test.ts keeps the two in step.
+declare const styles: {
+  readonly 'carousel': string;
+  readonly 'carousel--placeholder': string;
+  readonly 'carousel__dot': string;
+  readonly 'carousel__dot--active': string;
+  readonly 'carousel__dots': string;
+  readonly 'carousel__image': string;
+  readonly 'carousel__link': string;
+  readonly 'carousel__slide': string;
+  readonly 'carousel__track': string;
+  readonly 'discover': string;
+  readonly 'discover-entries': string;
+  readonly 'discover-entry': string;
+  readonly 'discover-entry--city': string;
+  readonly 'discover-entry--love': string;
+  readonly 'discover-entry--service': string;
+  readonly 'discover-entry--video': string;
+  readonly 'discover-entry__hint': string;
+  readonly 'discover-entry__title': string;
+  readonly 'discover-windows': string;
+  readonly 'discover-windows__balance': string;
+  readonly 'discover-windows__signin': string;
+  readonly 'discover-windows__title': string;
+  readonly 'window-card': string;
+  readonly 'window-card__figures': string;
+  readonly 'window-card__head': string;
+  readonly 'window-card__issue': string;
+  readonly 'window-card__link': string;
+  readonly 'window-card__timer': string;
+  readonly 'window-card__title': string;
+  readonly 'window-cards': string;
+};
+export default styles;

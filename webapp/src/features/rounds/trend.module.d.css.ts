@@ -1,0 +1,32 @@
+// Generated from trend.module.css (its classes); app/styles.test.ts keeps the two in step.
+declare const styles: {
+  readonly 'fairness': string;
+  readonly 'fairness__caption': string;
+  readonly 'fairness__p': string;
+  readonly 'fairness__table': string;
+  readonly 'round-notice': string;
+  readonly 'round-notice--won': string;
+  readonly 'round-notice__payout': string;
+  readonly 'round-notice__region': string;
+  readonly 'round-notice__title': string;
+  readonly 'trend': string;
+  readonly 'trend-cell': string;
+  readonly 'trend-cell--big': string;
+  readonly 'trend-cell--double': string;
+  readonly 'trend-cell--single': string;
+  readonly 'trend-cell--small': string;
+  readonly 'trend-grid': string;
+  readonly 'trend-grid__scroll': string;
+  readonly 'trend__heading': string;
+  readonly 'trend__kind': string;
+  readonly 'trend__kind--active': string;
+  readonly 'trend__stat': string;
+  readonly 'trend__stat-name--big': string;
+  readonly 'trend__stat-name--double': string;
+  readonly 'trend__stat-name--single': string;
+  readonly 'trend__stat-name--small': string;
+  readonly 'trend__stats': string;
+  readonly 'trend__summary': string;
+  readonly 'trend__switch': string;
+};
+export default styles;

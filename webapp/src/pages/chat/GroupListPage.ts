@@ -1,0 +1,2 @@
+// Route /pages/chat/group-list: the screen lives with its feature.
+export { GroupListPage } from '../../features/chat/groups/GroupListPage';

@@ -1,0 +1,2 @@
+// Route /pages/chat/user-info: the screen lives with its feature.
+export { UserInfoPage } from '../../features/chat/contacts/UserInfoPage';

@@ -1,0 +1,2 @@
+// Route /pages/my/edit-information: the screen lives with its feature.
+export { EditInformationPage } from '../../features/account/profile/EditInformationPage';

@@ -1,0 +1,2 @@
+// Route /pages/my/exchange-record: the screen lives with its feature.
+export { ExchangeRecordPage } from '../../features/wallet/records/ExchangeRecordPage';

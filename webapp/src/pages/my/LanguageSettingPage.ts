@@ -1,0 +1,2 @@
+// Route /pages/my/language-setting: the screen lives with its feature.
+export { LanguageSettingPage } from '../../features/account/settings/LanguageSettingPage';

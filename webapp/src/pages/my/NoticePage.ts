@@ -1,0 +1,2 @@
+// Route /pages/my/notice: the screen lives with its feature.
+export { NoticePage } from '../../features/notices/NoticePage';

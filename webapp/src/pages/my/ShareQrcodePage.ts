@@ -1,0 +1,2 @@
+// Route /pages/my/share-qrcode: the screen lives with its feature.
+export { ShareQrcodePage } from '../../features/account/profile/ShareQrcodePage';

@@ -1,0 +1,2 @@
+// Route /preview-image: the screen lives with its feature.
+export { PreviewImagePage } from '../../features/chat/system/PreviewImagePage';

@@ -1,0 +1,2 @@
+// Route /pages/tabBar/love: the screen lives with its feature.
+export { LovePage } from '../../features/videos/LovePage';
