@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Composer as SharedComposer } from '../../../components/composer/Composer';
 import { KeyboardIcon, MicIcon, PlusIcon, SmileIcon } from '../../../components/icons/Icons';
@@ -109,13 +110,16 @@ export function Composer(props: ComposerProps) {
             canMentionAll={props.mention.canMentionAll}
             onPick={(target) => {
               const next = insertMention(text, typingMention.start, caret, target.name);
-              setText(next.text);
-              setCaret(next.caret);
-              setPicked((list) => [...list, target]);
-              requestAnimationFrame(() => {
-                input.current?.focus();
-                input.current?.setSelectionRange(next.caret, next.caret);
+              // The new text is committed and the caret placed before this handler returns:
+              // a key pressed right after the pick (a fast typist, a slow phone) must land
+              // after the mention, not where a caret placed on the next frame would move it.
+              flushSync(() => {
+                setText(next.text);
+                setCaret(next.caret);
+                setPicked((list) => [...list, target]);
               });
+              input.current?.focus();
+              input.current?.setSelectionRange(next.caret, next.caret);
             }}
           />
         ) : quote ? (

@@ -1,0 +1,46 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { describe, expect, it, vi } from 'vitest';
+import type { GroupMemberItem } from '../../../api/socket/types';
+import { createI18n } from '../../../i18n';
+import { Composer } from './Composer';
+
+const members = [
+  { userID: '1', nickname: 'me' },
+  { userID: '2', nickname: 'Bob', faceURL: '' },
+] as GroupMemberItem[];
+
+describe('Composer mentions', () => {
+  it('places the caret after a picked mention before the next key can land elsewhere', () => {
+    render(
+      <I18nextProvider i18n={createI18n('en-US')}>
+        <Composer
+          me="1"
+          initialDraft=""
+          quote={null}
+          onCancelQuote={vi.fn()}
+          onSendText={vi.fn()}
+          mention={{ members, canMentionAll: false }}
+          onSendFace={vi.fn()}
+          onImage={vi.fn()}
+          onVideo={vi.fn()}
+          onFile={vi.fn()}
+          onVoice={vi.fn()}
+          onLocation={vi.fn()}
+          onCard={vi.fn()}
+          onTyping={vi.fn()}
+          onDraft={vi.fn()}
+        />
+      </I18nextProvider>,
+    );
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox');
+    // "@Bo" typed in front of text already there: the caret is inside the text, not at its end.
+    fireEvent.change(box, { target: { value: '@Bo lunch?', selectionStart: 3, selectionEnd: 3 } });
+    fireEvent.click(screen.getByRole('button', { name: 'Bob' }));
+    // Checked at once, without waiting a frame: a key pressed now goes where the caret is.
+    expect(box.value.startsWith('@Bob ')).toBe(true);
+    expect(box.value.endsWith('lunch?')).toBe(true);
+    expect(box.selectionStart).toBe('@Bob '.length);
+    expect(document.activeElement).toBe(box);
+  });
+});
