@@ -256,24 +256,31 @@ func callJoinGroup(c *call) (any, error) {
 	})
 }
 
+// groupUsersArgs reads the arguments invite and kick share: groupID,
+// reason (200 characters at most) and a non-empty userIDList.
+func groupUsersArgs(c *call) (gid int64, reason string, ids []int64, err error) {
+	if gid, err = c.groupIDArg(0, "groupID"); err != nil {
+		return 0, "", nil, err
+	}
+	if reason, err = c.args.OptString(1, "reason"); err != nil {
+		return 0, "", nil, err
+	}
+	if ids, err = userIDsArg(c, 2, "userIDList"); err != nil {
+		return 0, "", nil, err
+	}
+	if len(ids) == 0 || tooLong(reason, 200) {
+		return 0, "", nil, badArg("userIDList")
+	}
+	return gid, reason, ids, nil
+}
+
 // callInvite adds users to a group; where invitations need approval
 // (needVerification 1) a member's invitation becomes applications, while
 // the owner's and admins' go straight in: args groupID, reason, userIDList.
 func callInvite(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
+	gid, reason, ids, err := groupUsersArgs(c)
 	if err != nil {
 		return nil, err
-	}
-	reason, err := c.args.OptString(1, "reason")
-	if err != nil {
-		return nil, err
-	}
-	ids, err := userIDsArg(c, 2, "userIDList")
-	if err != nil {
-		return nil, err
-	}
-	if len(ids) == 0 || tooLong(reason, 200) {
-		return nil, badArg("userIDList")
 	}
 	e, me := c.s.e, c.me()
 	return c.groupAction(gid, storage.RoleMember, func(ctx context.Context, tx storage.Tx, w *noticeWriter, g storage.ChatGroup, inviter storage.ChatGroupMember) (*outcome, error) {
@@ -434,20 +441,9 @@ func callDismissGroup(c *call) (any, error) {
 // callKick removes members of lower role; owner and admins only: args
 // groupID, reason, userIDList.
 func callKick(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
+	gid, reason, ids, err := groupUsersArgs(c)
 	if err != nil {
 		return nil, err
-	}
-	reason, err := c.args.OptString(1, "reason")
-	if err != nil {
-		return nil, err
-	}
-	ids, err := userIDsArg(c, 2, "userIDList")
-	if err != nil {
-		return nil, err
-	}
-	if len(ids) == 0 || tooLong(reason, 200) {
-		return nil, badArg("userIDList")
 	}
 	return c.groupAction(gid, storage.RoleAdmin, func(ctx context.Context, tx storage.Tx, w *noticeWriter, g storage.ChatGroup, actor storage.ChatGroupMember) (*outcome, error) {
 		var gone []storage.ChatGroupMember
