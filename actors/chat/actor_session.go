@@ -251,7 +251,28 @@ func (s *session) push(frame []byte) { s.pushFrame(outFrame{b: frame}) }
 // socket ends first).
 func (s *session) pushOwned(p *[]byte) { s.pushFrame(outFrame{b: *p, pool: p}) }
 
-func (s *session) pushFrame(frame outFrame) {
+func (s *session) pushFrame(frame outFrame) { s.enqueue(frame, true) }
+
+// pushHeld queues a frame without waking a writer: the user actor's next
+// flush, due within the coalescing window, queues the member's
+// conversation and unread frames behind it and then releases the socket,
+// so the message and what it changed leave in one write instead of two.
+// A writer already busy with the socket takes it sooner.
+func (s *session) pushHeld(frame []byte) { s.enqueue(outFrame{b: frame}, false) }
+
+// release hands the socket to a writer if frames wait and none has it.
+func (s *session) release() {
+	s.mu.Lock()
+	if s.writing || s.closed || len(s.queue) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	s.writing = true
+	s.mu.Unlock()
+	s.e.socketWriters.add(s)
+}
+
+func (s *session) enqueue(frame outFrame, wake bool) {
 	s.mu.Lock()
 	if s.closed || s.closing {
 		s.mu.Unlock()
@@ -266,7 +287,7 @@ func (s *session) pushFrame(frame outFrame) {
 		return
 	}
 	s.queue = append(s.queue, frame)
-	if !s.writing {
+	if wake && !s.writing {
 		s.writing = true
 		s.mu.Unlock()
 		s.e.socketWriters.add(s)
@@ -314,11 +335,11 @@ func (s *session) writeLoop() {
 		if len(batch) == 0 {
 			continue
 		}
-		// Several frames waiting go to the kernel in one write.
-		batched := len(batch) > 1
-		if batched {
-			s.out.Batch()
-		}
+		// Every frame waiting goes to the kernel in one write. A single
+		// frame is batched too: gorilla writes a large frame's header and
+		// payload separately, and one over its write buffer in fragments,
+		// each a system call of its own outside a batch.
+		s.out.Batch()
 		// One deadline for the batch: its frames reach the kernel in one
 		// write (or a few, past batchFlushAt).
 		_ = s.conn.SetWriteDeadline(time.Now().Add(s.e.cfg.WriteTimeout))
@@ -333,11 +354,9 @@ func (s *session) writeLoop() {
 			}
 		}
 		framesOut.Add(float64(len(batch)))
-		if batched {
-			if err := s.out.Flush(); err != nil {
-				s.writeFailed()
-				return
-			}
+		if err := s.out.Flush(); err != nil {
+			s.writeFailed()
+			return
 		}
 		done = batch
 	}
@@ -497,7 +516,7 @@ type sessionActor struct {
 
 // sessionProps spawns every session actor.
 var sessionProps = actor.PropsFromProducer(func() actor.Actor { return &sessionActor{} },
-	actor.WithGuardian(supervision), actor.WithMailbox(newSmallMailbox))
+	actor.WithGuardian(supervision), actor.WithMailbox(newSmallMailbox), actor.WithDispatcher(chatDispatcher))
 
 func (a *sessionActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {

@@ -188,7 +188,7 @@ type touchedConv struct {
 
 // userProps spawns every user actor.
 var userProps = actor.PropsFromProducer(func() actor.Actor { return &userActor{} },
-	actor.WithGuardian(supervision), actor.WithMailbox(newSmallMailbox))
+	actor.WithGuardian(supervision), actor.WithMailbox(newSmallMailbox), actor.WithDispatcher(chatDispatcher))
 
 // userTell is a message for a user actor other than the flush.
 type userTell struct {
@@ -332,6 +332,13 @@ func (a *userActor) reload(convID string) *convState {
 // changed conversation once and the unread total once.
 func (a *userActor) flush() {
 	u := a.u
+	// Message frames fanned out since the last flush wait on the sockets
+	// for this one (Engine.fanOut); they go out whatever happens here.
+	defer func() {
+		for _, s := range u.sockets() {
+			s.release()
+		}
+	}()
 	u.pmu.Lock()
 	evs := u.pending
 	u.pending, u.spare = u.spare, nil

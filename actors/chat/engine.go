@@ -500,11 +500,13 @@ func (e *Engine) fanOut(u *userEntry, ev *userEvent) {
 	socks := u.sockets()
 	switch ev.Kind {
 	case evMsgs:
+		// Held for the flush this event is pending for (below), which
+		// releases the sockets once the conversation frames are queued.
 		for i, f := range ev.frames {
 			skip := ev.Skip[i]
 			for _, s := range socks {
 				if s.id != skip {
-					s.push(f)
+					s.pushHeld(f)
 				}
 			}
 		}

@@ -1,9 +1,13 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,4 +141,73 @@ func TestCoalescedPushesEndInTheSameState(t *testing.T) {
 	if norm(plain) != want {
 		t.Fatalf("final state %s, want %s", norm(plain), want)
 	}
+}
+
+// TestPostReachesAMemberInOneWrite checks what a group post costs each
+// member's socket: the message, the conversation it changed and the unread
+// total leave in one write to the kernel, not one (or, for a frame larger
+// than gorilla's write buffer, two or more) per frame.
+func TestPostReachesAMemberInOneWrite(t *testing.T) {
+	h := newHarness(t, storagetest.SQLite(t), func(c *Config) { c.Coalesce = 20 * time.Millisecond })
+	owner, poster, reader := h.user("owner"), h.user("poster"), h.user("reader")
+	co, cp, cr := h.connect(owner), h.connect(poster), h.connect(reader)
+	gid := co.group("one write", 2, nil, []*testUser{poster, reader}, 0)
+	// The reader's conversations are loaded (and the group's notices
+	// pushed) before the socket is watched.
+	cr.conversations()
+	cr.waitPush("OnNewConversation", nil)
+	var sock *session
+	h.e.sockets.each(func(_ int64, s *session) {
+		if s.userID == reader.ID {
+			sock = s
+		}
+	})
+	if sock == nil {
+		t.Fatal("the reader's socket is not on the node")
+	}
+	count := &recordingConn{}
+	sock.out.mu.Lock()
+	count.Conn, sock.out.Conn = sock.out.Conn, count
+	sock.out.mu.Unlock()
+	count.mu.Lock()
+	before := len(count.writes)
+	count.mu.Unlock()
+
+	// Long enough that the conversation frame is past gorilla's 512-byte
+	// write buffer (the message is spliced into it).
+	text := strings.Repeat("one write for all three frames ", 40)
+	var m Message
+	cp.ok(&m, "CreateTextMessage", text)
+	if r := cp.waitReply(cp.send("SendMessageNotOss", obj(m), "", gid, obj(OfflinePush{}), false)); r.ErrCode != 0 {
+		t.Fatalf("post: %d %s", r.ErrCode, r.ErrMsg)
+	}
+	cr.waitPush("OnTotalUnreadMessageCountChanged", func(d string) bool { return d == "1" })
+	count.mu.Lock()
+	writes := count.writes[before:]
+	count.mu.Unlock()
+	var events []string
+	for _, w := range writes {
+		for _, ev := range []string{"OnRecvNewMessage", "OnConversationChanged", "OnTotalUnreadMessageCountChanged"} {
+			if bytes.Contains(w, []byte(ev)) {
+				events = append(events, ev)
+			}
+		}
+	}
+	if len(writes) != 1 || len(events) != 3 {
+		t.Fatalf("the post reached the member's socket in %d writes carrying %v; want one write with all three frames", len(writes), events)
+	}
+}
+
+// recordingConn records each write on its way to the real connection.
+type recordingConn struct {
+	net.Conn
+	mu     sync.Mutex
+	writes [][]byte
+}
+
+func (c *recordingConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.writes = append(c.writes, append([]byte(nil), p...))
+	c.mu.Unlock()
+	return c.Conn.Write(p)
 }
