@@ -17,7 +17,6 @@ import (
 
 	"kj/auth"
 	"kj/internal/apierr"
-	"kj/internal/clock"
 	"kj/storage"
 )
 
@@ -165,9 +164,11 @@ type session struct {
 
 	user     *userEntry         // set at Login (actor only)
 	watching map[int64]struct{} // users whose presence it watches (guarded by e.watchers.mu)
-	expiry   clock.Timer
-	last     int64  // when the bucket was last filled (monoNow)
-	in       inflow // frames on their way to the actor (session_limits.go)
+	// When the sign-in behind it expires (unix ms, engine clock; 0 before
+	// Login): the wheel's next visit after it signs the socket out.
+	expiresAt atomic.Int64
+	last      int64  // when the bucket was last filled (monoNow)
+	in        inflow // frames on their way to the actor (session_limits.go)
 
 	// The descriptor's access, the bytes of a frame in part.
 	raw syscall.RawConn
@@ -547,9 +548,6 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 
 // leave detaches a closed socket from its user and presence.
 func (s *session) leave() {
-	if s.expiry != nil {
-		s.expiry.Stop()
-	}
 	if s.user != nil {
 		s.e.detach(s)
 		s.user = nil

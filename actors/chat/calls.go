@@ -78,7 +78,7 @@ func callLogin(c *call) (any, error) {
 		s.presenceOn.Store(true)
 		e.announcePresence(s.userID, false)
 	}
-	s.expiry = e.clock.AfterFunc(msDuration(sess.JWTExpiresAt-e.now()), func() { s.kick(auth.ReasonSignedOut) })
+	s.expiresAt.Store(sess.JWTExpiresAt) // checked by the wheel (wheel.go), not a timer per socket
 	s.reply(c.name, c.opID, nil, nil)
 	s.push(encodeReply("OnConnectSuccess", "", nil, 0, ""))
 	return nil, errLater

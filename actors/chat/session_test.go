@@ -78,7 +78,9 @@ func TestUpgradeRefusesMissingAndBadTokens(t *testing.T) {
 }
 
 func TestKickedOfflineAndTokenExpiry(t *testing.T) {
-	h := newHarness(t, storagetest.SQLite(t))
+	// The heartbeat wheel notices an expired sign-in at its next visit of
+	// the socket: visits come every ping period.
+	h := newHarness(t, storagetest.SQLite(t), func(c *Config) { c.PingPeriod = 100 * time.Millisecond })
 	alice := h.user("alice")
 	first := h.connect(alice)
 	// The same account signing in again on the same platform kicks the

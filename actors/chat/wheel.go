@@ -3,6 +3,8 @@ package chat
 import (
 	"sync"
 	"time"
+
+	"kj/auth"
 )
 
 // wheel keeps every socket's heartbeat and idle timeout with one
@@ -83,10 +85,17 @@ func (w *wheel) run() {
 	}
 }
 
-// visit does what is due for s and schedules its next visit.
+// visit does what is due for s and schedules its next visit. A sign-in
+// that has expired (weeks after it was made) is noticed at the first visit
+// after it, at most a ping period late: one check per visit instead of a
+// timer per socket in the runtime's heap, which every timer that fires
+// anywhere in the process walks.
 func (w *wheel) visit(s *session) {
 	if s.torndown.Load() {
 		return
+	}
+	if at := s.expiresAt.Load(); at != 0 && w.e.now() >= at {
+		s.kick(auth.ReasonSignedOut)
 	}
 	cfg := &w.e.cfg
 	now := time.Now().UnixNano()
