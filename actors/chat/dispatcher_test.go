@@ -5,43 +5,51 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"kj/internal/testenv"
 )
 
-// TestWarmDispatcherReusesParkedGoroutines runs mailboxes one after the
-// other, as a quiet node does: after the first, each runs on a goroutine
-// that ran one before (the stack it grew is kept), and no more than the
-// parked bound are left waiting.
-func TestWarmDispatcherReusesParkedGoroutines(t *testing.T) {
+// TestWarmDispatcherRunsOnKeptWorkers runs mailboxes one after the other
+// and then a burst of them, as a group post makes its members' flushes:
+// all run, on no more goroutines than the workers it keeps.
+func TestWarmDispatcherRunsOnKeptWorkers(t *testing.T) {
 	d := newWarmDispatcher(10, 2)
-	stacks := map[string]int{}
-	for range 200 {
-		done := make(chan string)
-		d.Schedule(func() {
-			buf := make([]byte, 64)
-			buf = buf[:runtime.Stack(buf, false)]
-			// "goroutine N [running]:" names the goroutine that ran it.
-			done <- string(buf[:16])
-		})
-		select {
-		case id := <-done:
-			stacks[id]++
-		case <-time.After(waitFor):
-			t.Fatal("a scheduled mailbox never ran")
-		}
-		// Let the goroutine park before the next schedule.
-		for d.parked.Load() == 0 {
-			runtime.Gosched()
-		}
+	var mu sync.Mutex
+	goroutines := map[string]int{}
+	var wg sync.WaitGroup
+	run := func() {
+		buf := make([]byte, 64)
+		buf = buf[:runtime.Stack(buf, false)]
+		mu.Lock()
+		// "goroutine N [running]:" names the goroutine that ran it.
+		goroutines[string(buf[:16])]++
+		mu.Unlock()
+		wg.Done()
 	}
-	if len(stacks) > 2 {
-		t.Fatalf("200 runs in a row used %d goroutines, want them reused (1 or 2): %v", len(stacks), stacks)
+	for range 100 {
+		wg.Add(1)
+		d.Schedule(run)
+		wg.Wait()
+	}
+	wg.Add(1000)
+	for range 1000 {
+		d.Schedule(run)
+	}
+	wg.Wait()
+	n := 0
+	for _, c := range goroutines {
+		n += c
+	}
+	if n != 1100 || len(goroutines) > 2 {
+		t.Fatalf("%d of 1,100 runs, on %d goroutines (want all, on at most the 2 kept): %v", n, len(goroutines), goroutines)
 	}
 }
 
-// TestWarmDispatcherDoesNotWaitForABlockedRun checks that a mailbox
-// blocked in its run (a store read) holds up no other: with every parked
-// goroutine busy, a schedule starts a new one.
-func TestWarmDispatcherDoesNotWaitForABlockedRun(t *testing.T) {
+// TestWarmDispatcherDoesNotWaitForBlockedRuns checks that mailboxes
+// blocked in their run (a store read) hold up no other: when every worker
+// is blocked, the watchdog starts more, and they leave once the queue is
+// empty.
+func TestWarmDispatcherDoesNotWaitForBlockedRuns(t *testing.T) {
 	d := newWarmDispatcher(10, 1)
 	release := make(chan struct{})
 	var blocked sync.WaitGroup
@@ -58,12 +66,9 @@ func TestWarmDispatcherDoesNotWaitForABlockedRun(t *testing.T) {
 		t.Fatal("a schedule waited for blocked runs")
 	}
 	close(release)
-	// At most the bound stays parked once everything has run.
-	deadline := time.Now().Add(waitFor)
-	for d.parked.Load() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d goroutines parked, want the bound, 1", d.parked.Load())
-		}
-		runtime.Gosched()
-	}
+	testenv.Eventually(t, waitFor, func() bool {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return d.running == 1
+	}, "the extra workers did not leave")
 }

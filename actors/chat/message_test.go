@@ -24,7 +24,7 @@ import (
 
 func TestResendWithTheSameClientMsgIDReturnsTheStoredMessage(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		h := newHarness(t, db)
+		h := newHarness(t, db, func(c *Config) { c.RequestRate, c.RequestBurst = 1000, 1000 })
 		alice, bob := h.user("alice"), h.user("bob")
 		a, b := h.connect(alice), h.connect(bob)
 		var m Message
@@ -65,6 +65,17 @@ func TestResendWithTheSameClientMsgIDReturnsTheStoredMessage(t *testing.T) {
 		b.waitPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, "next") })
 		if b.hasPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, "once only") }) {
 			t.Fatal("a resend was pushed again")
+		}
+		// Older than the actor's memory of recent sends, with the actor
+		// alive: the store's unique index answers it.
+		for i := range recentMessages + 1 {
+			a.text(bob.id, "", fmt.Sprintf("later %d", i))
+		}
+		if got := decode[Message](t, a.sendRaw(&m, bob.id, "").Data); got.Seq != first.Seq || got.ServerMsgID != first.ServerMsgID {
+			t.Fatalf("resend older than %d sends: seq %d, first %d", recentMessages, got.Seq, first.Seq)
+		}
+		if n := len(b.history(singleConversationID(alice.id, bob.id), 100).MessageList); n != 2+recentMessages+1 {
+			t.Fatalf("%d messages stored, want %d", n, 2+recentMessages+1)
 		}
 	})
 }
