@@ -88,7 +88,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		authID: sess.ID, tokenHash: tokenDigest(token),
 		// A copy: r.Host points into the request's buffers, which the
 		// socket would otherwise keep alive for its whole life.
-		platform: int32(platform), lang: lang, host: strings.Clone(r.Host), tokens: float32(e.cfg.RequestBurst), last: monoNow(),
+		platform: int32(platform), lang: langIndex(lang), host: strings.Clone(r.Host), tokens: float32(e.cfg.RequestBurst), last: monoNow(),
 	}
 	s.fd = -1
 	s.lastRead.Store(time.Now().UnixNano())
@@ -145,7 +145,6 @@ type session struct {
 	self      sender
 	authID    int64
 	tokenHash [16]byte // tokenDigest of the token it connected with
-	lang      string
 	host      string
 
 	// The small fields sit together: an idle node holds a session per
@@ -160,6 +159,7 @@ type session struct {
 	reading atomic.Bool
 	// A ping waiting for the writer (wheel.go).
 	pingDue atomic.Bool
+	lang    uint8   // index in apierr.Langs of the language it negotiated
 	tokens  float32 // request rate bucket (the reader only)
 
 	user     *userEntry         // set at Login (actor only)
@@ -182,8 +182,7 @@ type session struct {
 	writing   bool
 	closing   bool
 	closed    bool
-	queue     []outFrame
-	spare     []outFrame // the last batch's slice, reused by the next
+	queue     frameQueue
 	closeNote *closeNote // the close frame to send once the queue is written
 }
 
@@ -264,7 +263,7 @@ func (s *session) pushHeld(frame []byte) { s.enqueue(outFrame{b: frame}, false) 
 // release hands the socket to a writer if frames wait and none has it.
 func (s *session) release() {
 	s.mu.Lock()
-	if s.writing || s.closed || len(s.queue) == 0 {
+	if s.writing || s.closed || s.queue.len() == 0 {
 		s.mu.Unlock()
 		return
 	}
@@ -279,15 +278,15 @@ func (s *session) enqueue(frame outFrame, wake bool) {
 		s.mu.Unlock()
 		return
 	}
-	if len(s.queue) >= s.e.cfg.OutboundQueue {
+	if s.queue.len() >= s.e.cfg.OutboundQueue {
 		s.closed = true
-		s.queue = nil
+		s.queue.drop()
 		s.mu.Unlock()
 		slowConsumers.Inc()
 		go s.disconnect(closeSlowConsumer, apierr.CodeChatSlowConsumer)
 		return
 	}
-	s.queue = append(s.queue, frame)
+	s.queue.push(frame)
 	if wake && !s.writing {
 		s.writing = true
 		s.mu.Unlock()
@@ -297,23 +296,63 @@ func (s *session) enqueue(frame outFrame, wake bool) {
 	s.mu.Unlock()
 }
 
-// maxSpareFrames bounds the queue slice a socket keeps between bursts.
-const maxSpareFrames = 64
+// frameQueue is a socket's outbound frames: a list from frameLists while
+// frames wait, none while the socket is idle. A writer takes the whole
+// list (pushes meanwhile start another) and gives it back once written,
+// so sockets share a few lists instead of each keeping one between bursts.
+type frameQueue struct{ p *[]outFrame }
+
+// frameLists holds the lists of sockets that have none waiting.
+var frameLists = sync.Pool{New: func() any { return new([]outFrame) }}
+
+// maxListedFrames bounds the lists frameLists keeps.
+const maxListedFrames = 64
+
+func (q *frameQueue) len() int {
+	if q.p == nil {
+		return 0
+	}
+	return len(*q.p)
+}
+
+func (q *frameQueue) push(f outFrame) {
+	if q.p == nil {
+		q.p = frameLists.Get().(*[]outFrame)
+	}
+	*q.p = append(*q.p, f)
+}
+
+// take removes the list of waiting frames (nil when none wait).
+func (q *frameQueue) take() *[]outFrame {
+	p := q.p
+	q.p = nil
+	return p
+}
+
+// drop forgets what waits (the socket is closed).
+func (q *frameQueue) drop() { q.p = nil }
+
+// recycle gives a written list back.
+func recycleFrames(p *[]outFrame) {
+	if cap(*p) > maxListedFrames {
+		return
+	}
+	clear(*p)
+	*p = (*p)[:0]
+	frameLists.Put(p)
+}
 
 // writeLoop writes what is queued until the queue is empty (a writer of
 // the pool runs it).
 func (s *session) writeLoop() {
-	var done []outFrame // the batch just written, for reuse
 	for {
 		s.mu.Lock()
-		if done != nil && s.spare == nil && cap(done) <= maxSpareFrames {
-			clear(done)
-			s.spare = done[:0]
-		}
-		done = nil
 		ping := s.pingDue.Swap(false)
-		batch := s.queue
-		s.queue, s.spare = s.spare, nil
+		list := s.queue.take()
+		var batch []outFrame
+		if list != nil {
+			batch = *list
+		}
 		if len(batch) == 0 && !ping {
 			s.writing = false
 			closing, note := s.closing && !s.closed, s.closeNote
@@ -334,6 +373,9 @@ func (s *session) writeLoop() {
 			return
 		}
 		if len(batch) == 0 {
+			if list != nil {
+				recycleFrames(list)
+			}
 			continue
 		}
 		// Every frame waiting goes to the kernel in one write. A single
@@ -359,7 +401,7 @@ func (s *session) writeLoop() {
 			s.writeFailed()
 			return
 		}
-		done = batch
+		recycleFrames(list)
 	}
 }
 
@@ -367,7 +409,8 @@ func (s *session) writeLoop() {
 func (s *session) writeFailed() {
 	_ = s.out.Flush() // leave batching; the buffer goes back to its pool
 	s.mu.Lock()
-	s.closed, s.queue, s.writing = true, nil, false
+	s.closed, s.writing = true, false
+	s.queue.drop()
 	s.mu.Unlock()
 	s.teardown()
 }
@@ -471,7 +514,7 @@ func (s *session) teardown() {
 	s.e.poller.forget(s)
 	s.mu.Lock()
 	s.closed = true
-	s.queue = nil
+	s.queue.drop()
 	s.mu.Unlock()
 	s.conn.Close()
 	s.e.root.Send(s.pid, &closed{s: s})
@@ -484,7 +527,7 @@ func (s *session) teardown() {
 type closed struct{ s *session }
 
 func (s *session) translate(err *apierr.Error) string {
-	return apierr.Translate(s.lang, err.Key, err.Args)
+	return apierr.Translate(apierr.Langs[s.lang], err.Key, err.Args)
 }
 
 // reply answers a request: data on success, a translated error otherwise.
@@ -654,4 +697,15 @@ func (c *call) now() int64 { return c.s.e.now() }
 func tokenDigest(token string) [16]byte {
 	h := sha256.Sum256([]byte(token))
 	return [16]byte(h[:16])
+}
+
+// langIndex is lang's index in apierr.Langs (a negotiated language is one
+// of them; anything else is the first).
+func langIndex(lang string) uint8 {
+	for i, l := range apierr.Langs {
+		if l == lang {
+			return uint8(i)
+		}
+	}
+	return 0
 }

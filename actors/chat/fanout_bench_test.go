@@ -29,7 +29,6 @@ func BenchmarkFanOutThousandMembers(b *testing.B) {
 		id := int64(1000 + i)
 		ids[i] = id
 		s := &session{e: e, id: id * 10, userID: id, writing: true}
-		s.queue = make([]outFrame, 0, 8)
 		sessions[i] = s
 		u := &userEntry{id: id}
 		list := []*session{s}
@@ -51,7 +50,9 @@ func BenchmarkFanOutThousandMembers(b *testing.B) {
 		e.deliver(ids, ev)
 		// Undo what the writers and actors would have taken.
 		for i, s := range sessions {
-			s.queue = s.queue[:0]
+			if list := s.queue.take(); list != nil {
+				recycleFrames(list)
+			}
 			u := entries[i]
 			u.pending = u.pending[:0]
 			u.flushDue = false
@@ -97,7 +98,6 @@ func BenchmarkMemberFlush(b *testing.B) {
 	e := &Engine{}
 	e.cfg.OutboundQueue = 512
 	s := &session{e: e, id: 10, userID: 1001, writing: true}
-	s.queue = make([]outFrame, 0, 8)
 	u := &userEntry{e: e, id: 1001}
 	list := []*session{s}
 	u.conns.Store(&list)
@@ -116,13 +116,15 @@ func BenchmarkMemberFlush(b *testing.B) {
 	for range b.N {
 		u.pending = append(u.pending, ev)
 		a.flush()
-		if len(s.queue) != 2 {
-			b.Fatalf("%d frames queued, want the conversation and the total", len(s.queue))
+		n := s.queue.len()
+		list := s.queue.take()
+		if n != 2 {
+			b.Fatalf("%d frames queued, want the conversation and the total", n)
 		}
-		for _, f := range s.queue { // as the socket's writer does once written
+		for _, f := range *list { // as the socket's writer does once written
 			putFrame(f.pool)
 		}
-		s.queue = s.queue[:0]
+		recycleFrames(list)
 		st.row, st.latest, a.pushed = row, nil, 2
 	}
 }

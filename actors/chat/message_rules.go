@@ -603,7 +603,6 @@ func notice(contentType int, from sender, detail any, now int64) *Message {
 
 // sender is who a message is from, as shown on it.
 type sender struct {
-	id       int64
 	idStr    string
 	nickname string
 	face     string
@@ -611,7 +610,7 @@ type sender struct {
 }
 
 func senderOf(u storage.User, platform int) sender {
-	return sender{id: u.ID, idStr: u.IDString(), nickname: u.Nickname, face: u.Avatar, platform: platform}
+	return sender{idStr: u.IDString(), nickname: u.Nickname, face: u.Avatar, platform: platform}
 }
 
 // newOutgoing starts a message built by a Create*Message call.
