@@ -297,7 +297,7 @@ var Vars = []Var{
 	{"KJ_GROUP_MAX_MEMBERS", "group-max-members", "2000", "largest number of members of a chat group or channel", intVar(2, 100000, func(c *Config) *int { return &c.GroupMaxMembers })},
 	{"KJ_CHAT_RECEIPT_GROUP_MAX", "chat-receipt-group-max", "100", "largest chat group (members) whose senders see who read their messages (1-2000)", intVar(1, 2000, func(c *Config) *int { return &c.ReceiptGroupMax })},
 	{"KJ_REVOKE_WINDOW", "revoke-window", "2m", "how long after sending a chat message its sender may revoke it", durationVar(func(c *Config) *time.Duration { return &c.RevokeWindow })},
-	{"KJ_CHAT_COALESCE", "chat-coalesce", "5ms", "how long a user's conversation and unread-total pushes gather changes before one push (0: push every change)", func(c *Config, v string) error {
+	{"KJ_CHAT_COALESCE", "chat-coalesce", "5ms", "how long a user's conversation and unread-total pushes gather changes before one push, which the message frames delivered meanwhile wait for (0: push every change)", func(c *Config, v string) error {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 || d > time.Second {
 			return errors.New("want a Go duration from 0 to 1s, e.g. 5ms")
