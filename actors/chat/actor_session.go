@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -332,7 +333,7 @@ func (q *frameQueue) take() *[]outFrame {
 // drop forgets what waits (the socket is closed).
 func (q *frameQueue) drop() { q.p = nil }
 
-// recycle gives a written list back.
+// recycleFrames gives a written list back to frameLists.
 func recycleFrames(p *[]outFrame) {
 	if cap(*p) > maxListedFrames {
 		return
@@ -700,12 +701,11 @@ func tokenDigest(token string) [16]byte {
 }
 
 // langIndex is lang's index in apierr.Langs (a negotiated language is one
-// of them; anything else is the first).
+// of them; anything else is taken as the default language).
 func langIndex(lang string) uint8 {
-	for i, l := range apierr.Langs {
-		if l == lang {
-			return uint8(i)
-		}
+	i := slices.Index(apierr.Langs, lang)
+	if i < 0 {
+		i = slices.Index(apierr.Langs, apierr.DefaultLang)
 	}
-	return 0
+	return uint8(i)
 }
