@@ -170,24 +170,21 @@ func crashAfterAck(t *testing.T, bin string, db storage.DB, env map[string]strin
 			go func() {
 				defer wg.Done()
 				peer := storage.FormatID(ids[u^1])
-				for i := range each {
-					if !s.write(t, "SendMessageNotOss", fmt.Sprintf("s-%d", i), message(u, i), peer, "", obj(OfflinePush{}), false) {
-						break
-					}
-				}
-				for i := range each {
+				// collect waits for the answer to send i; false when none
+				// came (the node died first: outcome unknown).
+				collect := func(i int) bool {
 					r, ok := s.await(fmt.Sprintf("s-%d", i), 30*time.Second)
 					if !ok {
-						continue // the node died first: outcome unknown
+						return false
 					}
 					if r.ErrCode != 0 {
 						t.Errorf("send %d of user %d: %+v", i, u, r)
-						continue
+						return true
 					}
 					var m Message
 					if err := json.Unmarshal([]byte(r.Data), &m); err != nil || m.Seq == 0 {
 						t.Errorf("ack without a seq: %q", r.Data)
-						continue
+						return true
 					}
 					mu.Lock()
 					acked[m.ClientMsgID] = answer{m.Seq, m.ServerMsgID}
@@ -195,6 +192,26 @@ func crashAfterAck(t *testing.T, bin string, db storage.DB, env map[string]strin
 					if kill != nil && count.Add(1) == killAfter {
 						once.Do(kill)
 					}
+					return true
+				}
+				// A few sends in flight per socket, so the stream lasts
+				// many round trips and the kill lands in its middle
+				// however fast the node commits (sent all at once, the
+				// whole stream could be answered before the kill).
+				const inFlight = 4
+				sent, next, alive := 0, 0, true
+				for i := range each {
+					for alive && i-next >= inFlight {
+						alive = collect(next)
+						next++
+					}
+					if !alive || !s.write(t, "SendMessageNotOss", fmt.Sprintf("s-%d", i), message(u, i), peer, "", obj(OfflinePush{}), false) {
+						break
+					}
+					sent = i + 1
+				}
+				for ; next < sent; next++ {
+					collect(next)
 				}
 			}()
 		}
