@@ -9,7 +9,8 @@ import (
 	"testing"
 )
 
-// countingConn records each write that reaches the "kernel".
+// countingConn records each write that reaches the "kernel"; with a
+// Conn under it, the write goes on to that connection.
 type countingConn struct {
 	net.Conn
 	mu     sync.Mutex
@@ -19,11 +20,15 @@ type countingConn struct {
 
 func (c *countingConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.err != nil {
+		c.mu.Unlock()
 		return 0, c.err
 	}
 	c.writes = append(c.writes, append([]byte(nil), p...))
+	c.mu.Unlock()
+	if c.Conn != nil {
+		return c.Conn.Write(p)
+	}
 	return len(p), nil
 }
 

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -165,7 +163,7 @@ func TestPostReachesAMemberInOneWrite(t *testing.T) {
 	if sock == nil {
 		t.Fatal("the reader's socket is not on the node")
 	}
-	count := &recordingConn{}
+	count := &countingConn{}
 	sock.out.mu.Lock()
 	count.Conn, sock.out.Conn = sock.out.Conn, count
 	sock.out.mu.Unlock()
@@ -196,18 +194,4 @@ func TestPostReachesAMemberInOneWrite(t *testing.T) {
 	if len(writes) != 1 || len(events) != 3 {
 		t.Fatalf("the post reached the member's socket in %d writes carrying %v; want one write with all three frames", len(writes), events)
 	}
-}
-
-// recordingConn records each write on its way to the real connection.
-type recordingConn struct {
-	net.Conn
-	mu     sync.Mutex
-	writes [][]byte
-}
-
-func (c *recordingConn) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	c.writes = append(c.writes, append([]byte(nil), p...))
-	c.mu.Unlock()
-	return c.Conn.Write(p)
 }
