@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"kj/internal/apierr"
 	"kj/storage"
@@ -27,13 +26,6 @@ func init() {
 		"ClearConversationAndDeleteAllMsg":  callClearConversation,
 		"DeleteConversationAndDeleteAllMsg": callDeleteConversation,
 	})
-}
-
-func msDuration(ms int64) time.Duration {
-	if ms < 0 {
-		ms = 0
-	}
-	return time.Duration(ms) * time.Millisecond
 }
 
 func callAllConversations(c *call) (any, error) {
