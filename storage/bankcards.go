@@ -48,12 +48,8 @@ func CreateBank(ctx context.Context, q Querier, b Bank) error {
 
 // UpdateBank changes a bank's name, country, order and availability.
 func UpdateBank(ctx context.Context, q Querier, b Bank) error {
-	n, err := q.Exec(ctx, `UPDATE banks SET name = $1, country = $2, sort = $3, enabled = $4, updated_at = $5 WHERE id = $6`,
-		b.Name, b.Country, b.Sort, b.Enabled, b.UpdatedAt, b.ID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE banks SET name = $1, country = $2, sort = $3, enabled = $4, updated_at = $5 WHERE id = $6`,
+		b.Name, b.Country, b.Sort, b.Enabled, b.UpdatedAt, b.ID))
 }
 
 // BankCard is a card a user bound for exchanges.
@@ -122,9 +118,5 @@ func BankCardOf(ctx context.Context, q Querier, userID, id int64) (BankCard, err
 // DeleteBankCard unbinds a card of userID; ErrNotFound when the user has no
 // such card.
 func DeleteBankCard(ctx context.Context, q Querier, userID, id int64) error {
-	n, err := q.Exec(ctx, `DELETE FROM bank_cards WHERE id = $1 AND user_id = $2`, id, userID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `DELETE FROM bank_cards WHERE id = $1 AND user_id = $2`, id, userID))
 }

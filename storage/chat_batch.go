@@ -286,7 +286,7 @@ func (c *chatBatch) storedMessages(ctx context.Context, tx Tx, convs, clients []
 	var rows Rows
 	var err error
 	if pg, ok := PgxTx(tx); ok {
-		rows, err = pgQuery(ctx, pg, `SELECT `+chatPrefixed("m.", chatMessageColumns)+` FROM chat_messages m
+		rows, err = pgQuery(ctx, pg, `SELECT `+prefixed("m.", chatMessageColumns)+` FROM chat_messages m
 			JOIN unnest($1::text[], $2::text[]) AS k(conv, client)
 			ON m.conversation_id = k.conv AND m.client_msg_id = k.client`, []any{convs, clients})
 	} else {

@@ -154,15 +154,11 @@ func RaiseChatReadSeq(ctx context.Context, q Querier, userID int64, convID strin
 
 // MarkChatConversationRead sets the read position to the visible end.
 func MarkChatConversationRead(ctx context.Context, q Querier, userID int64, convID string) error {
-	n, err := q.Exec(ctx, `UPDATE chat_user_conversations SET read_seq =
+	return affected(q.Exec(ctx, `UPDATE chat_user_conversations SET read_seq =
 		(SELECT CASE WHEN chat_user_conversations.end_seq > 0 AND chat_user_conversations.end_seq < c.max_seq
 			THEN chat_user_conversations.end_seq ELSE c.max_seq END
 			FROM chat_conversations c WHERE c.id = chat_user_conversations.conversation_id)
-		WHERE user_id = $1 AND conversation_id = $2`, userID, convID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+		WHERE user_id = $1 AND conversation_id = $2`, userID, convID))
 }
 
 // SetChatConversationDraft stores a draft (and shows a hidden
@@ -232,9 +228,5 @@ func HideAllChatConversations(ctx context.Context, q Querier, userID int64) erro
 
 func updateUserConv(ctx context.Context, q Querier, set string, userID int64, convID string, args ...any) error {
 	all := append([]any{userID, convID}, args...)
-	n, err := q.Exec(ctx, `UPDATE chat_user_conversations SET `+set+` WHERE user_id = $1 AND conversation_id = $2`, all...)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE chat_user_conversations SET `+set+` WHERE user_id = $1 AND conversation_id = $2`, all...))
 }

@@ -84,11 +84,7 @@ func ChatFriends(ctx context.Context, q Querier, ownerID int64) ([]ChatFriend, e
 
 // SetChatFriendRemark sets the remark ownerID keeps for friendID.
 func SetChatFriendRemark(ctx context.Context, q Querier, ownerID, friendID int64, remark string) error {
-	n, err := q.Exec(ctx, `UPDATE chat_friends SET remark = $1 WHERE owner_id = $2 AND friend_id = $3`, remark, ownerID, friendID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE chat_friends SET remark = $1 WHERE owner_id = $2 AND friend_id = $3`, remark, ownerID, friendID))
 }
 
 const chatFriendReqColumns = `from_id, to_id, req_msg, handle_result, handle_msg, handler_id, ex, created_at, handled_at`
@@ -119,12 +115,8 @@ func ChatFriendRequestOf(ctx context.Context, q Querier, fromID, toID int64) (Ch
 // HandleChatFriendRequest answers a pending application; ErrNotFound when
 // there is no pending one.
 func HandleChatFriendRequest(ctx context.Context, q Querier, fromID, toID int64, result int, msg string, at int64) error {
-	n, err := q.Exec(ctx, `UPDATE chat_friend_requests SET handle_result = $1, handle_msg = $2, handler_id = $3, handled_at = $4
-		WHERE from_id = $5 AND to_id = $3 AND handle_result = 0`, result, msg, toID, at, fromID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE chat_friend_requests SET handle_result = $1, handle_msg = $2, handler_id = $3, handled_at = $4
+		WHERE from_id = $5 AND to_id = $3 AND handle_result = 0`, result, msg, toID, at, fromID))
 }
 
 // ChatFriendRequestsTo lists applications received by userID, newest first.
@@ -150,11 +142,7 @@ func AddChatBlock(ctx context.Context, q Querier, b ChatBlock) (bool, error) {
 // RemoveChatBlock takes blockedID off ownerID's blacklist; ErrNotFound when
 // absent.
 func RemoveChatBlock(ctx context.Context, q Querier, ownerID, blockedID int64) error {
-	n, err := q.Exec(ctx, `DELETE FROM chat_blacklist WHERE owner_id = $1 AND blocked_id = $2`, ownerID, blockedID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `DELETE FROM chat_blacklist WHERE owner_id = $1 AND blocked_id = $2`, ownerID, blockedID))
 }
 
 // ChatBlacklist lists ownerID's blacklist, oldest first.

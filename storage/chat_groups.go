@@ -117,23 +117,19 @@ func ChatGroupsByIDs(ctx context.Context, q Querier, ids []int64) ([]ChatGroup, 
 
 // UpdateChatGroup writes every mutable field of g.
 func UpdateChatGroup(ctx context.Context, q Querier, g ChatGroup) error {
-	n, err := q.Exec(ctx, `UPDATE chat_groups SET name = $1, face_url = $2, introduction = $3, notification = $4,
+	return affected(q.Exec(ctx, `UPDATE chat_groups SET name = $1, face_url = $2, introduction = $3, notification = $4,
 		notification_user_id = $5, notification_update_time = $6, owner_id = $7, need_verification = $8,
 		look_member_info = $9, apply_member_friend = $10, status = $11, member_count = $12, ex = $13, updated_at = $14
 		WHERE id = $15`,
 		g.Name, g.FaceURL, g.Introduction, g.Notification, g.NotificationUserID, g.NotificationUpdateTime,
 		g.OwnerID, g.NeedVerification, g.LookMemberInfo, g.ApplyMemberFriend, g.Status, g.MemberCount, g.Ex,
-		g.UpdatedAt, g.ID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+		g.UpdatedAt, g.ID))
 }
 
 // UserChatGroups lists the groups userID belongs to (dismissed ones
 // excluded), of groupType when it is not 0, newest first.
 func UserChatGroups(ctx context.Context, q Querier, userID int64, groupType int) ([]ChatGroup, error) {
-	sql := `SELECT ` + chatPrefixed("g.", chatGroupColumns) + ` FROM chat_groups g
+	sql := `SELECT ` + prefixed("g.", chatGroupColumns) + ` FROM chat_groups g
 		JOIN chat_group_members m ON m.group_id = g.id WHERE m.user_id = $1 AND g.status <> 2`
 	args := []any{userID}
 	if groupType != 0 {
@@ -218,13 +214,9 @@ func ChatGroupMemberOf(ctx context.Context, q Querier, groupID, userID int64) (C
 
 // UpdateChatGroupMember writes the mutable fields of m.
 func UpdateChatGroupMember(ctx context.Context, q Querier, m ChatGroupMember) error {
-	n, err := q.Exec(ctx, `UPDATE chat_group_members SET role_level = $1, nickname = $2, face_url = $3,
+	return affected(q.Exec(ctx, `UPDATE chat_group_members SET role_level = $1, nickname = $2, face_url = $3,
 		muted_until = $4, operator_id = $5, ex = $6 WHERE group_id = $7 AND user_id = $8`,
-		m.RoleLevel, m.Nickname, m.FaceURL, m.MutedUntil, m.OperatorID, m.Ex, m.GroupID, m.UserID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+		m.RoleLevel, m.Nickname, m.FaceURL, m.MutedUntil, m.OperatorID, m.Ex, m.GroupID, m.UserID))
 }
 
 // ClearExpiredChatMute resets a member's mute that ran out at mutedUntil
@@ -279,18 +271,14 @@ func ChatGroupRequestOf(ctx context.Context, q Querier, groupID, userID int64) (
 // HandleChatGroupRequest answers a pending application; ErrNotFound when
 // none is pending.
 func HandleChatGroupRequest(ctx context.Context, q Querier, groupID, userID int64, result int, msg string, handler, at int64) error {
-	n, err := q.Exec(ctx, `UPDATE chat_group_requests SET handle_result = $1, handle_msg = $2, handler_id = $3, handled_at = $4
-		WHERE group_id = $5 AND user_id = $6 AND handle_result = 0`, result, msg, handler, at, groupID, userID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE chat_group_requests SET handle_result = $1, handle_msg = $2, handler_id = $3, handled_at = $4
+		WHERE group_id = $5 AND user_id = $6 AND handle_result = 0`, result, msg, handler, at, groupID, userID))
 }
 
 // ChatGroupRequestsForAdmin lists applications to the groups where userID
 // is owner or admin, newest first.
 func ChatGroupRequestsForAdmin(ctx context.Context, q Querier, userID int64) ([]ChatGroupRequest, error) {
-	rows, err := q.Query(ctx, `SELECT `+chatPrefixed("r.", chatGroupReqColumns)+` FROM chat_group_requests r
+	rows, err := q.Query(ctx, `SELECT `+prefixed("r.", chatGroupReqColumns)+` FROM chat_group_requests r
 		JOIN chat_group_members m ON m.group_id = r.group_id AND m.user_id = $1 AND m.role_level >= 60
 		ORDER BY r.created_at DESC`, userID)
 	return CollectRows(rows, err, scanChatGroupReq)
@@ -300,24 +288,6 @@ func ChatGroupRequestsForAdmin(ctx context.Context, q Querier, userID int64) ([]
 func ChatGroupRequestsByUser(ctx context.Context, q Querier, userID int64) ([]ChatGroupRequest, error) {
 	rows, err := q.Query(ctx, `SELECT `+chatGroupReqColumns+` FROM chat_group_requests WHERE user_id = $1 ORDER BY created_at DESC`, userID)
 	return CollectRows(rows, err, scanChatGroupReq)
-}
-
-// chatPrefixed qualifies a column list with a table alias.
-func chatPrefixed(alias, cols string) string {
-	out := make([]byte, 0, len(cols)*2)
-	start := true
-	for i := 0; i < len(cols); i++ {
-		c := cols[i]
-		if start && c != ' ' && c != '\t' && c != '\n' {
-			out = append(out, alias...)
-			start = false
-		}
-		out = append(out, c)
-		if c == ',' {
-			start = true
-		}
-	}
-	return string(out)
 }
 
 // SearchUsersByNickname finds users whose nickname contains nick

@@ -147,12 +147,8 @@ func InsertChatMessages(ctx context.Context, tx Tx, msgs []ChatMessage) error {
 // ReplaceChatMessageContent rewrites a message's type and content (revoke
 // turns it into a 2101 notice carrying who revoked it).
 func ReplaceChatMessageContent(ctx context.Context, q Querier, convID string, seq int64, contentType int, content string) error {
-	n, err := q.Exec(ctx, `UPDATE chat_messages SET content_type = $1, content = $2
-		WHERE conversation_id = $3 AND seq = $4`, contentType, content, convID, seq)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE chat_messages SET content_type = $1, content = $2
+		WHERE conversation_id = $3 AND seq = $4`, contentType, content, convID, seq))
 }
 
 // ChatPage asks for messages of one conversation as seen by one user:

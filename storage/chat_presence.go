@@ -109,11 +109,7 @@ func SetUserPresenceHidden(ctx context.Context, q Querier, userID int64, hidden 
 	if hidden {
 		v = 1
 	}
-	n, err := q.Exec(ctx, `UPDATE users SET presence_hidden = $1 WHERE id = $2`, v, userID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE users SET presence_hidden = $1 WHERE id = $2`, v, userID))
 }
 
 // ChatPresenceAllowed returns which of ids userID may watch the presence

@@ -35,12 +35,8 @@ func OperatorRole(ctx context.Context, q Querier, userID int64) (string, error) 
 // SetOperatorRole makes userID an operator with role (activated, as
 // operators are). ErrNotFound when the user does not exist.
 func SetOperatorRole(ctx context.Context, q Querier, userID int64, role string, at int64) error {
-	n, err := q.Exec(ctx, `UPDATE users SET is_operator = 1, is_activation = 1, operator_role = $1, updated_at = $2 WHERE id = $3`,
-		role, at, userID)
-	if err == nil && n == 0 {
-		err = ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE users SET is_operator = 1, is_activation = 1, operator_role = $1, updated_at = $2 WHERE id = $3`,
+		role, at, userID))
 }
 
 // OperatorRow is an operator as the console lists them.

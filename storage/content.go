@@ -122,15 +122,7 @@ func ListDomains(ctx context.Context, q Querier) ([]AppDomain, error) {
 
 // DeleteDomain removes one domain; ErrNotFound when it was not there.
 func DeleteDomain(ctx context.Context, q Querier, domain string) error {
-	return deleted(q.Exec(ctx, `DELETE FROM app_domains WHERE domain = $1`, domain))
-}
-
-// deleted turns "no row affected" into ErrNotFound.
-func deleted(n int64, err error) error {
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `DELETE FROM app_domains WHERE domain = $1`, domain))
 }
 
 // Banner is one slide of the discover carousel.
@@ -164,7 +156,7 @@ func CreateBanner(ctx context.Context, q Querier, b Banner) error {
 
 // UpdateBanner replaces the editable fields of b; ErrNotFound when missing.
 func UpdateBanner(ctx context.Context, q Querier, b Banner) error {
-	return deleted(q.Exec(ctx, `UPDATE banners SET title = $2, image = $3, link = $4, sort = $5, enabled = $6, updated_at = $7, texts = $8 WHERE id = $1`,
+	return affected(q.Exec(ctx, `UPDATE banners SET title = $2, image = $3, link = $4, sort = $5, enabled = $6, updated_at = $7, texts = $8 WHERE id = $1`,
 		b.ID, b.Title, b.Image, b.Link, b.Sort, b.Enabled, b.UpdatedAt, b.Texts.json()))
 }
 
@@ -175,7 +167,7 @@ func BannerByID(ctx context.Context, q Querier, id int64) (Banner, error) {
 
 // DeleteBanner removes one banner.
 func DeleteBanner(ctx context.Context, q Querier, id int64) error {
-	return deleted(q.Exec(ctx, `DELETE FROM banners WHERE id = $1`, id))
+	return affected(q.Exec(ctx, `DELETE FROM banners WHERE id = $1`, id))
 }
 
 // ListBanners lists banners in display order (sort, then age); onlyEnabled
@@ -232,7 +224,7 @@ func CreateVideo(ctx context.Context, q Querier, v Video) error {
 
 // UpdateVideo replaces the editable fields of v.
 func UpdateVideo(ctx context.Context, q Querier, v Video) error {
-	return deleted(q.Exec(ctx, `UPDATE videos SET kind = $2, title = $3, cover = $4, url = $5, duration_s = $6,
+	return affected(q.Exec(ctx, `UPDATE videos SET kind = $2, title = $3, cover = $4, url = $5, duration_s = $6,
 		chat_user_id = $7, sort = $8, enabled = $9, updated_at = $10, texts = $11 WHERE id = $1`,
 		v.ID, v.Kind, v.Title, v.Cover, v.URL, v.DurationS, v.ChatUserID, v.Sort, v.Enabled, v.UpdatedAt, v.Texts.json()))
 }
@@ -244,7 +236,7 @@ func VideoByID(ctx context.Context, q Querier, id int64) (Video, error) {
 
 // DeleteVideo removes one video.
 func DeleteVideo(ctx context.Context, q Querier, id int64) error {
-	return deleted(q.Exec(ctx, `DELETE FROM videos WHERE id = $1`, id))
+	return affected(q.Exec(ctx, `DELETE FROM videos WHERE id = $1`, id))
 }
 
 // CountVideos counts the videos of kind ("" for all kinds).
@@ -293,7 +285,7 @@ func CreateCity(ctx context.Context, q Querier, c City) error {
 
 // UpdateCity replaces the editable fields of c; ErrConflict on a taken name.
 func UpdateCity(ctx context.Context, q Querier, c City) error {
-	return deleted(q.Exec(ctx, `UPDATE cities SET name = $2, sort = $3, enabled = $4, updated_at = $5, texts = $6 WHERE id = $1`,
+	return affected(q.Exec(ctx, `UPDATE cities SET name = $2, sort = $3, enabled = $4, updated_at = $5, texts = $6 WHERE id = $1`,
 		c.ID, c.Name, c.Sort, c.Enabled, c.UpdatedAt, c.Texts.json()))
 }
 
@@ -309,7 +301,7 @@ func CityByName(ctx context.Context, q Querier, name string) (City, error) {
 
 // DeleteCity removes a city (the caller makes sure no listing is left).
 func DeleteCity(ctx context.Context, q Querier, id int64) error {
-	return deleted(q.Exec(ctx, `DELETE FROM cities WHERE id = $1`, id))
+	return affected(q.Exec(ctx, `DELETE FROM cities WHERE id = $1`, id))
 }
 
 // ListCities lists cities in display order with their enabled listings
@@ -375,7 +367,7 @@ func CreateListing(ctx context.Context, q Querier, l Listing) error {
 
 // UpdateListing replaces the editable fields of l.
 func UpdateListing(ctx context.Context, q Querier, l Listing) error {
-	return deleted(q.Exec(ctx, `UPDATE city_listings SET city_id = $2, name = $3, age = $4, photos = $5, intro = $6,
+	return affected(q.Exec(ctx, `UPDATE city_listings SET city_id = $2, name = $3, age = $4, photos = $5, intro = $6,
 		certified = $7, deposit_paid = $8, contact = $9, sort = $10, enabled = $11, updated_at = $12, texts = $13 WHERE id = $1`,
 		l.ID, l.CityID, l.Name, l.Age, photosJSON(l.Photos), l.Intro, l.Certified, l.DepositPaid, l.Contact,
 		l.Sort, l.Enabled, l.UpdatedAt, l.Texts.json()))
@@ -388,7 +380,7 @@ func ListingByID(ctx context.Context, q Querier, id int64) (Listing, error) {
 
 // DeleteListing removes one listing.
 func DeleteListing(ctx context.Context, q Querier, id int64) error {
-	return deleted(q.Exec(ctx, `DELETE FROM city_listings WHERE id = $1`, id))
+	return affected(q.Exec(ctx, `DELETE FROM city_listings WHERE id = $1`, id))
 }
 
 // CountListings counts the listings of a city (0: of every city).

@@ -57,7 +57,7 @@ func AddVisitorKey(ctx context.Context, q Querier, keyHash string, visitorID, at
 
 // LinkVisitorUser links an anonymous visitor to userID.
 func LinkVisitorUser(ctx context.Context, q Querier, visitorID, userID int64) error {
-	return deleted(q.Exec(ctx, `UPDATE customer_visitors SET user_id = $2 WHERE id = $1 AND user_id = 0`, visitorID, userID))
+	return affected(q.Exec(ctx, `UPDATE customer_visitors SET user_id = $2 WHERE id = $1 AND user_id = 0`, visitorID, userID))
 }
 
 // MergeVisitor moves the messages and keys of visitor from into visitor
@@ -77,12 +77,12 @@ func MergeVisitor(ctx context.Context, q Querier, from, into Visitor) error {
 	if _, err := q.Exec(ctx, `UPDATE customer_visitors SET last_message_at = $2 WHERE id = $1 AND last_message_at < $2`, into.ID, last); err != nil {
 		return err
 	}
-	return deleted(q.Exec(ctx, `DELETE FROM customer_visitors WHERE id = $1`, from.ID))
+	return affected(q.Exec(ctx, `DELETE FROM customer_visitors WHERE id = $1`, from.ID))
 }
 
 // SetVisitorAgent assigns agentID to a visitor.
 func SetVisitorAgent(ctx context.Context, q Querier, visitorID, agentID int64) error {
-	return deleted(q.Exec(ctx, `UPDATE customer_visitors SET agent_id = $2 WHERE id = $1`, visitorID, agentID))
+	return affected(q.Exec(ctx, `UPDATE customer_visitors SET agent_id = $2 WHERE id = $1`, visitorID, agentID))
 }
 
 // LeastLoadedAgent picks the operator account with the fewest visitors
@@ -135,7 +135,7 @@ func AddCustomerMessage(ctx context.Context, q Querier, m CustomerMessage) error
 		m.ID, m.VisitorID, m.FromAgent, m.AgentID, m.Content, m.Status, m.CreatedAt); err != nil {
 		return err
 	}
-	return deleted(q.Exec(ctx, `UPDATE customer_visitors SET last_message_at = $2 WHERE id = $1`, m.VisitorID, m.CreatedAt))
+	return affected(q.Exec(ctx, `UPDATE customer_visitors SET last_message_at = $2 WHERE id = $1`, m.VisitorID, m.CreatedAt))
 }
 
 // CountCustomerMessages counts a visitor's messages.

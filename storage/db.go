@@ -42,6 +42,15 @@ type Querier interface {
 	Dialect() Dialect
 }
 
+// affected passes on the result of an Exec that must touch a row: its
+// error, or ErrNotFound when it touched none.
+func affected(n int64, err error) error {
+	if err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return err
+}
+
 // DB is a connection pool to one store.
 type DB interface {
 	Querier
@@ -105,4 +114,22 @@ func firstOf[T any](list []T, err error) (T, error) {
 		return zero, ErrNotFound
 	}
 	return list[0], nil
+}
+
+// prefixed qualifies a column list with a table alias.
+func prefixed(alias, columns string) string {
+	out := make([]byte, 0, len(columns)*2)
+	start := true
+	for i := 0; i < len(columns); i++ {
+		c := columns[i]
+		if start && c != ' ' && c != '\t' && c != '\n' {
+			out = append(out, alias...)
+			start = false
+		}
+		if c == ',' {
+			start = true
+		}
+		out = append(out, c)
+	}
+	return string(out)
 }

@@ -347,40 +347,45 @@ func (b *ledgerBatch) write(ctx context.Context, tx Tx) error {
 	if ptx, ok := PgxTx(tx); ok {
 		return b.writePG(ctx, ptx, ids, deltas)
 	}
-	const tCols = 8
-	for _, c := range chunks(len(b.tIDs), 100) {
-		args := make([]any, 0, (c[1]-c[0])*tCols)
-		var sb strings.Builder
-		for i := c[0]; i < c[1]; i++ {
-			if i > c[0] {
-				sb.WriteByte(',')
-			}
-			sb.WriteString("(" + placeholders(tCols, len(args)+1) + ")")
-			args = append(args, b.tIDs[i], b.tKey[i], b.tDebit[i], b.tCredit[i], b.tAmount[i], b.tKind[i], b.tRef[i], b.now)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO ledger_transfers (id, idempotency_key, debit_account, credit_account, amount, kind, ref, created_at)
-			VALUES `+sb.String(), args...); err != nil {
-			return err
-		}
+	err := insertRows(ctx, tx, `INSERT INTO ledger_transfers (id, idempotency_key, debit_account, credit_account, amount, kind, ref, created_at)
+			VALUES `, len(b.tIDs), 8, 100, func(args []any, i int) []any {
+		return append(args, b.tIDs[i], b.tKey[i], b.tDebit[i], b.tCredit[i], b.tAmount[i], b.tKind[i], b.tRef[i], b.now)
+	})
+	if err != nil {
+		return err
 	}
-	const eCols = 4
-	for _, c := range chunks(len(b.eAccount), 200) {
-		args := make([]any, 0, (c[1]-c[0])*eCols)
-		var sb strings.Builder
-		for i := c[0]; i < c[1]; i++ {
-			if i > c[0] {
-				sb.WriteByte(',')
-			}
-			sb.WriteString("(" + placeholders(eCols, len(args)+1) + ")")
-			args = append(args, b.eAccount[i], b.eTransfer[i], b.eAmount[i], b.now)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO ledger_entries (account_id, transfer_id, amount, created_at) VALUES `+sb.String(), args...); err != nil {
-			return err
-		}
+	err = insertRows(ctx, tx, `INSERT INTO ledger_entries (account_id, transfer_id, amount, created_at) VALUES `,
+		len(b.eAccount), 4, 200, func(args []any, i int) []any {
+			return append(args, b.eAccount[i], b.eTransfer[i], b.eAmount[i], b.now)
+		})
+	if err != nil {
+		return err
 	}
 	for i, id := range ids {
 		if _, err := tx.Exec(ctx, `UPDATE ledger_accounts SET balance = balance + $1, updated_at = $2 WHERE id = $3`,
 			deltas[i], b.now, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertRows runs insert (a statement ending in VALUES) for n rows of
+// width columns, at most per rows a statement; row appends the values of
+// row i to args.
+func insertRows(ctx context.Context, q Querier, insert string, n, width, per int, row func(args []any, i int) []any) error {
+	for _, c := range chunks(n, per) {
+		args := make([]any, 0, (c[1]-c[0])*width)
+		var sb strings.Builder
+		sb.WriteString(insert)
+		for i := c[0]; i < c[1]; i++ {
+			if i > c[0] {
+				sb.WriteByte(',')
+			}
+			sb.WriteString("(" + placeholders(width, len(args)+1) + ")")
+			args = row(args, i)
+		}
+		if _, err := q.Exec(ctx, sb.String(), args...); err != nil {
 			return err
 		}
 	}

@@ -45,7 +45,7 @@ func CreateNotice(ctx context.Context, q Querier, n Notice) error {
 
 // UpdateNotice changes the title and content of a notice.
 func UpdateNotice(ctx context.Context, q Querier, n Notice) error {
-	return deleted(q.Exec(ctx, `UPDATE notices SET title = $2, content = $3, updated_at = $4, texts = $5 WHERE id = $1`,
+	return affected(q.Exec(ctx, `UPDATE notices SET title = $2, content = $3, updated_at = $4, texts = $5 WHERE id = $1`,
 		n.ID, n.Title, n.Content, n.UpdatedAt, n.Texts.json()))
 }
 
@@ -54,7 +54,7 @@ func DeleteNotice(ctx context.Context, q Querier, id int64) error {
 	if _, err := q.Exec(ctx, `DELETE FROM notice_reads WHERE notice_id = $1`, id); err != nil {
 		return err
 	}
-	return deleted(q.Exec(ctx, `DELETE FROM notices WHERE id = $1`, id))
+	return affected(q.Exec(ctx, `DELETE FROM notices WHERE id = $1`, id))
 }
 
 // NoticeByID loads one notice (Read unset).

@@ -10,11 +10,7 @@ func SetUserPhone(ctx context.Context, q Querier, userID int64, phone string, ve
 	if verified {
 		v = 1
 	}
-	n, err := q.Exec(ctx, `UPDATE users SET phone = $1, phone_verified = $2, updated_at = $3 WHERE id = $4`, phone, v, at, userID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE users SET phone = $1, phone_verified = $2, updated_at = $3 WHERE id = $4`, phone, v, at, userID))
 }
 
 // PhoneVerified says whether the user's bound phone was verified by SMS.

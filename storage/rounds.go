@@ -81,13 +81,9 @@ func RoundWindowByID(ctx context.Context, q Querier, id int64) (RoundWindow, err
 
 // UpdateRoundWindowRules stores w's odds, limits and phase lengths.
 func UpdateRoundWindowRules(ctx context.Context, q Querier, w RoundWindow) error {
-	n, err := q.Exec(ctx, `UPDATE round_windows SET odds_bp = $1, min_bet = $2, max_bet = $3,
+	return affected(q.Exec(ctx, `UPDATE round_windows SET odds_bp = $1, min_bet = $2, max_bet = $3,
 		betting_ms = $4, drawing_ms = $5, rest_ms = $6, updated_at = $7 WHERE id = $8`,
-		w.OddsBP, w.MinBet, w.MaxBet, w.BettingMs, w.DrawingMs, w.RestMs, w.UpdatedAt, w.ID)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+		w.OddsBP, w.MinBet, w.MaxBet, w.BettingMs, w.DrawingMs, w.RestMs, w.UpdatedAt, w.ID))
 }
 
 // Round is one betting round of a window. D0..D2 and a revealed Seed mean

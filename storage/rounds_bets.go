@@ -79,32 +79,12 @@ func InsertRoundBets(ctx context.Context, q Querier, bets []RoundBet) error {
 			}))
 		return pgErr(err)
 	}
-	const cols = 12
-	const chunk = 500 // keeps each statement's parameter count modest
-	for len(bets) > 0 {
-		part := bets
-		if len(part) > chunk {
-			part = part[:chunk]
-		}
-		bets = bets[len(part):]
-		sql := make([]byte, 0, 64+len(part)*64)
-		sql = append(sql, `INSERT INTO round_bets (`+betColumns+`) VALUES `...)
-		args := make([]any, 0, len(part)*cols)
-		for i, b := range part {
-			if i > 0 {
-				sql = append(sql, ',')
-			}
-			sql = append(sql, '(')
-			sql = append(sql, placeholders(cols, i*cols+1)...)
-			sql = append(sql, ')')
-			args = append(args, b.ID, b.BetID, b.UserID, b.RoundID, b.WindowID, b.Issue, b.Content,
-				b.Amount, b.State, b.Payout, b.PlacedAt, b.SettledAt)
-		}
-		if _, err := q.Exec(ctx, string(sql), args...); err != nil {
-			return err
-		}
-	}
-	return nil
+	// At most 500 rows a statement keeps its parameter count modest.
+	return insertRows(ctx, q, `INSERT INTO round_bets (`+betColumns+`) VALUES `, len(bets), 12, 500, func(args []any, i int) []any {
+		b := bets[i]
+		return append(args, b.ID, b.BetID, b.UserID, b.RoundID, b.WindowID, b.Issue, b.Content,
+			b.Amount, b.State, b.Payout, b.PlacedAt, b.SettledAt)
+	})
 }
 
 // OpenBets returns up to limit unsettled bets of a round in note order,

@@ -112,12 +112,8 @@ func SessionByID(ctx context.Context, q Querier, id int64) (AuthSession, error) 
 
 // RenewSessionToken swaps the access token of an active session.
 func RenewSessionToken(ctx context.Context, q Querier, id int64, tokenHash string, expiresAt int64) error {
-	n, err := q.Exec(ctx, `UPDATE auth_sessions SET token_hash = $1, token_expires_at = $2
-		WHERE id = $3 AND state = $4`, tokenHash, expiresAt, id, SessionActive)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, `UPDATE auth_sessions SET token_hash = $1, token_expires_at = $2
+		WHERE id = $3 AND state = $4`, tokenHash, expiresAt, id, SessionActive))
 }
 
 // EndSession moves an active session to state (signed out or replaced).

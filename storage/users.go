@@ -91,9 +91,5 @@ func UpdateUserFields(ctx context.Context, q Querier, id int64, updatedAt int64,
 		sql += ", " + col + " = $" + strconv.Itoa(len(args))
 	}
 	args = append(args, id)
-	n, err := q.Exec(ctx, sql+" WHERE id = $"+strconv.Itoa(len(args)), args...)
-	if err == nil && n == 0 {
-		return ErrNotFound
-	}
-	return err
+	return affected(q.Exec(ctx, sql+" WHERE id = $"+strconv.Itoa(len(args)), args...))
 }

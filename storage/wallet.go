@@ -291,21 +291,3 @@ func SetFundPasswordHash(ctx context.Context, q Querier, userID int64, old, hash
 	}
 	return n == 1, err
 }
-
-// prefixed qualifies a column list with a table alias.
-func prefixed(alias, columns string) string {
-	out := make([]byte, 0, len(columns)*2)
-	start := true
-	for i := 0; i < len(columns); i++ {
-		c := columns[i]
-		if start && c != ' ' && c != '\t' && c != '\n' {
-			out = append(out, alias...)
-			start = false
-		}
-		if c == ',' {
-			start = true
-		}
-		out = append(out, c)
-	}
-	return string(out)
-}
