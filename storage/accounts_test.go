@@ -73,9 +73,7 @@ func TestSMSCodeReplaceTakeAndExpire(t *testing.T) {
 func TestEndUserSessionsKeepsOneAndOthersUsers(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
-		u, other := newUser("erin"), newUser("fred")
-		storage.CreateUser(ctx, db, u)
-		storage.CreateUser(ctx, db, other)
+		u, other := storedUser(t, db, "erin"), storedUser(t, db, "fred")
 		var ids []int64
 		mk := func(userID int64, platform int) int64 {
 			s := storage.AuthSession{ID: storage.NewID(), UserID: userID, Platform: platform,
@@ -107,9 +105,7 @@ func TestBindSuperiorOnlyOnce(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
 		u, a, b := newUser("gina"), newUser("hank"), newUser("ivan")
-		for _, x := range []storage.User{u, a, b} {
-			storage.CreateUser(ctx, db, x)
-		}
+		addUsers(t, db, u, a, b)
 		if err := storage.BindSuperior(ctx, db, u.ID, a.ID, 7); err != nil {
 			t.Fatal(err)
 		}
@@ -135,9 +131,7 @@ func TestFindUsersKeywordStatusAndPages(t *testing.T) {
 			if acc == "op_main" {
 				u.IsOperator = 1
 			}
-			if err := storage.CreateUser(ctx, db, u); err != nil {
-				t.Fatal(err)
-			}
+			addUsers(t, db, u)
 			made = append(made, u)
 		}
 		if err := storage.RecordLogin(ctx, db, made[2].ID, 1234, "10.0.0.9"); err != nil {

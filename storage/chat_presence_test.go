@@ -11,17 +11,11 @@ import (
 func TestChatReadersAndMessageRefs(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
-		g := storage.ChatGroup{ID: storage.NewID(), Name: "Readers", OwnerID: 1, CreatorID: 1, GroupType: storage.GroupTypeGroup, MemberCount: 3, CreatedAt: 1, UpdatedAt: 1}
-		if err := storage.CreateChatGroup(ctx, db, g); err != nil {
-			t.Fatal(err)
-		}
+		g := storedGroup(t, db, "Readers",
+			storage.ChatGroupMember{UserID: 1, RoleLevel: storage.RoleOwner, JoinTime: 1},
+			storage.ChatGroupMember{UserID: 2, RoleLevel: storage.RoleMember, JoinTime: 1},
+			storage.ChatGroupMember{UserID: 3, RoleLevel: storage.RoleMember, JoinTime: 1})
 		conv := storage.ChatConversation{ID: "sg_" + storage.FormatID(g.ID), SessionType: storage.SessionGroup, GroupID: g.ID, CreatedAt: 1}
-		if err := storage.AddChatGroupMembers(ctx, db,
-			storage.ChatGroupMember{GroupID: g.ID, UserID: 1, RoleLevel: storage.RoleOwner, JoinTime: 1},
-			storage.ChatGroupMember{GroupID: g.ID, UserID: 2, RoleLevel: storage.RoleMember, JoinTime: 1},
-			storage.ChatGroupMember{GroupID: g.ID, UserID: 3, RoleLevel: storage.RoleMember, JoinTime: 1}); err != nil {
-			t.Fatal(err)
-		}
 		// User 3 has no conversation row yet: it reads as position 0.
 		if err := storage.EnsureChatUserConversations(ctx, db,
 			storage.ChatUserConvRow{UserID: 1, ConversationID: conv.ID, GroupID: g.ID, CreatedAt: 1},
@@ -65,10 +59,7 @@ func TestUserPresenceSettingsAndWatchers(t *testing.T) {
 		ctx := context.Background()
 		var ids []int64
 		for _, name := range []string{"pres_a", "pres_b", "pres_c", "pres_d"} {
-			u := newUser(name)
-			if err := storage.CreateUser(ctx, db, u); err != nil {
-				t.Fatal(err)
-			}
+			u := storedUser(t, db, name)
 			ids = append(ids, u.ID)
 		}
 		a, b, c, d := ids[0], ids[1], ids[2], ids[3]

@@ -44,6 +44,25 @@ func appendTexts(t *testing.T, db storage.DB, conv storage.ChatConversation, sen
 	return out
 }
 
+// storedGroup stores a group named name, created and owned by user 1, with
+// members (their GroupID is filled in).
+func storedGroup(t *testing.T, db storage.DB, name string, members ...storage.ChatGroupMember) storage.ChatGroup {
+	t.Helper()
+	ctx := context.Background()
+	g := storage.ChatGroup{ID: storage.NewID(), Name: name, OwnerID: 1, CreatorID: 1, GroupType: storage.GroupTypeGroup,
+		MemberCount: len(members), CreatedAt: 1, UpdatedAt: 1}
+	if err := storage.CreateChatGroup(ctx, db, g); err != nil {
+		t.Fatal(err)
+	}
+	for i := range members {
+		members[i].GroupID = g.ID
+	}
+	if err := storage.AddChatGroupMembers(ctx, db, members...); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 func TestChatSeqAssignedInStoreAndPaged(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
@@ -192,15 +211,9 @@ func TestChatUnreadReadAndVisibility(t *testing.T) {
 func TestChatGroupMembersViewsAndMutes(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
-		g := storage.ChatGroup{ID: storage.NewID(), Name: "Team 100%", OwnerID: 1, CreatorID: 1, GroupType: storage.GroupTypeGroup, MemberCount: 2, CreatedAt: 1, UpdatedAt: 1}
-		if err := storage.CreateChatGroup(ctx, db, g); err != nil {
-			t.Fatal(err)
-		}
-		if err := storage.AddChatGroupMembers(ctx, db,
-			storage.ChatGroupMember{GroupID: g.ID, UserID: 1, RoleLevel: storage.RoleOwner, JoinTime: 1},
-			storage.ChatGroupMember{GroupID: g.ID, UserID: 2, RoleLevel: storage.RoleMember, JoinTime: 2}); err != nil {
-			t.Fatal(err)
-		}
+		g := storedGroup(t, db, "Team 100%",
+			storage.ChatGroupMember{UserID: 1, RoleLevel: storage.RoleOwner, JoinTime: 1},
+			storage.ChatGroupMember{UserID: 2, RoleLevel: storage.RoleMember, JoinTime: 2})
 		if err := storage.AddChatGroupMembers(ctx, db, storage.ChatGroupMember{GroupID: g.ID, UserID: 2, JoinTime: 3}); !errors.Is(err, storage.ErrConflict) {
 			t.Fatalf("member twice: %v", err)
 		}
@@ -365,7 +378,7 @@ func TestChatFriendsRequestsBlacklist(t *testing.T) {
 		}
 		u := newUser("nick_search")
 		u.Nickname = "Zed_1"
-		storage.CreateUser(ctx, db, u)
+		addUsers(t, db, u)
 		users, err := storage.SearchUsersByNickname(ctx, db, "ed_", 10)
 		if err != nil || len(users) != 1 {
 			t.Fatalf("nickname search: %v %v", users, err)

@@ -15,14 +15,13 @@ func TestOperatorRolesFreezeAndFundPasswordReset(t *testing.T) {
 		ctx := context.Background()
 		player, op := newUser("pia"), newUser("opa")
 		player.FundPasswordHash = "fund-hash"
-		storage.CreateUser(ctx, db, player)
-		storage.CreateUser(ctx, db, op)
+		addUsers(t, db, player, op)
 		if r, err := storage.OperatorRole(ctx, db, player.ID); err != nil || r != "" {
 			t.Fatalf("a player's role %q %v", r, err)
 		}
 		legacy := newUser("olda")
 		legacy.IsOperator = 1
-		storage.CreateUser(ctx, db, legacy)
+		addUsers(t, db, legacy)
 		if r, _ := storage.OperatorRole(ctx, db, legacy.ID); r != storage.OperatorAdmin {
 			t.Fatalf("an operator without a stored role: %q, want admin", r)
 		}
@@ -79,8 +78,7 @@ func TestOperatorRolesFreezeAndFundPasswordReset(t *testing.T) {
 func TestWalletLinesRunBackFromTheBalance(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
-		u := newUser("wanda")
-		storage.CreateUser(ctx, db, u)
+		u := storedUser(t, db, "wanda")
 		if bal, lines, err := storage.WalletLines(ctx, db, u.ID, 10); err != nil || bal != 0 || len(lines) != 0 {
 			t.Fatalf("no entries: %d %+v %v", bal, lines, err)
 		}
@@ -108,11 +106,7 @@ func TestDashboardFiguresReconcileWithTheLedger(t *testing.T) {
 		a, b, opr := newUser("alma"), newUser("bert"), newUser("opr")
 		a.CreatedAt, b.CreatedAt, opr.CreatedAt = 1500, 2500, 1600
 		opr.IsOperator = 1
-		for _, u := range []storage.User{a, b, opr} {
-			if err := storage.CreateUser(ctx, db, u); err != nil {
-				t.Fatal(err)
-			}
-		}
+		addUsers(t, db, a, b, opr)
 		db.Tx(ctx, func(tx storage.Tx) error {
 			for i, u := range []storage.User{a, a, opr} {
 				s := storage.AuthSession{ID: storage.NewID(), UserID: u.ID, Platform: 5 + i, TokenHash: "t" + strconv.Itoa(i),
@@ -204,9 +198,7 @@ func TestOrderSearchAndAuditFilters(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
 		u, v, opr := newUser("sam"), newUser("tom"), newUser("boss")
-		for _, x := range []storage.User{u, v, opr} {
-			storage.CreateUser(ctx, db, x)
-		}
+		addUsers(t, db, u, v, opr)
 		for i, x := range []storage.User{u, u, v} {
 			o := storage.RechargeOrder{ID: storage.NewID(), OrderNo: "RN" + strconv.Itoa(i), UserID: x.ID, Amount: 100, Protocol: "TRC20",
 				TxHash: "h" + strconv.Itoa(i), CreatedAt: int64(i)}

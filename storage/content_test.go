@@ -219,7 +219,7 @@ func TestAuditLog(t *testing.T) {
 		ctx := context.Background()
 		op := newUser("opal")
 		op.IsOperator = 1
-		storage.CreateUser(ctx, db, op)
+		addUsers(t, db, op)
 		db.Tx(ctx, func(tx storage.Tx) error {
 			storage.RecordAudit(ctx, tx, op.ID, "banner.create", "1", map[string]any{"title": "x"}, 5)
 			return storage.RecordAudit(ctx, tx, op.ID, "notice.publish", "2", nil, 6)

@@ -17,9 +17,7 @@ func TestCustomerVisitorsAgentsAndMessages(t *testing.T) {
 		}
 		a1, a2 := newUser("agent1"), newUser("agent2")
 		a1.IsOperator, a2.IsOperator = 1, 1
-		storage.CreateUser(ctx, db, a1)
-		storage.CreateUser(ctx, db, a2)
-		storage.CreateUser(ctx, db, newUser("plain"))
+		addUsers(t, db, a1, a2, newUser("plain"))
 
 		// Least-loaded assignment alternates between the two agents.
 		var got []int64
@@ -77,8 +75,7 @@ func TestCustomerVisitorsAgentsAndMessages(t *testing.T) {
 		}
 
 		// A signed-in user with a visitor of their own absorbs the anonymous one.
-		u := newUser("linked")
-		storage.CreateUser(ctx, db, u)
+		u := storedUser(t, db, "linked")
 		own := storage.Visitor{ID: storage.NewID(), UserID: u.ID, CreatedAt: 2}
 		storage.CreateVisitor(ctx, db, own)
 		if err := storage.CreateVisitor(ctx, db, storage.Visitor{ID: storage.NewID(), UserID: u.ID}); !errors.Is(err, storage.ErrConflict) {

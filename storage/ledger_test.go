@@ -37,9 +37,7 @@ func tr(from, to storage.AccountRef, amount int64, key string) storage.Transfer 
 func TestLedgerBatchSemantics(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
-		alice, bob := newUser("alice"), newUser("bob")
-		storage.CreateUser(ctx, db, alice)
-		storage.CreateUser(ctx, db, bob)
+		alice, bob := storedUser(t, db, "alice"), storedUser(t, db, "bob")
 		wa, wb := storage.Wallet(alice.ID), storage.Wallet(bob.ID)
 
 		// One batch: a credit, a spend relying on it, an overdraft that must
@@ -183,8 +181,7 @@ func TestLedgerBatchSemantics(t *testing.T) {
 func TestLedgerCheckFindsProblems(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
-		u := newUser("carol")
-		storage.CreateUser(ctx, db, u)
+		u := storedUser(t, db, "carol")
 		w := storage.Wallet(u.ID)
 		commit(t, db, op(tr(storage.RechargeClearing, w, 500, "a")))
 		storagetest.CheckLedger(t, db)
@@ -227,8 +224,7 @@ func TestLedgerCheckFindsProblems(t *testing.T) {
 func TestLedgerConcurrentWritersRecompute(t *testing.T) {
 	db := storagetest.Postgres(t)
 	ctx := context.Background()
-	u := newUser("hal")
-	storage.CreateUser(ctx, db, u)
+	u := storedUser(t, db, "hal")
 	w := storage.Wallet(u.ID)
 	commit(t, db,
 		op(tr(storage.RechargeClearing, w, 100, "fund")),
@@ -289,8 +285,7 @@ func TestLedgerConcurrentWritersRecompute(t *testing.T) {
 func TestLedgerRetryHoldsTheRowsItRead(t *testing.T) {
 	db := storagetest.Postgres(t)
 	ctx := context.Background()
-	u := newUser("rita")
-	storage.CreateUser(ctx, db, u)
+	u := storedUser(t, db, "rita")
 	w := storage.Wallet(u.ID)
 	commit(t, db, op(tr(storage.RechargeClearing, w, 1_000, "fund")))
 

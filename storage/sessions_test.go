@@ -15,9 +15,7 @@ func TestSessionUserByToken(t *testing.T) {
 		u := storage.User{ID: storage.NewID(), Account: "frank", PasswordHash: "h", Nickname: "Frank", Avatar: "/a.png",
 			Phone: "13800138000", InviteCode: "pro_frank", SuperiorID: 7, IsActivation: 1, IsOperator: 0,
 			FundPasswordHash: "f", CreatedAt: 11, UpdatedAt: 12}
-		if err := storage.CreateUser(ctx, db, u); err != nil {
-			t.Fatal(err)
-		}
+		addUsers(t, db, u)
 		sess := storage.AuthSession{ID: storage.NewID(), UserID: u.ID, Platform: 5, TokenHash: storage.HashSecret("tok"),
 			JWTHash: storage.HashSecret("jwt"), ChatTokenHash: storage.HashSecret("chat"), TokenExpiresAt: 100, JWTExpiresAt: 200,
 			State: storage.SessionActive, CreatedAt: 50}

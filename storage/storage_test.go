@@ -16,6 +16,24 @@ func newUser(account string) storage.User {
 		InviteCode: "pro_" + account, CreatedAt: 1, UpdatedAt: 1}
 }
 
+// storedUser is newUser(account), stored.
+func storedUser(t *testing.T, db storage.DB, account string) storage.User {
+	t.Helper()
+	u := newUser(account)
+	addUsers(t, db, u)
+	return u
+}
+
+// addUsers stores users, failing the test on the first that cannot be.
+func addUsers(t *testing.T, db storage.DB, users ...storage.User) {
+	t.Helper()
+	for _, u := range users {
+		if err := storage.CreateUser(context.Background(), db, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestMigrateIsIdempotent(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		applied, err := storage.Migrate(context.Background(), db)
@@ -47,8 +65,7 @@ func TestUsersCreateFindConflict(t *testing.T) {
 		if _, err := storage.UserByAccount(ctx, db, "nobody"); !errors.Is(err, storage.ErrNotFound) {
 			t.Fatalf("missing user: want ErrNotFound, got %v", err)
 		}
-		bob := newUser("bob")
-		storage.CreateUser(ctx, db, bob)
+		bob := storedUser(t, db, "bob")
 		users, err := storage.UsersByIDs(ctx, db, []int64{alice.ID, bob.ID, 12345})
 		if err != nil || len(users) != 2 {
 			t.Fatalf("UsersByIDs = %v, %v", users, err)
@@ -88,8 +105,7 @@ func TestTxRollsBackOnError(t *testing.T) {
 func TestSessionsReplaceOnSamePlatform(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
-		u := newUser("dave")
-		storage.CreateUser(ctx, db, u)
+		u := storedUser(t, db, "dave")
 		mk := func(secret string, platform int) storage.AuthSession {
 			return storage.AuthSession{ID: storage.NewID(), UserID: u.ID, Platform: platform,
 				TokenHash: storage.HashSecret("t" + secret), JWTHash: storage.HashSecret("j" + secret),

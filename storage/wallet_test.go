@@ -12,9 +12,7 @@ import (
 func TestWalletOrdersAndRecords(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
-		u, other := newUser("dora"), newUser("eve")
-		storage.CreateUser(ctx, db, u)
-		storage.CreateUser(ctx, db, other)
+		u, other := storedUser(t, db, "dora"), storedUser(t, db, "eve")
 
 		r1 := storage.RechargeOrder{ID: storage.NewID(), OrderNo: "R1", UserID: u.ID, Amount: 5000, Protocol: "TRC20",
 			Address: "T...", TxHash: "aa", CreatedAt: 100}
@@ -168,9 +166,7 @@ func TestBanksAndCards(t *testing.T) {
 			t.Fatalf("duplicate bank: %v", err)
 		}
 
-		u, other := newUser("finn"), newUser("gus")
-		storage.CreateUser(ctx, db, u)
-		storage.CreateUser(ctx, db, other)
+		u, other := storedUser(t, db, "finn"), storedUser(t, db, "gus")
 		card := storage.BankCard{ID: storage.NewID(), UserID: u.ID, BankID: 91, BankName: "BBVA", HolderName: "Finn", CardNumber: "4000123412341234", CreatedAt: 1}
 		if err := storage.CreateBankCard(ctx, db, card); err != nil {
 			t.Fatal(err)
