@@ -175,51 +175,48 @@ func (d *Desk) Place(ctx context.Context, req BetRequest) (storage.RoundBet, err
 		return storage.RoundBet{}, err
 	}
 	c := &betCall{req: req, res: make(chan betResult, 1)}
-	select {
-	case d.bets <- c:
-	case <-d.quit:
-		return storage.RoundBet{}, ErrDeskClosed
-	case <-ctx.Done():
-		return storage.RoundBet{}, ctx.Err()
+	r, err := deskCall(ctx, d, d.bets, c, c.res)
+	if err != nil {
+		return storage.RoundBet{}, err
 	}
-	select {
-	case r := <-c.res:
-		return r.bet, r.err
-	case <-d.done:
-		select {
-		case r := <-c.res:
-			return r.bet, r.err
-		default:
-			return storage.RoundBet{}, ErrDeskClosed
-		}
-	case <-ctx.Done():
-		return storage.RoundBet{}, ctx.Err()
-	}
+	return r.bet, r.err
 }
 
 // settle pays up to limit open bets of the drawn round r and returns them
 // settled (none when the round has no open bet left).
 func (d *Desk) settle(ctx context.Context, r storage.Round, limit int) ([]storage.RoundBet, error) {
 	c := &settleCall{round: r, limit: limit, res: make(chan settleResult, 1)}
+	res, err := deskCall(ctx, d, d.settles, c, c.res)
+	if err != nil {
+		return nil, err
+	}
+	return res.bets, res.err
+}
+
+// deskCall queues call for the desk's loop and waits for its result: the
+// result even if the desk stopped just after giving it, ErrDeskClosed if
+// the desk stopped first, ctx's error if ctx ended first.
+func deskCall[C, R any](ctx context.Context, d *Desk, queue chan<- C, call C, res <-chan R) (R, error) {
+	var none R
 	select {
-	case d.settles <- c:
+	case queue <- call:
 	case <-d.quit:
-		return nil, ErrDeskClosed
+		return none, ErrDeskClosed
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return none, ctx.Err()
 	}
 	select {
-	case r := <-c.res:
-		return r.bets, r.err
+	case r := <-res:
+		return r, nil
 	case <-d.done:
 		select {
-		case r := <-c.res:
-			return r.bets, r.err
+		case r := <-res:
+			return r, nil
 		default:
-			return nil, ErrDeskClosed
+			return none, ErrDeskClosed
 		}
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return none, ctx.Err()
 	}
 }
 
