@@ -18,9 +18,7 @@ import (
 func TestBadBetsAreRefusedAndWriteNothing(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		e := newEnv(t, db, 2, testRules)
-		e.node("a")
-		e.waitArmed(1, t0.Add(60*time.Second))
-		r := e.latest(1)
+		r := e.firstRound()
 		alice, bob, poor := e.player(100000), e.player(100000), e.player(150)
 		orig, err := e.bet(alice, r, Big, 500, "alice-1")
 		if err != nil {

@@ -13,19 +13,27 @@ import (
 	"kj/storage/storagetest"
 )
 
+// windowsOnPostgres is a PostgreSQL store with n windows, each of max bet
+// 1000.
+func windowsOnPostgres(t *testing.T, n int64) storage.DB {
+	t.Helper()
+	db := storagetest.Postgres(t)
+	if err := storage.EnsureRoundWindows(context.Background(), db, n, storage.RoundWindow{OddsBP: 19800, MinBet: 100, MaxBet: 1000,
+		BettingMs: 60000, DrawingMs: 10000, RestMs: 20000}, t0.UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // An operator's edit of a window's rules, made on one node, is what every
 // node serves once the bus has delivered it; before any edit the nodes
 // serve their copies without asking the store.
 func TestWindowDefinitionsFollowEditsOnEveryNode(t *testing.T) {
 	for _, backend := range []string{"memory", "nats"} {
 		t.Run(backend, func(t *testing.T) {
-			db := storagetest.Postgres(t)
+			db := windowsOnPostgres(t, 2)
 			ctx := context.Background()
 			clk := clock.NewFake(t0)
-			if err := storage.EnsureRoundWindows(ctx, db, 2, storage.RoundWindow{OddsBP: 19800, MinBet: 100, MaxBet: 1000,
-				BettingMs: 60000, DrawingMs: 10000, RestMs: 20000}, t0.UnixMilli()); err != nil {
-				t.Fatal(err)
-			}
 			var nodes [2]*Rounds
 			var mem bus.Bus = bus.NewMemory()
 			t.Cleanup(func() { mem.Close() })
@@ -91,13 +99,9 @@ func TestWindowDefinitionsFollowEditsOnEveryNode(t *testing.T) {
 // An edit whose bus event was lost while the node was cut off from NATS is
 // served once the bus is back: the node drops its copy then.
 func TestWindowDefinitionsReloadWhenTheBusResumes(t *testing.T) {
-	db := storagetest.Postgres(t)
+	db := windowsOnPostgres(t, 1)
 	ctx := context.Background()
 	clk := clock.NewFake(t0)
-	if err := storage.EnsureRoundWindows(ctx, db, 1, storage.RoundWindow{OddsBP: 19800, MinBet: 100, MaxBet: 1000,
-		BettingMs: 60000, DrawingMs: 10000, RestMs: 20000}, t0.UnixMilli()); err != nil {
-		t.Fatal(err)
-	}
 	b := bus.NewMemory()
 	defer b.Close()
 	defs, err := NewDefinitions(db, b, clk, time.Hour)

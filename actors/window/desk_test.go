@@ -43,9 +43,7 @@ func stalledDesk(t *testing.T) (storage.DB, *env, storage.Round, *stallingLedger
 	t.Helper()
 	db := storagetest.Postgres(t)
 	e := newEnv(t, db, 1, testRules)
-	e.node("a")
-	e.waitArmed(1, t0.Add(60*time.Second))
-	r := e.latest(1)
+	r := e.firstRound()
 	stall := newStallingLedger()
 	desk := NewDesk(db, stall, e.clock, e.bus, e.log, 500)
 	t.Cleanup(desk.Close)
@@ -58,6 +56,18 @@ type placed struct {
 	err error
 }
 
+// placeStalled places req in the background and returns once the batch
+// it is in has stalled; the channel gives its outcome after stall.let.
+func placeStalled(desk *Desk, stall *stallingLedger, req BetRequest) <-chan placed {
+	first := make(chan placed, 1)
+	go func() {
+		b, err := desk.Place(context.Background(), req)
+		first <- placed{b, err}
+	}()
+	<-stall.stalled
+	return first
+}
+
 // A batch that stalls does not hold up the bets queued behind it: they
 // are written and acknowledged while it is stuck (on PostgreSQL, where
 // batches run side by side).
@@ -65,13 +75,8 @@ func TestDeskStalledBatchDoesNotHoldUpLaterBets(t *testing.T) {
 	_, e, r, stall, desk := stalledDesk(t)
 	alice, bob := e.player(100000), e.player(100000)
 
-	first := make(chan placed, 1)
-	go func() {
-		b, err := desk.Place(context.Background(), BetRequest{UserID: alice, WindowID: 1, Issue: r.Issue,
-			Content: Big, Amount: 500, BetID: "stalled-1", ArrivedAt: e.clock.Now()})
-		first <- placed{b, err}
-	}()
-	<-stall.stalled
+	first := placeStalled(desk, stall, BetRequest{UserID: alice, WindowID: 1, Issue: r.Issue,
+		Content: Big, Amount: 500, BetID: "stalled-1", ArrivedAt: e.clock.Now()})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := desk.Place(ctx, BetRequest{UserID: bob, WindowID: 1, Issue: r.Issue,
@@ -106,12 +111,7 @@ func TestDeskResendRacingAcrossBatchesGetsTheBet(t *testing.T) {
 	req := BetRequest{UserID: alice, WindowID: 1, Issue: r.Issue, Content: Big, Amount: 500,
 		BetID: "raced-1", ArrivedAt: e.clock.Now()}
 
-	first := make(chan placed, 1)
-	go func() {
-		b, err := desk.Place(context.Background(), req)
-		first <- placed{b, err}
-	}()
-	<-stall.stalled
+	first := placeStalled(desk, stall, req)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	resent, err := desk.Place(ctx, req)
@@ -138,13 +138,8 @@ func TestDeskBatchOvertakenByTheCloseIsRefused(t *testing.T) {
 	alice := e.player(100000)
 	bets, transfers := e.betCount(), e.transfers()
 
-	first := make(chan placed, 1)
-	go func() {
-		b, err := desk.Place(context.Background(), BetRequest{UserID: alice, WindowID: 1, Issue: r.Issue,
-			Content: Big, Amount: 500, BetID: "overtaken-1", ArrivedAt: e.clock.Now()})
-		first <- placed{b, err}
-	}()
-	<-stall.stalled
+	first := placeStalled(desk, stall, BetRequest{UserID: alice, WindowID: 1, Issue: r.Issue,
+		Content: Big, Amount: 500, BetID: "overtaken-1", ArrivedAt: e.clock.Now()})
 	if ok, err := storage.CloseRound(context.Background(), db, r.ID, e.clock.Now().UnixMilli()); err != nil || !ok {
 		t.Fatalf("close: %v %v", ok, err)
 	}

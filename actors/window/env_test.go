@@ -126,6 +126,15 @@ func (e *env) latest(w int64) storage.Round {
 	return r
 }
 
+// firstRound starts node "a" and returns window 1's first round once the
+// window has armed its timer for the end of its betting (t0 + 60 s).
+func (e *env) firstRound() storage.Round {
+	e.t.Helper()
+	e.node("a")
+	e.waitArmed(1, t0.Add(60*time.Second))
+	return e.latest(1)
+}
+
 func (e *env) round(id int64) storage.Round {
 	e.t.Helper()
 	r, err := storage.RoundByID(context.Background(), e.db, id)
@@ -209,17 +218,19 @@ func (e *env) ledgerOK() storage.LedgerReport {
 
 func (e *env) transfers() int {
 	e.t.Helper()
-	var n int
-	if err := e.db.QueryRow(context.Background(), `SELECT COUNT(*) FROM ledger_transfers`).Scan(&n); err != nil {
-		e.t.Fatal(err)
-	}
-	return n
+	return e.rowCount("ledger_transfers")
 }
 
 func (e *env) betCount() int {
 	e.t.Helper()
+	return e.rowCount("round_bets")
+}
+
+// rowCount counts the rows of a table.
+func (e *env) rowCount(table string) int {
+	e.t.Helper()
 	var n int
-	if err := e.db.QueryRow(context.Background(), `SELECT COUNT(*) FROM round_bets`).Scan(&n); err != nil {
+	if err := e.db.QueryRow(context.Background(), `SELECT COUNT(*) FROM `+table).Scan(&n); err != nil {
 		e.t.Fatal(err)
 	}
 	return n

@@ -20,9 +20,7 @@ import (
 func TestPhaseMachineExactTransitions(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		e := newEnv(t, db, 1, testRules)
-		e.node("a")
-		e.waitArmed(1, t0.Add(60*time.Second))
-		r1 := e.latest(1)
+		r1 := e.firstRound()
 		if r1.Issue != "20260301000100001" || r1.Seq != 1 || r1.StartsAt != ms(t0) ||
 			r1.BettingEndsAt != ms(t0)+60000 || r1.DrawingEndsAt != ms(t0)+70000 || r1.RestEndsAt != ms(t0)+90000 {
 			t.Fatalf("first round laid out wrong: %+v", r1)
@@ -98,9 +96,7 @@ func TestPhaseMachineExactTransitions(t *testing.T) {
 func TestBetsJudgedByArrivalTimeAtTheDeadline(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		e := newEnv(t, db, 1, testRules)
-		e.node("a")
-		e.waitArmed(1, t0.Add(60*time.Second))
-		r := e.latest(1)
+		r := e.firstRound()
 		alice := e.player(100000)
 
 		if _, err := e.betAt(alice, r, Big, 100, "early", t0.Add(-time.Millisecond)); !errors.Is(err, ErrBettingNotOpen) {
