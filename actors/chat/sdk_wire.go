@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -322,7 +321,6 @@ func appendTotalPush(out []byte, total int64) []byte {
 func appendConversationPush(out []byte, event string, items []*ConversationItem, latest []*Message) []byte {
 	out = appendPushHead(out, event)
 	out = append(out, '[')
-	sp := itemScratch.Get().(*[]byte)
 	for i, it := range items {
 		if i > 0 {
 			out = append(out, ',')
@@ -333,77 +331,69 @@ func appendConversationPush(out []byte, event string, items []*ConversationItem,
 				wire = m.latestWire
 			}
 		}
-		out, *sp = appendConversationItem(out, (*sp)[:0], it, wire)
-	}
-	if cap(*sp) <= 16<<10 {
-		itemScratch.Put(sp)
+		out = appendConversationItem(out, it, wire)
 	}
 	out = append(out, ']')
 	return append(out, pushTail...)
 }
 
-// itemScratch holds the once-escaped JSON of a conversation item while it
-// is escaped again into a push (one buffer per push, not per item).
-var itemScratch = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
-
 // appendConversationItem appends it as encoding/json renders a
-// *ConversationItem, escaped once more as the inside of the frame's data
-// string; scratch is the buffer the once-escaped form is built in, and is
-// returned for reuse. When latestWire is not nil it is the item's latest
-// message already escaped twice, put in as it is. Written by hand because
-// encoding/json's reflection was most of the cost of a member's
-// conversation push (W3 profile); TestConversationPushMatchesEncodeReply
+// *ConversationItem, as it stands inside the frame's data string: the keys
+// escaped once (written so below: \" is a quote inside the data string)
+// and the string values twice. When latestWire is not nil it is the item's
+// latest message already escaped twice, put in as it is. Written by hand
+// because encoding/json's reflection was most of the cost of a member's
+// conversation push (W3 profile), and straight into the frame because
+// building the item and then escaping it as a whole was still two thirds
+// of a member's flush (BenchmarkMemberFlush). TestConversationPushMatchesEncodeReply
 // holds it to encoding/json byte for byte.
-func appendConversationItem(out, scratch []byte, it *ConversationItem, latestWire []byte) ([]byte, []byte) {
-	b := scratch
+func appendConversationItem(out []byte, it *ConversationItem, latestWire []byte) []byte {
 	str := func(key, v string) {
-		b = append(b, key...)
-		b = append(b, '"')
-		b = appendEscaped(b, unsafeBytes(v))
-		b = append(b, '"')
+		out = append(out, key...)
+		out = append(out, `\"`...)
+		out = appendEscapedTwice(out, unsafeBytes(v))
+		out = append(out, `\"`...)
 	}
 	num := func(key string, v int64) {
-		b = append(b, key...)
-		b = strconv.AppendInt(b, v, 10)
+		out = append(out, key...)
+		out = strconv.AppendInt(out, v, 10)
 	}
 	flag := func(key string, v bool) {
-		b = append(b, key...)
-		b = strconv.AppendBool(b, v)
+		out = append(out, key...)
+		out = strconv.AppendBool(out, v)
 	}
-	b = append(b, '{')
-	str(`"conversationID":`, it.ConversationID)
-	num(`,"conversationType":`, int64(it.ConversationType))
-	str(`,"userID":`, it.UserID)
-	str(`,"groupID":`, it.GroupID)
-	str(`,"showName":`, it.ShowName)
-	str(`,"faceURL":`, it.FaceURL)
-	num(`,"recvMsgOpt":`, int64(it.RecvMsgOpt))
-	num(`,"unreadCount":`, it.UnreadCount)
-	num(`,"groupAtType":`, int64(it.GroupAtType))
+	out = append(out, '{')
+	str(`\"conversationID\":`, it.ConversationID)
+	num(`,\"conversationType\":`, int64(it.ConversationType))
+	str(`,\"userID\":`, it.UserID)
+	str(`,\"groupID\":`, it.GroupID)
+	str(`,\"showName\":`, it.ShowName)
+	str(`,\"faceURL\":`, it.FaceURL)
+	num(`,\"recvMsgOpt\":`, int64(it.RecvMsgOpt))
+	num(`,\"unreadCount\":`, it.UnreadCount)
+	num(`,\"groupAtType\":`, int64(it.GroupAtType))
 	if latestWire != nil {
-		b = append(b, `,"latestMsg":"`...)
-		out = appendEscaped(out, b)
+		out = append(out, `,\"latestMsg\":\"`...)
 		out = append(out, latestWire...)
-		b = append(b[:0], '"')
+		out = append(out, `\"`...)
 	} else {
-		str(`,"latestMsg":`, it.LatestMsg)
+		str(`,\"latestMsg\":`, it.LatestMsg)
 	}
-	num(`,"latestMsgSendTime":`, it.LatestMsgSendTime)
-	str(`,"draftText":`, it.DraftText)
-	num(`,"draftTextTime":`, it.DraftTextTime)
-	num(`,"burnDuration":`, it.BurnDuration)
-	num(`,"msgDestructTime":`, it.MsgDestructTime)
-	flag(`,"isPinned":`, it.IsPinned)
-	flag(`,"isNotInGroup":`, it.IsNotInGroup)
-	flag(`,"isPrivateChat":`, it.IsPrivateChat)
-	flag(`,"isMsgDestruct":`, it.IsMsgDestruct)
-	str(`,"attachedInfo":`, it.AttachedInfo)
-	str(`,"ex":`, it.Ex)
-	num(`,"maxSeq":`, it.MaxSeq)
-	num(`,"hasReadSeq":`, it.HasReadSeq)
-	num(`,"minSeq":`, it.MinSeq)
-	b = append(b, '}')
-	return appendEscaped(out, b), b
+	num(`,\"latestMsgSendTime\":`, it.LatestMsgSendTime)
+	str(`,\"draftText\":`, it.DraftText)
+	num(`,\"draftTextTime\":`, it.DraftTextTime)
+	num(`,\"burnDuration\":`, it.BurnDuration)
+	num(`,\"msgDestructTime\":`, it.MsgDestructTime)
+	flag(`,\"isPinned\":`, it.IsPinned)
+	flag(`,\"isNotInGroup\":`, it.IsNotInGroup)
+	flag(`,\"isPrivateChat\":`, it.IsPrivateChat)
+	flag(`,\"isMsgDestruct\":`, it.IsMsgDestruct)
+	str(`,\"attachedInfo\":`, it.AttachedInfo)
+	str(`,\"ex\":`, it.Ex)
+	num(`,\"maxSeq\":`, it.MaxSeq)
+	num(`,\"hasReadSeq\":`, it.HasReadSeq)
+	num(`,\"minSeq\":`, it.MinSeq)
+	return append(out, '}')
 }
 
 // unsafeBytes views s as bytes without copying; the bytes are only read.
@@ -425,7 +415,7 @@ func appendEscaped(dst, src []byte) []byte {
 	for i := 0; i < len(src); {
 		b := src[i]
 		if b < utf8.RuneSelf {
-			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+			if plainASCII[b] {
 				i++
 				continue
 			}
@@ -462,6 +452,46 @@ func appendEscaped(dst, src []byte) []byte {
 			i += size
 			continue
 		}
+		i += size
+		start = i
+	}
+	return append(dst, src[start:]...)
+}
+
+// plainASCII marks the ASCII bytes appendEscaped copies as they are: a
+// table, because the comparisons per byte were most of the escaping's cost.
+var plainASCII = func() (t [utf8.RuneSelf]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = b != '"' && b != '\\' && b != '<' && b != '>' && b != '&'
+	}
+	return t
+}()
+
+// appendEscapedTwice appends what appendEscaped(nil, appendEscaped(nil,
+// src)) returns without the buffer between: a character appendEscaped
+// copies as it is stays as it is, and any other is escaped, and its
+// escape escaped again.
+func appendEscapedTwice(dst, src []byte) []byte {
+	start := 0
+	for i := 0; i < len(src); {
+		b := src[i]
+		size := 1
+		if b < utf8.RuneSelf {
+			if plainASCII[b] {
+				i++
+				continue
+			}
+		} else {
+			var c rune
+			c, size = utf8.DecodeRune(src[i:])
+			if (c != utf8.RuneError || size > 1) && c != '\u2028' && c != '\u2029' {
+				i += size
+				continue
+			}
+		}
+		dst = append(dst, src[start:i]...)
+		var once [8]byte // the longest escape of one character is \u00XX
+		dst = appendEscaped(dst, appendEscaped(once[:0], src[i:i+size]))
 		i += size
 		start = i
 	}

@@ -180,6 +180,28 @@ func TestConversationPushMatchesEncodeReply(t *testing.T) {
 	}
 }
 
+// Escaping twice in one pass is escaping, then escaping the result: for
+// every kind of character, alone, in runs and at the edges of a text, and
+// for every byte value; and escaping once is what encoding/json does inside
+// a string.
+func TestEscapedTwiceIsEscapeOfEscape(t *testing.T) {
+	texts := []string{"", "plain", `"`, `\`, `a"b\c`, "<>&", "\u2028\u2029", "\xff", "a\xffb\xfe",
+		"中文 · émoji 🎉", "tab\t nul\x00 del\x7f", "\b\f\n\r\x01\x1f", `"latestMsg":"x"`}
+	for b := range 256 {
+		texts = append(texts, string([]byte{byte(b)}), "x"+string([]byte{byte(b)})+"y")
+	}
+	for _, text := range texts {
+		want := appendEscaped(nil, appendEscaped(nil, []byte(text)))
+		if got := appendEscapedTwice([]byte("kept"), []byte(text)); string(got) != "kept"+string(want) {
+			t.Fatalf("%q: got %q, want %q", text, got[4:], want)
+		}
+		quoted, _ := json.Marshal(text)
+		if once := appendEscaped(nil, []byte(text)); `"`+string(once)+`"` != string(quoted) {
+			t.Fatalf("%q: escaped %q, encoding/json %s", text, once, quoted)
+		}
+	}
+}
+
 // The unread total's frame, written without encoding/json, is what
 // encodeReply renders for it.
 func TestTotalPushMatchesEncodeReply(t *testing.T) {
