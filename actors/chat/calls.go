@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"unicode/utf8"
@@ -43,13 +44,10 @@ func init() {
 // must be the ones it connected with and the sign-in must still be live.
 // The reply is followed by OnConnectSuccess.
 func callLogin(c *call) (any, error) {
-	uid, err := c.args.String(0, "userID")
-	if err != nil {
-		return nil, err
-	}
-	tok, err := c.args.String(1, "token")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	uid, tok := a.String(0, "userID"), a.String(1, "token")
+	if a.err != nil {
+		return nil, a.err
 	}
 	s, e := c.s, c.s.e
 	if uid != c.meStr() || tokenDigest(tok) != s.tokenHash {
@@ -154,13 +152,10 @@ func callSetSelfInfo(c *call) (any, error) {
 // callGetUsersInfo returns public info of users plus what the caller knows
 // of them: friendship, blacklist, and membership of a group.
 func callGetUsersInfo(c *call) (any, error) {
-	ids, err := userIDsArg(c, 0, "userIDList")
-	if err != nil {
-		return nil, err
-	}
-	groupArg, err := c.args.OptString(1, "groupID")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	ids, groupArg := a.IDs(0, "userIDList"), a.OptString(1, "groupID")
+	if a.err != nil {
+		return nil, a.err
 	}
 	e := c.s.e
 	users, err := storage.UsersByIDs(c.ctx, e.db, ids)
@@ -214,15 +209,61 @@ func (e *Engine) relations(c *call, userID int64) (map[int64]storage.ChatFriend,
 	if err != nil {
 		return nil, nil, err
 	}
-	friends := make(map[int64]storage.ChatFriend, len(fl))
-	for _, f := range fl {
-		friends[f.FriendID] = f
+	return keyBy(fl, func(f storage.ChatFriend) int64 { return f.FriendID }), keyBy(bl, func(b storage.ChatBlock) int64 { return b.BlockedID }), nil
+}
+
+// userMap loads users by id.
+func userMap(ctx context.Context, q storage.Querier, ids []int64) (map[int64]storage.User, error) {
+	list, err := storage.UsersByIDs(ctx, q, ids)
+	return keyBy(list, func(u storage.User) int64 { return u.ID }), err
+}
+
+// groupMap loads groups by id.
+func groupMap(ctx context.Context, q storage.Querier, ids []int64) (map[int64]storage.ChatGroup, error) {
+	list, err := storage.ChatGroupsByIDs(ctx, q, ids)
+	return keyBy(list, func(g storage.ChatGroup) int64 { return g.ID }), err
+}
+
+// keyBy indexes list by key.
+func keyBy[T any](list []T, key func(T) int64) map[int64]T {
+	m := make(map[int64]T, len(list))
+	for _, v := range list {
+		m[key(v)] = v
 	}
-	blocks := make(map[int64]storage.ChatBlock, len(bl))
-	for _, b := range bl {
-		blocks[b.BlockedID] = b
+	return m
+}
+
+// setOf is the set of the values in list.
+func setOf[K comparable](list []K) map[K]bool {
+	set := make(map[K]bool, len(list))
+	for _, k := range list {
+		set[k] = true
 	}
-	return friends, blocks, nil
+	return set
+}
+
+// searched is one text a search of the caller's friends, groups or
+// members may look in, when the search asks for it (on).
+type searched struct {
+	on   bool
+	text string
+}
+
+// keywordIn says whether any keyword (trimmed and lowercased; blank ones
+// are skipped) is in one of the texts searched.
+func keywordIn(keywords []string, texts ...searched) bool {
+	for _, kw := range keywords {
+		kw = strings.ToLower(strings.TrimSpace(kw))
+		if kw == "" {
+			continue
+		}
+		for _, t := range texts {
+			if t.on && strings.Contains(t.text, kw) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // userIDsArg reads a list of user ids.
@@ -249,15 +290,112 @@ func userIDsArg(c *call, i int, name string) ([]int64, error) {
 	return ids, nil
 }
 
-// userIDArg reads one user id.
-func userIDArg(c *call, i int, name string) (int64, error) {
+// idArg reads one id, of a user or a group.
+func (c *call) idArg(i int, name string) (int64, error) {
 	s, err := c.args.String(i, name)
 	if err != nil {
 		return 0, err
 	}
+	return parseID(s, name)
+}
+
+// parseID reads an id given as a string; a bad one is a bad argument name.
+func parseID(s, name string) (int64, error) {
 	id, err := parseUserID(s)
 	if err != nil {
 		return 0, badArg(name)
 	}
 	return id, nil
+}
+
+// argReader reads a call's arguments one after another and keeps the
+// first error, so that a handler reads all it takes and checks once: a
+// read after an error does nothing and returns the zero value. The error
+// is the one the first bad argument gives on its own.
+type argReader struct {
+	c   *call
+	err error
+}
+
+func (c *call) argReader() *argReader { return &argReader{c: c} }
+
+// readArg runs one read unless an earlier one failed.
+func readArg[T any](a *argReader, read func(i int, name string) (T, error), i int, name string) T {
+	var v T
+	if a.err == nil {
+		v, a.err = read(i, name)
+	}
+	return v
+}
+
+func (a *argReader) String(i int, name string) string {
+	return readArg(a, a.c.args.String, i, name)
+}
+
+func (a *argReader) OptString(i int, name string) string {
+	return readArg(a, a.c.args.OptString, i, name)
+}
+
+func (a *argReader) Int(i int, name string) int64 { return readArg(a, a.c.args.Int, i, name) }
+
+func (a *argReader) Float(i int, name string) float64 { return readArg(a, a.c.args.Float, i, name) }
+
+func (a *argReader) Bool(i int, name string) bool { return readArg(a, a.c.args.Bool, i, name) }
+
+func (a *argReader) OptBool(i int, name string) bool { return readArg(a, a.c.args.OptBool, i, name) }
+
+func (a *argReader) StringList(i int, name string) []string {
+	return readArg(a, a.c.args.StringList, i, name)
+}
+
+// ID reads one id, of a user or a group.
+func (a *argReader) ID(i int, name string) int64 { return readArg(a, a.c.idArg, i, name) }
+
+// IDs reads a list of user (or group) ids.
+func (a *argReader) IDs(i int, name string) []int64 {
+	return readArg(a, func(i int, name string) ([]int64, error) { return userIDsArg(a.c, i, name) }, i, name)
+}
+
+// Conversation reads the id of a conversation the caller takes part in.
+func (a *argReader) Conversation(i int, name string) convRef {
+	return readArg(a, a.c.conversationArg, i, name)
+}
+
+// IntIn reads a whole number from lo to hi; one outside is a bad argument.
+func (a *argReader) IntIn(i int, name string, lo, hi int64) int64 {
+	n := a.Int(i, name)
+	a.check(n >= lo && n <= hi, name)
+	return n
+}
+
+// check fails the reading with a bad argument name unless ok: for the
+// limits a handler puts on what it read.
+func (a *argReader) check(ok bool, name string) {
+	if a.err == nil && !ok {
+		a.err = badArg(name)
+	}
+}
+
+// Object decodes an object argument into dst.
+func (a *argReader) Object(i int, name string, dst any) {
+	if a.err == nil {
+		a.err = a.c.args.Object(i, name, dst)
+	}
+}
+
+// ObjectList decodes an array of objects into dst.
+func (a *argReader) ObjectList(i int, name string, dst any) {
+	if a.err == nil {
+		a.err = a.c.args.ObjectList(i, name, dst)
+	}
+}
+
+// has says whether argument i is given (and nothing failed before it), for
+// the optional arguments read only when present.
+func (a *argReader) has(i int) bool { return a.err == nil && a.c.args.hasValue(i) }
+
+// parseID reads an id given inside an argument (a field of params): a bad
+// one is a bad argument name.
+func (a *argReader) parseID(s, name string) int64 {
+	return readArg(a, func(_ int, name string) (int64, error) { return parseID(s, name) }, 0, name)
 }

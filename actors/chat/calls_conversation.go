@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 
 	"kj/internal/apierr"
@@ -33,22 +34,25 @@ func callAllConversations(c *call) (any, error) {
 }
 
 func callConversationsSplit(c *call) (any, error) {
-	offset, err := c.args.Int(0, "offset")
-	if err != nil || offset < 0 {
-		return nil, badArg("offset")
-	}
-	count, err := c.args.Int(1, "count")
-	if err != nil || count <= 0 || count > 1000 {
-		return nil, badArg("count")
+	a := c.argReader()
+	offset, count := a.IntIn(0, "offset", 0, math.MaxInt64), a.IntIn(1, "count", 1, 1000)
+	if a.err != nil {
+		return nil, a.err
 	}
 	items, err := c.s.e.visibleConversations(c.ctx, c.me())
 	if err != nil {
 		return nil, err
 	}
-	if offset >= int64(len(items)) {
-		return []*ConversationItem{}, nil
+	return pageOf(items, offset, count), nil
+}
+
+// pageOf is the part of list from offset, count long at the most: an
+// offset past the end is an empty page, never nil.
+func pageOf[T any](list []T, offset, count int64) []T {
+	if offset >= int64(len(list)) {
+		return []T{}
 	}
-	return items[offset:min(int64(len(items)), offset+count)], nil
+	return list[offset:min(int64(len(list)), offset+count)]
 }
 
 // conversationArg reads a conversation id the caller takes part in: a 1:1
@@ -85,13 +89,10 @@ func (c *call) renderOne(r storage.ChatUserConversation) (*ConversationItem, err
 // callGetOneConversation returns (creating it for the caller) the
 // conversation with a user or of a group: args sessionType, sourceID.
 func callGetOneConversation(c *call) (any, error) {
-	st, err := c.args.Int(0, "sessionType")
-	if err != nil {
-		return nil, err
-	}
-	source, err := c.args.String(1, "sourceID")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	st, source := a.Int(0, "sessionType"), a.String(1, "sourceID")
+	if a.err != nil {
+		return nil, a.err
 	}
 	ref, err := c.openConversation(st, source)
 	if err != nil {
@@ -111,24 +112,16 @@ func callGetOneConversation(c *call) (any, error) {
 // openConversation makes sure the caller has a row for the conversation
 // with sourceID (a user or a group they belong to).
 func (c *call) openConversation(sessionType int64, source string) (convRef, error) {
-	kind, ok := normalSessionType(sessionType)
-	if !ok {
-		return convRef{}, badArg("sessionType")
-	}
-	id, err := parseUserID(source)
+	ref, id, err := c.conversationWith(sessionType, source)
 	if err != nil {
-		return convRef{}, badArg("sourceID")
+		return convRef{}, err
 	}
 	e := c.s.e
 	now := e.now()
-	if kind == sessionSingle {
-		if id == c.me() {
-			return convRef{}, apierr.ChatError(apierr.CodeChatSelf)
-		}
+	if ref.SessionType == sessionSingle {
 		if _, err := existingUser(c.ctx, e.db, id); err != nil {
 			return convRef{}, err
 		}
-		ref, _ := parseConversationID(singleConversationID(c.meStr(), source))
 		err := e.db.Tx(c.ctx, func(tx storage.Tx) error {
 			if _, err := storage.LockChatConversation(c.ctx, tx, storage.ChatConversation{ID: ref.ID, SessionType: sessionSingle, CreatedAt: now}); err != nil {
 				return err
@@ -137,7 +130,6 @@ func (c *call) openConversation(sessionType int64, source string) (convRef, erro
 		})
 		return ref, err
 	}
-	ref := convRef{ID: groupConversationID(id), SessionType: sessionGroup, GroupID: id}
 	if _, err := storage.ChatUserConversationByID(c.ctx, e.db, c.me(), ref.ID); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return convRef{}, apierr.ChatError(apierr.CodeChatConvNotFound)
@@ -178,29 +170,36 @@ func callGetMultipleConversations(c *call) (any, error) {
 // callConversationID answers the id of the conversation with sourceID:
 // args sourceID, sessionType.
 func callConversationID(c *call) (any, error) {
-	source, err := c.args.String(0, "sourceID")
+	a := c.argReader()
+	source, st := a.String(0, "sourceID"), a.Int(1, "sessionType")
+	if a.err != nil {
+		return nil, a.err
+	}
+	ref, _, err := c.conversationWith(st, source)
 	if err != nil {
 		return nil, err
 	}
-	st, err := c.args.Int(1, "sessionType")
-	if err != nil {
-		return nil, err
-	}
-	kind, ok := normalSessionType(st)
+	return ref.ID, nil
+}
+
+// conversationWith names the conversation of the caller with sourceID: a
+// user (not the caller) or a group, as sessionType says; id is sourceID's.
+func (c *call) conversationWith(sessionType int64, source string) (ref convRef, id int64, err error) {
+	kind, ok := normalSessionType(sessionType)
 	if !ok {
-		return nil, badArg("sessionType")
+		return convRef{}, 0, badArg("sessionType")
 	}
-	id, err := parseUserID(source)
-	if err != nil {
-		return nil, badArg("sourceID")
+	if id, err = parseID(source, "sourceID"); err != nil {
+		return convRef{}, 0, err
 	}
-	if kind == sessionSingle {
-		if id == c.me() {
-			return nil, apierr.ChatError(apierr.CodeChatSelf)
-		}
-		return singleConversationID(c.meStr(), source), nil
+	if kind == sessionGroup {
+		return convRef{ID: groupConversationID(id), SessionType: sessionGroup, GroupID: id}, id, nil
 	}
-	return groupConversationID(id), nil
+	if id == c.me() {
+		return convRef{}, 0, apierr.ChatError(apierr.CodeChatSelf)
+	}
+	ref, _ = parseConversationID(singleConversationID(c.meStr(), source))
+	return ref, id, nil
 }
 
 func callTotalUnread(c *call) (any, error) {
@@ -273,8 +272,14 @@ func callHide(c *call) (any, error) {
 }
 
 func callHideAll(c *call) (any, error) {
+	return c.changeAllMine(storage.HideAllChatConversations)
+}
+
+// changeAllMine runs a change to every conversation row of the caller and
+// tells the caller's sockets to reload the list.
+func (c *call) changeAllMine(change func(ctx context.Context, q storage.Querier, userID int64) error) (any, error) {
 	e := c.s.e
-	if err := storage.HideAllChatConversations(c.ctx, e.db, c.me()); err != nil {
+	if err := change(c.ctx, e.db, c.me()); err != nil {
 		return nil, err
 	}
 	e.deliver([]int64{c.me()}, &userEvent{Kind: evConv})

@@ -59,19 +59,6 @@ func idOrEmpty(id int64) string {
 	return storage.FormatID(id)
 }
 
-// userMap loads users by id.
-func (e *Engine) userMap(ctx context.Context, q storage.Querier, ids []int64) (map[int64]storage.User, error) {
-	list, err := storage.UsersByIDs(ctx, q, ids)
-	if err != nil {
-		return nil, err
-	}
-	m := make(map[int64]storage.User, len(list))
-	for _, u := range list {
-		m[u.ID] = u
-	}
-	return m, nil
-}
-
 // existingUser loads a user the caller named, or answers "no such user".
 func existingUser(ctx context.Context, q storage.Querier, id int64) (storage.User, error) {
 	u, err := storage.UserByID(ctx, q, id)
@@ -204,7 +191,7 @@ func callAcceptFriend(c *call) (any, error) {
 		if err := w.write(n); err != nil {
 			return nil, err
 		}
-		users, err := e.userMap(ctx, tx, []int64{me, peer})
+		users, err := userMap(ctx, tx, []int64{me, peer})
 		if err != nil {
 			return nil, err
 		}
@@ -239,7 +226,7 @@ func callRefuseFriend(c *call) (any, error) {
 		if err != nil {
 			return err
 		}
-		users, err := e.userMap(c.ctx, tx, []int64{from, c.me()})
+		users, err := userMap(c.ctx, tx, []int64{from, c.me()})
 		if err != nil {
 			return err
 		}
@@ -274,7 +261,7 @@ func (e *Engine) friendRequestItems(ctx context.Context, list []storage.ChatFrie
 	for _, r := range list {
 		ids = append(ids, r.FromID, r.ToID)
 	}
-	users, err := e.userMap(ctx, e.db, ids)
+	users, err := userMap(ctx, e.db, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +295,7 @@ func (c *call) friends(only []int64) ([]FullUserItem, error) {
 			ids = append(ids, f.FriendID)
 		}
 	}
-	users, err := e.userMap(c.ctx, e.db, ids)
+	users, err := userMap(c.ctx, e.db, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -362,7 +349,7 @@ func callCheckFriend(c *call) (any, error) {
 
 // callDeleteFriend ends a friendship on both sides.
 func callDeleteFriend(c *call) (any, error) {
-	peer, err := userIDArg(c, 0, "userID")
+	peer, err := c.idArg(0, "userID")
 	if err != nil {
 		return nil, err
 	}
@@ -378,7 +365,7 @@ func callDeleteFriend(c *call) (any, error) {
 		if _, err := storage.DeleteChatFriendship(c.ctx, tx, c.me(), peer); err != nil {
 			return err
 		}
-		users, err = e.userMap(c.ctx, tx, []int64{c.me(), peer})
+		users, err = userMap(c.ctx, tx, []int64{c.me(), peer})
 		return err
 	})
 	if err != nil {
@@ -446,17 +433,9 @@ func callSearchFriends(c *call) (any, error) {
 	out := []SearchedFriend{}
 	for _, it := range list {
 		f := it.FriendInfo
-		for _, kw := range p.KeywordList {
-			kw = strings.ToLower(strings.TrimSpace(kw))
-			if kw == "" {
-				continue
-			}
-			if (p.IsSearchUserID && strings.Contains(f.UserID, kw)) ||
-				(p.IsSearchNickname && strings.Contains(strings.ToLower(f.Nickname), kw)) ||
-				(p.IsSearchRemark && strings.Contains(strings.ToLower(f.Remark), kw)) {
-				out = append(out, SearchedFriend{FriendUserItem: *f, Relationship: 1})
-				break
-			}
+		if keywordIn(p.KeywordList, searched{p.IsSearchUserID, f.UserID},
+			searched{p.IsSearchNickname, strings.ToLower(f.Nickname)}, searched{p.IsSearchRemark, strings.ToLower(f.Remark)}) {
+			out = append(out, SearchedFriend{FriendUserItem: *f, Relationship: 1})
 		}
 	}
 	return out, nil
@@ -465,13 +444,10 @@ func callSearchFriends(c *call) (any, error) {
 // callAddBlack puts a user on the caller's blacklist; their messages to the
 // caller then fail with "peer added you to blacklist".
 func callAddBlack(c *call) (any, error) {
-	peer, err := userIDArg(c, 0, "toUserID")
-	if err != nil {
-		return nil, err
-	}
-	ex, err := c.args.OptString(1, "ex")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	peer, ex := a.ID(0, "toUserID"), a.OptString(1, "ex")
+	if a.err != nil {
+		return nil, a.err
 	}
 	if peer == c.me() {
 		return nil, apierr.ChatError(apierr.CodeChatSelf)
@@ -497,7 +473,7 @@ func callAddBlack(c *call) (any, error) {
 }
 
 func callRemoveBlack(c *call) (any, error) {
-	peer, err := userIDArg(c, 0, "userID")
+	peer, err := c.idArg(0, "userID")
 	if err != nil {
 		return nil, err
 	}
@@ -532,7 +508,7 @@ func callGetBlackList(c *call) (any, error) {
 	for i, b := range bl {
 		ids[i] = b.BlockedID
 	}
-	users, err := e.userMap(c.ctx, e.db, ids)
+	users, err := userMap(c.ctx, e.db, ids)
 	if err != nil {
 		return nil, err
 	}

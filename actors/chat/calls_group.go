@@ -80,13 +80,9 @@ func memberItems(ctx context.Context, q storage.Querier, ms []storage.ChatGroupM
 	for i, m := range ms {
 		ids[i] = m.UserID
 	}
-	list, err := storage.UsersByIDs(ctx, q, ids)
+	users, err := userMap(ctx, q, ids)
 	if err != nil {
 		return nil, err
-	}
-	users := make(map[int64]storage.User, len(list))
-	for _, u := range list {
-		users[u.ID] = u
 	}
 	out := make([]*GroupMemberItem, len(ms))
 	for i, m := range ms {
@@ -112,18 +108,6 @@ func groupRequestItem(r storage.ChatGroupRequest, g storage.ChatGroup, u storage
 		OwnerUserID: storage.FormatID(g.OwnerID), ReqMsg: r.ReqMsg, ReqTime: r.CreatedAt, JoinSource: r.JoinSource,
 		Status: g.Status, UserFaceURL: u.Avatar, UserID: storage.FormatID(r.UserID), InviterUserID: idOrEmpty(r.InviterID),
 	}
-}
-
-func (c *call) groupIDArg(i int, name string) (int64, error) {
-	s, err := c.args.String(i, name)
-	if err != nil {
-		return 0, err
-	}
-	id, err := parseUserID(s)
-	if err != nil {
-		return 0, badArg(name)
-	}
-	return id, nil
 }
 
 // liveGroup locks a group that exists and is not dismissed (a dismissed
@@ -229,6 +213,23 @@ func addMembers(ctx context.Context, tx storage.Tx, w *noticeWriter, g *storage.
 	g.MemberCount += len(ids)
 	g.UpdatedAt = w.now
 	return added, storage.UpdateChatGroup(ctx, tx, *g)
+}
+
+// enterGroup lets one user into group g (as a member; cap checked), with
+// the notice of their entry, and answers the callbacks of their joining.
+func (e *Engine) enterGroup(ctx context.Context, tx storage.Tx, w *noticeWriter, g *storage.ChatGroup, uid int64, source int, inviter int64) ([]pushTo, error) {
+	added, err := addMembers(ctx, tx, w, g, []int64{uid}, storage.RoleMember, source, inviter, int64(e.cfg.GroupMaxMembers))
+	if err != nil {
+		return nil, err
+	}
+	items, err := memberItems(ctx, tx, added)
+	if err != nil {
+		return nil, err
+	}
+	if err := groupNotice(ctx, tx, w, NoticeMemberEnter, *g, nil, map[string]any{"entrantUser": items[0]}); err != nil {
+		return nil, err
+	}
+	return joinedPushes(ctx, tx, *g, added)
 }
 
 // joinedPushes are the callbacks of members joining.

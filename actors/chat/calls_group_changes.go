@@ -193,26 +193,16 @@ func callCreateGroup(c *call) (any, error) {
 // callJoinGroup joins a group that lets anyone in, or applies to one that
 // wants approval: args groupID, reqMsg, joinSource, ex.
 func callJoinGroup(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
-	if err != nil {
-		return nil, err
-	}
-	reqMsg, err := c.args.OptString(1, "reqMsg")
-	if err != nil {
-		return nil, err
-	}
+	a := c.argReader()
+	gid, reqMsg := a.ID(0, "groupID"), a.OptString(1, "reqMsg")
 	source := int64(3)
-	if c.args.hasValue(2) {
-		if source, err = c.args.Int(2, "joinSource"); err != nil {
-			return nil, err
-		}
+	if a.has(2) {
+		source = a.Int(2, "joinSource")
 	}
-	ex, err := c.args.OptString(3, "ex")
-	if err != nil {
-		return nil, err
-	}
-	if tooLong(reqMsg, 200) || tooLong(ex, maxSmallText) || source < 0 || source > 10 {
-		return nil, badArg("reqMsg")
+	ex := a.OptString(3, "ex")
+	a.check(!tooLong(reqMsg, 200) && !tooLong(ex, maxSmallText) && source >= 0 && source <= 10, "reqMsg")
+	if a.err != nil {
+		return nil, a.err
 	}
 	e, me := c.s.e, c.me()
 	return c.groupOp(gid, func(ctx context.Context, tx storage.Tx, w *noticeWriter) (*outcome, error) {
@@ -240,18 +230,7 @@ func callJoinGroup(c *call) (any, error) {
 			}
 			return &outcome{pushes: []pushTo{{users: append(admins, me), event: "OnGroupApplicationAdded", data: groupRequestItem(r, g, u)}}}, nil
 		}
-		added, err := addMembers(ctx, tx, w, &g, []int64{me}, storage.RoleMember, int(source), 0, int64(e.cfg.GroupMaxMembers))
-		if err != nil {
-			return nil, err
-		}
-		items, err := memberItems(ctx, tx, added)
-		if err != nil {
-			return nil, err
-		}
-		if err := groupNotice(ctx, tx, w, NoticeMemberEnter, g, nil, map[string]any{"entrantUser": items[0]}); err != nil {
-			return nil, err
-		}
-		pushes, err := joinedPushes(ctx, tx, g, added)
+		pushes, err := e.enterGroup(ctx, tx, w, &g, me, int(source), 0)
 		return &outcome{members: true, pushes: pushes}, err
 	})
 }
@@ -259,19 +238,10 @@ func callJoinGroup(c *call) (any, error) {
 // groupUsersArgs reads the arguments invite and kick share: groupID,
 // reason (200 characters at most) and a non-empty userIDList.
 func groupUsersArgs(c *call) (gid int64, reason string, ids []int64, err error) {
-	if gid, err = c.groupIDArg(0, "groupID"); err != nil {
-		return 0, "", nil, err
-	}
-	if reason, err = c.args.OptString(1, "reason"); err != nil {
-		return 0, "", nil, err
-	}
-	if ids, err = userIDsArg(c, 2, "userIDList"); err != nil {
-		return 0, "", nil, err
-	}
-	if len(ids) == 0 || tooLong(reason, 200) {
-		return 0, "", nil, badArg("userIDList")
-	}
-	return gid, reason, ids, nil
+	a := c.argReader()
+	gid, reason, ids = a.ID(0, "groupID"), a.OptString(1, "reason"), a.IDs(2, "userIDList")
+	a.check(len(ids) > 0 && !tooLong(reason, 200), "userIDList")
+	return gid, reason, ids, a.err
 }
 
 // callInvite adds users to a group; where invitations need approval
@@ -362,7 +332,7 @@ func removeMembers(ctx context.Context, tx storage.Tx, w *noticeWriter, g *stora
 
 // callQuitGroup leaves a group; the owner must transfer or dismiss first.
 func callQuitGroup(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
+	gid, err := c.idArg(0, "groupID")
 	if err != nil {
 		return nil, err
 	}
@@ -430,7 +400,7 @@ func (e *Engine) DismissGroupAndWait(ctx context.Context, owner int64, groupID s
 }
 
 func callDismissGroup(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
+	gid, err := c.idArg(0, "groupID")
 	if err != nil {
 		return nil, err
 	}
@@ -469,17 +439,10 @@ func callKick(c *call) (any, error) {
 // unmutes); owner and admins only. The unmute is announced when the time
 // runs out: args groupID, userID, mutedSeconds.
 func callMuteMember(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
-	if err != nil {
-		return nil, err
-	}
-	uid, err := userIDArg(c, 1, "userID")
-	if err != nil {
-		return nil, err
-	}
-	secs, err := c.args.Int(2, "mutedSeconds")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	gid, uid, secs := a.ID(0, "groupID"), a.ID(1, "userID"), a.Int(2, "mutedSeconds")
+	if a.err != nil {
+		return nil, a.err
 	}
 	e := c.s.e
 	if secs < 0 || secs > e.cfg.MaxMuteSeconds {
@@ -547,13 +510,10 @@ func (e *Engine) unmuteOp(gid, uid, deadline int64) *opItem {
 // callMuteGroup mutes or unmutes the whole group (only owner and admins
 // speak while muted): args groupID, isMute.
 func callMuteGroup(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
-	if err != nil {
-		return nil, err
-	}
-	mute, err := c.args.Bool(1, "isMute")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	gid, mute := a.ID(0, "groupID"), a.Bool(1, "isMute")
+	if a.err != nil {
+		return nil, a.err
 	}
 	return c.groupAction(gid, storage.RoleAdmin, func(ctx context.Context, tx storage.Tx, w *noticeWriter, g storage.ChatGroup, actor storage.ChatGroupMember) (*outcome, error) {
 		g.Status, g.UpdatedAt = storage.GroupNormal, w.now
@@ -574,13 +534,10 @@ func callMuteGroup(c *call) (any, error) {
 // callTransferOwner hands the group to another member; the old owner
 // becomes a member. Owner only: args groupID, newOwnerUserID.
 func callTransferOwner(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
-	if err != nil {
-		return nil, err
-	}
-	uid, err := userIDArg(c, 1, "newOwnerUserID")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	gid, uid := a.ID(0, "groupID"), a.ID(1, "newOwnerUserID")
+	if a.err != nil {
+		return nil, a.err
 	}
 	return c.groupAction(gid, storage.RoleOwner, func(ctx context.Context, tx storage.Tx, w *noticeWriter, g storage.ChatGroup, old storage.ChatGroupMember) (*outcome, error) {
 		next, err := target(ctx, tx, gid, uid, old)
@@ -624,16 +581,11 @@ func callSetMemberInfo(c *call) (any, error) {
 		RoleLevel *int    `json:"roleLevel"`
 		Ex        *string `json:"ex"`
 	}
-	if err := c.args.Object(0, "params", &p); err != nil {
-		return nil, err
-	}
-	gid, err := parseUserID(p.GroupID)
-	if err != nil {
-		return nil, badArg("params.groupID")
-	}
-	uid, err := parseUserID(p.UserID)
-	if err != nil {
-		return nil, badArg("params.userID")
+	a := c.argReader()
+	a.Object(0, "params", &p)
+	gid, uid := a.parseID(p.GroupID, "params.groupID"), a.parseID(p.UserID, "params.userID")
+	if a.err != nil {
+		return nil, a.err
 	}
 	if p.RoleLevel != nil && *p.RoleLevel != storage.RoleMember && *p.RoleLevel != storage.RoleAdmin {
 		return nil, badArg("params.roleLevel")
@@ -703,12 +655,11 @@ func callSetGroupInfo(c *call) (any, error) {
 		GroupInfo
 		GroupID string `json:"groupID"`
 	}
-	if err := c.args.Object(0, "params", &p); err != nil {
-		return nil, err
-	}
-	gid, err := parseUserID(p.GroupID)
-	if err != nil {
-		return nil, badArg("params.groupID")
+	a := c.argReader()
+	a.Object(0, "params", &p)
+	gid := a.parseID(p.GroupID, "params.groupID")
+	if a.err != nil {
+		return nil, a.err
 	}
 	if p.GroupType != nil {
 		return nil, badArg("params.groupType") // a group does not become a channel
@@ -747,19 +698,10 @@ func callSetGroupInfo(c *call) (any, error) {
 }
 
 func (c *call) groupRequestArgs() (int64, int64, string, error) {
-	gid, err := c.groupIDArg(0, "groupID")
-	if err != nil {
-		return 0, 0, "", err
-	}
-	uid, err := userIDArg(c, 1, "fromUserID")
-	if err != nil {
-		return 0, 0, "", err
-	}
-	msg, err := c.args.OptString(2, "handleMsg")
-	if err != nil || tooLong(msg, 200) {
-		return 0, 0, "", badArg("handleMsg")
-	}
-	return gid, uid, strings.TrimSpace(msg), nil
+	a := c.argReader()
+	gid, uid, msg := a.ID(0, "groupID"), a.ID(1, "fromUserID"), a.OptString(2, "handleMsg")
+	a.check(!tooLong(msg, 200), "handleMsg")
+	return gid, uid, strings.TrimSpace(msg), a.err
 }
 
 // callAcceptGroupApplication lets an applicant in; owner and admins only.
@@ -774,19 +716,8 @@ func callAcceptGroupApplication(c *call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		g := h.group
-		added, err := addMembers(ctx, tx, w, &g, []int64{uid}, storage.RoleMember, h.request.JoinSource, h.request.InviterID, int64(e.cfg.GroupMaxMembers))
-		if err != nil {
-			return nil, err
-		}
-		items, err := memberItems(ctx, tx, added)
-		if err != nil {
-			return nil, err
-		}
-		if err := groupNotice(ctx, tx, w, NoticeMemberEnter, g, nil, map[string]any{"entrantUser": items[0]}); err != nil {
-			return nil, err
-		}
-		pushes, err := joinedPushes(ctx, tx, g, added)
+		g := h.group // the application's push shows the group before the entry
+		pushes, err := e.enterGroup(ctx, tx, w, &g, uid, h.request.JoinSource, h.request.InviterID)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ package chat
 // may see the group.
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -60,13 +61,8 @@ func callSearchGroups(c *call) (any, error) {
 	}
 	out := []*GroupItem{}
 	for _, g := range gs {
-		for _, kw := range p.KeywordList {
-			kw = strings.ToLower(strings.TrimSpace(kw))
-			if kw != "" && ((p.IsSearchGroupID && strings.Contains(storage.FormatID(g.ID), kw)) ||
-				(p.IsSearchGroupName && strings.Contains(strings.ToLower(g.Name), kw))) {
-				out = append(out, groupItem(g))
-				break
-			}
+		if keywordIn(p.KeywordList, searched{p.IsSearchGroupID, storage.FormatID(g.ID)}, searched{p.IsSearchGroupName, strings.ToLower(g.Name)}) {
+			out = append(out, groupItem(g))
 		}
 	}
 	return out, nil
@@ -98,55 +94,36 @@ func (c *call) readableMembers(gid int64) ([]storage.ChatGroupMember, error) {
 // 2 admins, 3 members, 4 admins and members, 5 owner and admins), offset,
 // count.
 func callGroupMembers(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
-	if err != nil {
-		return nil, err
-	}
-	filter, err := c.args.Int(1, "filter")
-	if err != nil || filter < 0 || filter > 5 {
-		return nil, badArg("filter")
-	}
-	offset, err := c.args.Int(2, "offset")
-	if err != nil || offset < 0 {
-		return nil, badArg("offset")
-	}
-	count, err := c.args.Int(3, "count")
-	if err != nil || count <= 0 || count > 2000 {
-		return nil, badArg("count")
+	a := c.argReader()
+	gid, filter := a.ID(0, "groupID"), a.IntIn(1, "filter", 0, 5)
+	offset, count := a.IntIn(2, "offset", 0, math.MaxInt64), a.IntIn(3, "count", 1, 2000)
+	if a.err != nil {
+		return nil, a.err
 	}
 	ms, err := c.readableMembers(gid)
 	if err != nil {
 		return nil, err
 	}
-	keep := func(role int) bool {
+	keep := func(m storage.ChatGroupMember) bool {
 		switch filter {
 		case 1:
-			return role == storage.RoleOwner
+			return m.RoleLevel == storage.RoleOwner
 		case 2:
-			return role == storage.RoleAdmin
+			return m.RoleLevel == storage.RoleAdmin
 		case 3:
-			return role == storage.RoleMember
+			return m.RoleLevel == storage.RoleMember
 		case 4:
-			return role != storage.RoleOwner
+			return m.RoleLevel != storage.RoleOwner
 		case 5:
-			return role != storage.RoleMember
+			return m.RoleLevel != storage.RoleMember
 		}
 		return true
 	}
-	sel := ms[:0]
-	for _, m := range ms {
-		if keep(m.RoleLevel) {
-			sel = append(sel, m)
-		}
-	}
-	if offset >= int64(len(sel)) {
-		return []*GroupMemberItem{}, nil
-	}
-	return memberItems(c.ctx, c.s.e.db, sel[offset:min(int64(len(sel)), offset+count)])
+	return c.memberPage(filterMembers(ms, keep), offset, count)
 }
 
 func callGroupAdmins(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
+	gid, err := c.idArg(0, "groupID")
 	if err != nil {
 		return nil, err
 	}
@@ -154,39 +131,21 @@ func callGroupAdmins(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	sel := ms[:0]
-	for _, m := range ms {
-		if m.RoleLevel >= storage.RoleAdmin {
-			sel = append(sel, m)
-		}
-	}
-	return memberItems(c.ctx, c.s.e.db, sel)
+	return memberItems(c.ctx, c.s.e.db, filterMembers(ms, func(m storage.ChatGroupMember) bool { return m.RoleLevel >= storage.RoleAdmin }))
 }
 
 func callSpecifiedMembers(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
-	if err != nil {
-		return nil, err
-	}
-	ids, err := userIDsArg(c, 1, "userIDList")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	gid, ids := a.ID(0, "groupID"), a.IDs(1, "userIDList")
+	if a.err != nil {
+		return nil, a.err
 	}
 	ms, err := c.readableMembers(gid)
 	if err != nil {
 		return nil, err
 	}
-	want := map[int64]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	sel := ms[:0]
-	for _, m := range ms {
-		if want[m.UserID] {
-			sel = append(sel, m)
-		}
-	}
-	return memberItems(c.ctx, c.s.e.db, sel)
+	want := setOf(ids)
+	return memberItems(c.ctx, c.s.e.db, filterMembers(ms, func(m storage.ChatGroupMember) bool { return want[m.UserID] }))
 }
 
 func callSearchMembers(c *call) (any, error) {
@@ -198,15 +157,12 @@ func callSearchMembers(c *call) (any, error) {
 		Offset                 int      `json:"offset"`
 		Count                  int      `json:"count"`
 	}
-	if err := c.args.Object(0, "params", &p); err != nil {
-		return nil, err
-	}
-	gid, err := parseUserID(p.GroupID)
-	if err != nil {
-		return nil, badArg("params.groupID")
-	}
-	if p.Count <= 0 || p.Count > 2000 || p.Offset < 0 {
-		return nil, badArg("params.count")
+	a := c.argReader()
+	a.Object(0, "params", &p)
+	gid := a.parseID(p.GroupID, "params.groupID")
+	a.check(p.Count > 0 && p.Count <= 2000 && p.Offset >= 0, "params.count")
+	if a.err != nil {
+		return nil, a.err
 	}
 	ms, err := c.readableMembers(gid)
 	if err != nil {
@@ -218,69 +174,52 @@ func callSearchMembers(c *call) (any, error) {
 	}
 	out := []*GroupMemberItem{}
 	for _, it := range items {
-		for _, kw := range p.KeywordList {
-			kw = strings.ToLower(strings.TrimSpace(kw))
-			if kw != "" && ((p.IsSearchUserID && strings.Contains(it.UserID, kw)) ||
-				(p.IsSearchMemberNickname && strings.Contains(strings.ToLower(it.Nickname), kw))) {
-				out = append(out, it)
-				break
-			}
+		if keywordIn(p.KeywordList, searched{p.IsSearchUserID, it.UserID}, searched{p.IsSearchMemberNickname, strings.ToLower(it.Nickname)}) {
+			out = append(out, it)
 		}
 	}
-	if p.Offset >= len(out) {
-		return []*GroupMemberItem{}, nil
-	}
-	return out[p.Offset:min(len(out), p.Offset+p.Count)], nil
+	return pageOf(out, int64(p.Offset), int64(p.Count)), nil
 }
 
 // callMembersByJoinTime: args groupID, offset, count, joinTimeBegin,
 // joinTimeEnd, filterUserIDList (excluded).
 func callMembersByJoinTime(c *call) (any, error) {
-	gid, err := c.groupIDArg(0, "groupID")
-	if err != nil {
-		return nil, err
-	}
-	offset, err := c.args.Int(1, "offset")
-	if err != nil || offset < 0 {
-		return nil, badArg("offset")
-	}
-	count, err := c.args.Int(2, "count")
-	if err != nil || count <= 0 || count > 2000 {
-		return nil, badArg("count")
-	}
-	begin, err := c.args.Int(3, "joinTimeBegin")
-	if err != nil {
-		return nil, err
-	}
-	end, err := c.args.Int(4, "joinTimeEnd")
-	if err != nil {
-		return nil, err
-	}
+	a := c.argReader()
+	gid, offset, count := a.ID(0, "groupID"), a.IntIn(1, "offset", 0, math.MaxInt64), a.IntIn(2, "count", 1, 2000)
+	begin, end := a.Int(3, "joinTimeBegin"), a.Int(4, "joinTimeEnd")
 	var exclude []int64
-	if c.args.hasValue(5) {
-		if exclude, err = userIDsArg(c, 5, "filterUserIDList"); err != nil {
-			return nil, err
-		}
+	if a.has(5) {
+		exclude = a.IDs(5, "filterUserIDList")
+	}
+	if a.err != nil {
+		return nil, a.err
 	}
 	ms, err := c.readableMembers(gid)
 	if err != nil {
 		return nil, err
 	}
-	skip := map[int64]bool{}
-	for _, id := range exclude {
-		skip[id] = true
-	}
+	skip := setOf(exclude)
+	sel := filterMembers(ms, func(m storage.ChatGroupMember) bool {
+		return !skip[m.UserID] && m.JoinTime >= begin && (end <= 0 || m.JoinTime <= end)
+	})
+	sort.SliceStable(sel, func(i, j int) bool { return sel[i].JoinTime < sel[j].JoinTime })
+	return c.memberPage(sel, offset, count)
+}
+
+// filterMembers keeps the members ms that keep says, in place.
+func filterMembers(ms []storage.ChatGroupMember, keep func(storage.ChatGroupMember) bool) []storage.ChatGroupMember {
 	sel := ms[:0]
 	for _, m := range ms {
-		if !skip[m.UserID] && m.JoinTime >= begin && (end <= 0 || m.JoinTime <= end) {
+		if keep(m) {
 			sel = append(sel, m)
 		}
 	}
-	sort.SliceStable(sel, func(i, j int) bool { return sel[i].JoinTime < sel[j].JoinTime })
-	if offset >= int64(len(sel)) {
-		return []*GroupMemberItem{}, nil
-	}
-	return memberItems(c.ctx, c.s.e.db, sel[offset:min(int64(len(sel)), offset+count)])
+	return sel
+}
+
+// memberPage renders a page of members (see pageOf).
+func (c *call) memberPage(ms []storage.ChatGroupMember, offset, count int64) ([]*GroupMemberItem, error) {
+	return memberItems(c.ctx, c.s.e.db, pageOf(ms, offset, count))
 }
 
 func (c *call) groupRequestItems(list []storage.ChatGroupRequest) ([]GroupApplicationItem, error) {
@@ -290,15 +229,11 @@ func (c *call) groupRequestItems(list []storage.ChatGroupRequest) ([]GroupApplic
 		gids = append(gids, r.GroupID)
 		uids = append(uids, r.UserID)
 	}
-	gs, err := storage.ChatGroupsByIDs(c.ctx, e.db, gids)
+	groups, err := groupMap(c.ctx, e.db, gids)
 	if err != nil {
 		return nil, err
 	}
-	groups := map[int64]storage.ChatGroup{}
-	for _, g := range gs {
-		groups[g.ID] = g
-	}
-	users, err := e.userMap(c.ctx, e.db, uids)
+	users, err := userMap(c.ctx, e.db, uids)
 	if err != nil {
 		return nil, err
 	}

@@ -45,115 +45,87 @@ func (c *call) checker() checker {
 	return checker{ctx: c.ctx, db: c.s.e.db, host: c.s.host, user: c.s.userID}
 }
 
-// build finishes a Create*Message call: the element is validated and the
-// message returned for the client to send.
-func (c *call) build(contentType int, set func(m *Message)) (any, error) {
+// build finishes a Create*Message call: set reads the element from the
+// arguments into the new message, which is validated and returned for the
+// client to send. A bad argument answers before anything is validated.
+func (c *call) build(contentType int, set func(a *argReader, m *Message)) (any, error) {
 	m := newOutgoing(c.s.self, contentType, c.now())
-	set(m)
+	a := c.argReader()
+	set(a, m)
+	if a.err != nil {
+		return nil, a.err
+	}
 	if err := c.checker().checkMessage(m, 0); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-func callCreateText(c *call) (any, error) {
-	text, err := c.args.String(0, "text")
-	if err != nil {
-		return nil, err
+// createElem is a Create call whose one argument is the element itself.
+func createElem[E any](contentType int, name string, set func(m *Message, e *E)) handlerFunc {
+	return func(c *call) (any, error) {
+		return c.build(contentType, func(a *argReader, m *Message) {
+			e := new(E)
+			a.Object(0, name, e)
+			set(m, e)
+		})
 	}
-	return c.build(TypeText, func(m *Message) { m.TextElem = &TextElem{Content: text} })
 }
 
+var (
+	callCreateSound = createElem(TypeVoice, "soundElem", func(m *Message, e *SoundElem) { m.SoundElem = e })
+	callCreateVideo = createElem(TypeVideo, "videoElem", func(m *Message, e *VideoElem) { m.VideoElem = e })
+	callCreateFile  = createElem(TypeFile, "fileElem", func(m *Message, e *FileElem) { m.FileElem = e })
+	callCreateCard  = createElem(TypeCard, "cardElem", func(m *Message, e *CardElem) { m.CardElem = e })
+)
+
+func callCreateText(c *call) (any, error) {
+	return c.build(TypeText, func(a *argReader, m *Message) { m.TextElem = &TextElem{Content: a.String(0, "text")} })
+}
+
+// callCreateAtText: args text, atUserIDList, atUsersInfo, message (a quoted
+// one; an empty string quotes nothing).
 func callCreateAtText(c *call) (any, error) {
-	text, err := c.args.String(0, "text")
-	if err != nil {
-		return nil, err
-	}
-	atUsers, err := c.args.StringList(1, "atUserIDList")
-	if err != nil {
-		return nil, err
-	}
-	var info []AtUserInfo
-	if c.args.hasValue(2) {
-		if err := c.args.ObjectList(2, "atUsersInfo", &info); err != nil {
-			return nil, err
+	return c.build(TypeAtText, func(a *argReader, m *Message) {
+		e := &AtTextElem{Text: a.String(0, "text"), AtUserList: a.StringList(1, "atUserIDList")}
+		if a.has(2) {
+			a.ObjectList(2, "atUsersInfo", &e.AtUsersInfo)
 		}
-	}
-	var quote *Message
-	if c.args.hasValue(3) {
-		if s, _ := c.args.OptString(3, "message"); s != "" || !c.args.isString(3) {
-			quote = &Message{}
-			if err := c.args.Object(3, "message", quote); err != nil {
-				return nil, err
+		if a.has(3) {
+			if s, _ := c.args.OptString(3, "message"); s != "" || !c.args.isString(3) {
+				e.QuoteMessage = &Message{}
+				a.Object(3, "message", e.QuoteMessage)
 			}
 		}
-	}
-	return c.build(TypeAtText, func(m *Message) {
-		m.AtTextElem = &AtTextElem{Text: text, AtUserList: atUsers, AtUsersInfo: info, QuoteMessage: quote}
+		m.AtTextElem = e
 	})
 }
 
+// callCreateImage: args sourcePath, then the source, big and snapshot
+// pictures, each optional.
 func callCreateImage(c *call) (any, error) {
-	path, err := c.args.OptString(0, "sourcePath")
-	if err != nil {
-		return nil, err
-	}
-	pics := make([]*Picture, 3)
-	for i, name := range []string{"sourcePicture", "bigPicture", "snapshotPicture"} {
-		if !c.args.hasValue(i + 1) {
-			continue
+	return c.build(TypePicture, func(a *argReader, m *Message) {
+		e := &PictureElem{SourcePath: a.OptString(0, "sourcePath")}
+		pics := []**Picture{&e.SourcePicture, &e.BigPicture, &e.SnapshotPicture}
+		for i, name := range []string{"sourcePicture", "bigPicture", "snapshotPicture"} {
+			if a.has(i + 1) {
+				*pics[i] = &Picture{}
+				a.Object(i+1, name, *pics[i])
+			}
 		}
-		pics[i] = &Picture{}
-		if err := c.args.Object(i+1, name, pics[i]); err != nil {
-			return nil, err
-		}
-	}
-	return c.build(TypePicture, func(m *Message) {
-		m.PictureElem = &PictureElem{SourcePath: path, SourcePicture: pics[0], BigPicture: pics[1], SnapshotPicture: pics[2]}
+		m.PictureElem = e
 	})
-}
-
-func callCreateSound(c *call) (any, error) {
-	var e SoundElem
-	if err := c.args.Object(0, "soundElem", &e); err != nil {
-		return nil, err
-	}
-	return c.build(TypeVoice, func(m *Message) { m.SoundElem = &e })
-}
-
-func callCreateVideo(c *call) (any, error) {
-	var e VideoElem
-	if err := c.args.Object(0, "videoElem", &e); err != nil {
-		return nil, err
-	}
-	return c.build(TypeVideo, func(m *Message) { m.VideoElem = &e })
-}
-
-func callCreateFile(c *call) (any, error) {
-	var e FileElem
-	if err := c.args.Object(0, "fileElem", &e); err != nil {
-		return nil, err
-	}
-	return c.build(TypeFile, func(m *Message) { m.FileElem = &e })
 }
 
 func callCreateMerger(c *call) (any, error) {
-	var list []*Message
-	if err := c.args.ObjectList(0, "messageList", &list); err != nil {
-		return nil, err
-	}
-	title, err := c.args.String(1, "title")
-	if err != nil {
-		return nil, err
-	}
-	var summary []string
-	if c.args.hasValue(2) {
-		if summary, err = c.args.StringList(2, "summaryList"); err != nil {
-			return nil, err
+	return c.build(TypeMerger, func(a *argReader, m *Message) {
+		e := &MergeElem{MessageEntityList: []MessageEntity{}}
+		a.ObjectList(0, "messageList", &e.MultiMessage)
+		e.Title = a.String(1, "title")
+		if a.has(2) {
+			e.AbstractList = a.StringList(2, "summaryList")
 		}
-	}
-	return c.build(TypeMerger, func(m *Message) {
-		m.MergeElem = &MergeElem{Title: title, AbstractList: summary, MultiMessage: list, MessageEntityList: []MessageEntity{}}
+		m.MergeElem = e
 	})
 }
 
@@ -167,7 +139,7 @@ func callCreateForward(c *call) (any, error) {
 	if !sendable(src.ContentType) {
 		return nil, apierr.ChatError(apierr.CodeChatUnsupportedType)
 	}
-	return c.build(src.ContentType, func(m *Message) {
+	return c.build(src.ContentType, func(_ *argReader, m *Message) {
 		m.TextElem, m.PictureElem, m.SoundElem, m.VideoElem, m.FileElem = src.TextElem, src.PictureElem, src.SoundElem, src.VideoElem, src.FileElem
 		m.AtTextElem, m.MergeElem, m.CardElem, m.LocationElem = src.AtTextElem, src.MergeElem, src.CardElem, src.LocationElem
 		m.CustomElem, m.QuoteElem, m.FaceElem = src.CustomElem, src.QuoteElem, src.FaceElem
@@ -175,71 +147,29 @@ func callCreateForward(c *call) (any, error) {
 }
 
 func callCreateLocation(c *call) (any, error) {
-	desc, err := c.args.OptString(0, "description")
-	if err != nil {
-		return nil, err
-	}
-	lon, err := c.args.Float(1, "longitude")
-	if err != nil {
-		return nil, err
-	}
-	lat, err := c.args.Float(2, "latitude")
-	if err != nil {
-		return nil, err
-	}
-	return c.build(TypeLocation, func(m *Message) {
-		m.LocationElem = &LocationElem{Description: desc, Longitude: lon, Latitude: lat}
+	return c.build(TypeLocation, func(a *argReader, m *Message) {
+		m.LocationElem = &LocationElem{Description: a.OptString(0, "description"), Longitude: a.Float(1, "longitude"), Latitude: a.Float(2, "latitude")}
 	})
 }
 
 func callCreateQuote(c *call) (any, error) {
-	text, err := c.args.String(0, "text")
-	if err != nil {
-		return nil, err
-	}
-	var q Message
-	if err := c.args.Object(1, "message", &q); err != nil {
-		return nil, err
-	}
-	return c.build(TypeQuote, func(m *Message) { m.QuoteElem = &QuoteElem{Text: text, QuoteMessage: &q} })
-}
-
-func callCreateCard(c *call) (any, error) {
-	var e CardElem
-	if err := c.args.Object(0, "cardElem", &e); err != nil {
-		return nil, err
-	}
-	return c.build(TypeCard, func(m *Message) { m.CardElem = &e })
+	return c.build(TypeQuote, func(a *argReader, m *Message) {
+		e := &QuoteElem{Text: a.String(0, "text"), QuoteMessage: &Message{}}
+		a.Object(1, "message", e.QuoteMessage)
+		m.QuoteElem = e
+	})
 }
 
 func callCreateCustom(c *call) (any, error) {
-	data, err := c.args.String(0, "data")
-	if err != nil {
-		return nil, err
-	}
-	ext, err := c.args.OptString(1, "extension")
-	if err != nil {
-		return nil, err
-	}
-	desc, err := c.args.OptString(2, "description")
-	if err != nil {
-		return nil, err
-	}
-	return c.build(TypeCustom, func(m *Message) {
-		m.CustomElem = &CustomElem{Data: data, Extension: ext, Description: desc}
+	return c.build(TypeCustom, func(a *argReader, m *Message) {
+		m.CustomElem = &CustomElem{Data: a.String(0, "data"), Extension: a.OptString(1, "extension"), Description: a.OptString(2, "description")}
 	})
 }
 
 func callCreateFace(c *call) (any, error) {
-	index, err := c.args.Int(0, "index")
-	if err != nil {
-		return nil, err
-	}
-	data, err := c.args.OptString(1, "data")
-	if err != nil {
-		return nil, err
-	}
-	return c.build(TypeFace, func(m *Message) { m.FaceElem = &FaceElem{Index: index, Data: data} })
+	return c.build(TypeFace, func(a *argReader, m *Message) {
+		m.FaceElem = &FaceElem{Index: a.Int(0, "index"), Data: a.OptString(1, "data")}
+	})
 }
 
 // callSend takes a message built by a Create call (re-validated: the
@@ -248,20 +178,11 @@ func callCreateFace(c *call) (any, error) {
 // recvID, groupID, offlinePushInfo, isOnlineOnly.
 func callSend(c *call) (any, error) {
 	var m Message
-	if err := c.args.Object(0, "message", &m); err != nil {
-		return nil, err
-	}
-	recv, err := c.args.OptString(1, "recvID")
-	if err != nil {
-		return nil, err
-	}
-	group, err := c.args.OptString(2, "groupID")
-	if err != nil {
-		return nil, err
-	}
-	onlineOnly, err := c.args.OptBool(4, "isOnlineOnly")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	a.Object(0, "message", &m)
+	recv, group, onlineOnly := a.OptString(1, "recvID"), a.OptString(2, "groupID"), a.OptBool(4, "isOnlineOnly")
+	if a.err != nil {
+		return nil, a.err
 	}
 	if !validClientMsgID(m.ClientMsgID) {
 		return nil, badMsg("clientMsgID")
@@ -385,13 +306,10 @@ func (c *call) relayToGroup(m *Message, gid int64) (any, error) {
 // callTyping relays a typing notice (contentType 113) to the peer's
 // sockets; it is never stored: args recvID, msgTip.
 func callTyping(c *call) (any, error) {
-	peer, err := userIDArg(c, 0, "recvID")
-	if err != nil {
-		return nil, err
-	}
-	tip, err := c.args.OptString(1, "msgTip")
-	if err != nil {
-		return nil, err
+	a := c.argReader()
+	peer, tip := a.ID(0, "recvID"), a.OptString(1, "msgTip")
+	if a.err != nil {
+		return nil, a.err
 	}
 	if tooLong(tip, 100) {
 		return nil, badArg("msgTip")
@@ -410,15 +328,19 @@ func callTyping(c *call) (any, error) {
 	return nil, nil
 }
 
+// messageArgs reads the arguments that name one message: conversationID
+// (one the caller takes part in) and clientMsgID.
+func (c *call) messageArgs() (convRef, string, error) {
+	a := c.argReader()
+	ref, clientID := a.Conversation(0, "conversationID"), a.String(1, "clientMsgID")
+	return ref, clientID, a.err
+}
+
 // callRevoke revokes a message, in order with the conversation's sends:
 // the sender within the revoke window, or a group's owner or admin for a
 // member of lower role. Args conversationID, clientMsgID.
 func callRevoke(c *call) (any, error) {
-	ref, err := c.conversationArg(0, "conversationID")
-	if err != nil {
-		return nil, err
-	}
-	clientID, err := c.args.String(1, "clientMsgID")
+	ref, clientID, err := c.messageArgs()
 	if err != nil {
 		return nil, err
 	}
@@ -494,11 +416,7 @@ func revoke(ctx context.Context, tx storage.Tx, w *noticeWriter, ref convRef, ms
 
 // callDeleteMessage hides one message from the caller only.
 func callDeleteMessage(c *call) (any, error) {
-	ref, err := c.conversationArg(0, "conversationID")
-	if err != nil {
-		return nil, err
-	}
-	clientID, err := c.args.String(1, "clientMsgID")
+	ref, clientID, err := c.messageArgs()
 	if err != nil {
 		return nil, err
 	}
@@ -526,12 +444,7 @@ func orNotFound(err error) error {
 }
 
 func callDeleteAllMessages(c *call) (any, error) {
-	e := c.s.e
-	if err := storage.ClearAllChatConversations(c.ctx, e.db, c.me()); err != nil {
-		return nil, err
-	}
-	e.deliver([]int64{c.me()}, &userEvent{Kind: evConv})
-	return nil, nil
+	return c.changeAllMine(storage.ClearAllChatConversations)
 }
 
 type historyParams struct {
@@ -584,36 +497,17 @@ func (c *call) startSeq(ref convRef, row storage.ChatUserConversation, clientID 
 // callHistory pages back in history: the newest count messages before
 // startClientMsgID (or before seq lastMinSeq, or from the end), ascending;
 // lastMinSeq in the answer is the cursor for the next older page.
-func callHistory(c *call) (any, error) {
-	var p historyParams
-	if err := c.args.Object(0, "params", &p); err != nil {
-		return nil, err
-	}
-	ref, row, ok, err := c.historyView(&p)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return AdvancedMessages{IsEnd: true, MessageList: []*Message{}}, nil
-	}
-	before := row.VisibleMax() + 1
-	switch {
-	case p.StartClientMsgID != "":
-		if before, err = c.startSeq(ref, row, p.StartClientMsgID); err != nil {
-			return nil, err
-		}
-	case p.LastMinSeq > 0 && p.LastMinSeq < before:
-		before = p.LastMinSeq
-	}
-	return c.page(ref, row, storage.ChatPage{UserID: c.me(), ConversationID: ref.ID, After: row.MinSeq, Before: before, Limit: int(p.Count), Newest: true}, true)
-}
+func callHistory(c *call) (any, error) { return c.history(true) }
 
 // callHistoryReverse catches up: the oldest count messages after
 // startClientMsgID (or after seq lastMinSeq), ascending — after a
 // reconnect a client asks for everything after the last seq it has, with
 // no gap and no duplicate. lastMinSeq in the answer is the highest seq
 // returned, the cursor for the next page.
-func callHistoryReverse(c *call) (any, error) {
+func callHistoryReverse(c *call) (any, error) { return c.history(false) }
+
+// history answers both history calls, backwards (callHistory) or not.
+func (c *call) history(backwards bool) (any, error) {
 	var p historyParams
 	if err := c.args.Object(0, "params", &p); err != nil {
 		return nil, err
@@ -625,14 +519,24 @@ func callHistoryReverse(c *call) (any, error) {
 	if !ok {
 		return AdvancedMessages{IsEnd: true, MessageList: []*Message{}}, nil
 	}
-	after := p.LastMinSeq
+	var start int64 // the seq of startClientMsgID, when given
 	if p.StartClientMsgID != "" {
-		if after, err = c.startSeq(ref, row, p.StartClientMsgID); err != nil {
+		if start, err = c.startSeq(ref, row, p.StartClientMsgID); err != nil {
 			return nil, err
 		}
 	}
-	after = max(after, row.MinSeq)
-	return c.page(ref, row, storage.ChatPage{UserID: c.me(), ConversationID: ref.ID, After: after, Before: row.VisibleMax() + 1, Limit: int(p.Count)}, false)
+	q := storage.ChatPage{UserID: c.me(), ConversationID: ref.ID, After: row.MinSeq, Before: row.VisibleMax() + 1, Limit: int(p.Count), Newest: backwards}
+	switch {
+	case backwards && p.StartClientMsgID != "":
+		q.Before = start
+	case backwards && p.LastMinSeq > 0 && p.LastMinSeq < q.Before:
+		q.Before = p.LastMinSeq
+	case !backwards && p.StartClientMsgID != "":
+		q.After = max(start, row.MinSeq)
+	case !backwards:
+		q.After = max(p.LastMinSeq, row.MinSeq)
+	}
+	return c.page(ref, row, q, backwards)
 }
 
 func (c *call) page(ref convRef, row storage.ChatUserConversation, q storage.ChatPage, backwards bool) (any, error) {
@@ -709,11 +613,7 @@ func callSearchMessages(c *call) (any, error) {
 		if p.PageIndex < 1 || p.PageIndex > 1000 {
 			p.PageIndex = 1
 		}
-		senders := map[string]bool{}
-		for _, s := range p.SenderUserIDList {
-			senders[s] = true
-		}
-		return searchAllConversations(c, kws, p.KeywordListMatchType == 1, senders, p.PageIndex, p.Count)
+		return searchAllConversations(c, kws, p.KeywordListMatchType == 1, setOf(p.SenderUserIDList), p.PageIndex, p.Count)
 	}
 	ref, ok := parseConversationID(p.ConversationID)
 	if !ok {
@@ -727,10 +627,7 @@ func callSearchMessages(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	senders := map[string]bool{}
-	for _, s := range p.SenderUserIDList {
-		senders[s] = true
-	}
+	senders := setOf(p.SenderUserIDList)
 	e := c.s.e
 	// The store matches on the element JSON with any one keyword; the
 	// decoded text is then matched exactly as asked.

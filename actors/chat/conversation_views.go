@@ -26,16 +26,12 @@ func (e *Engine) convMetas(ctx context.Context, userID int64, rows []storage.Cha
 			groups = append(groups, r.GroupID)
 		}
 	}
-	users := map[int64]storage.User{}
+	users, err := userMap(ctx, e.db, peers)
+	if err != nil {
+		return nil, err
+	}
 	remarks := map[int64]string{}
 	if len(peers) > 0 {
-		list, err := storage.UsersByIDs(ctx, e.db, peers)
-		if err != nil {
-			return nil, err
-		}
-		for _, u := range list {
-			users[u.ID] = u
-		}
 		friends, err := storage.ChatFriends(ctx, e.db, userID)
 		if err != nil {
 			return nil, err
@@ -44,15 +40,9 @@ func (e *Engine) convMetas(ctx context.Context, userID int64, rows []storage.Cha
 			remarks[f.FriendID] = f.Remark
 		}
 	}
-	gs := map[int64]storage.ChatGroup{}
-	if len(groups) > 0 {
-		list, err := storage.ChatGroupsByIDs(ctx, e.db, groups)
-		if err != nil {
-			return nil, err
-		}
-		for _, g := range list {
-			gs[g.ID] = g
-		}
+	gs, err := groupMap(ctx, e.db, groups)
+	if err != nil {
+		return nil, err
 	}
 	out := make(map[string]convMeta, len(rows))
 	for _, r := range rows {
