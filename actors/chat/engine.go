@@ -89,63 +89,37 @@ type Config struct {
 }
 
 func (c *Config) defaults() {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	def(&c.RevokeWindow, 2*time.Minute)
-	def(&c.PingPeriod, 25*time.Second)
-	def(&c.IdleTimeout, 60*time.Second)
-	def(&c.WriteTimeout, 10*time.Second)
-	def(&c.ActorIdle, 2*time.Minute)
-	if c.GroupMaxMembers <= 0 {
-		c.GroupMaxMembers = 2000
-	}
-	if c.ReceiptGroupMax <= 0 {
-		c.ReceiptGroupMax = 100
-	}
-	if c.MaxFrame <= 0 {
-		c.MaxFrame = 256 << 10
-	}
-	if c.OutboundQueue <= 0 {
-		c.OutboundQueue = 512
-	}
-	if c.RequestRate <= 0 {
-		c.RequestRate = 30
-	}
-	if c.RequestBurst <= 0 {
-		c.RequestBurst = 60
-	}
-	if c.InboundQueue <= 0 {
-		c.InboundQueue = 256
-	}
-	if c.InboundBytes <= 0 {
-		c.InboundBytes = 2 << 20
-	}
-	if c.MaxSocketsPerUser <= 0 {
-		c.MaxSocketsPerUser = 5
-	}
-	if c.MaxBatch <= 0 {
-		c.MaxBatch = 128
-	}
-	if c.Coalesce == 0 {
+	orDefault(&c.RevokeWindow, 2*time.Minute)
+	orDefault(&c.PingPeriod, 25*time.Second)
+	orDefault(&c.IdleTimeout, 60*time.Second)
+	orDefault(&c.WriteTimeout, 10*time.Second)
+	orDefault(&c.ActorIdle, 2*time.Minute)
+	orDefault(&c.GroupMaxMembers, 2000)
+	orDefault(&c.ReceiptGroupMax, 100)
+	orDefault(&c.MaxFrame, 256<<10)
+	orDefault(&c.OutboundQueue, 512)
+	orDefault(&c.RequestRate, 30)
+	orDefault(&c.RequestBurst, 60)
+	orDefault(&c.InboundQueue, 256)
+	orDefault(&c.InboundBytes, 2<<20)
+	orDefault(&c.MaxSocketsPerUser, 5)
+	orDefault(&c.MaxBatch, 128)
+	if c.Coalesce == 0 { // not orDefault: a negative Coalesce (push after every change) is kept
 		c.Coalesce = 5 * time.Millisecond
 	}
-	if c.SocketWriters <= 0 {
-		c.SocketWriters = 128
-	}
-	if c.Writers <= 0 {
-		c.Writers = 2
-	}
-	if c.WriterBatch <= 0 {
-		c.WriterBatch = 1024
-	}
-	if c.MaxMuteSeconds <= 0 {
-		c.MaxMuteSeconds = 30 * 24 * 3600
-	}
+	orDefault(&c.SocketWriters, 128)
+	orDefault(&c.Writers, 2)
+	orDefault(&c.WriterBatch, 1024)
+	orDefault(&c.MaxMuteSeconds, 30*24*3600)
 	if c.NodeID == "" {
 		c.NodeID = "node-" + strconv.FormatInt(storage.NewID(), 36)
+	}
+}
+
+// orDefault sets a setting that is not positive to its default d.
+func orDefault[T int | int64 | float64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
 	}
 }
 
