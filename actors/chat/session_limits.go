@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"kj/internal/apierr"
 )
@@ -146,13 +144,7 @@ func (e *Engine) refuseTooMany(conn *websocket.Conn, lang string) {
 }
 
 var (
-	rateLimited = promauto.NewCounter(prometheus.CounterOpts{
-		Name: "kj_chat_rate_limited_frames_total", Help: "Frames over a socket's request rate, dropped before decoding.",
-	})
-	floodClosed = promauto.NewCounter(prometheus.CounterOpts{
-		Name: "kj_chat_too_fast_disconnects_total", Help: "Sockets closed because their client kept sending over the rate or filled the session's queue.",
-	})
-	socketsOverCap = promauto.NewCounter(prometheus.CounterOpts{
-		Name: "kj_chat_sockets_over_cap_total", Help: "Sockets refused because the user had KJ_CHAT_MAX_SOCKETS_PER_USER open on the platform.",
-	})
+	rateLimited    = counter("kj_chat_rate_limited_frames_total", "Frames over a socket's request rate, dropped before decoding.")
+	floodClosed    = counter("kj_chat_too_fast_disconnects_total", "Sockets closed because their client kept sending over the rate or filled the session's queue.")
+	socketsOverCap = counter("kj_chat_sockets_over_cap_total", "Sockets refused because the user had KJ_CHAT_MAX_SOCKETS_PER_USER open on the platform.")
 )
