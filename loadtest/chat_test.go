@@ -38,6 +38,25 @@ func TestScanPushFrame(t *testing.T) {
 	if ev := FrameEvent(f); ev != "OnRecvNewMessage" {
 		t.Fatalf("event %q", ev)
 	}
+	// IsEvent agrees with FrameEvent, also on a longer event of the same
+	// start and on a frame whose event is not its first field.
+	reordered := []byte(`{"errCode":0,"event":"SendMessage","data":""}`)
+	for _, c := range []struct {
+		frame []byte
+		event string
+		want  bool
+	}{
+		{f, "OnRecvNewMessage", true},
+		{f, "OnRecvNewMessages", false},
+		{f, "OnRecvNew", false},
+		{f, "SendMessage", false},
+		{reordered, "SendMessage", true},
+		{reordered, "OnRecvNewMessage", false},
+	} {
+		if got := IsEvent(c.frame, c.event); got != c.want {
+			t.Fatalf("IsEvent(%s, %q) = %v", c.frame, c.event, got)
+		}
+	}
 	// A frame without a load payload (a notification) is not one.
 	if _, ok := ScanPayload(pushFrame(t, "hello kjl", 3)); ok {
 		t.Fatal("plain text scanned as a payload")

@@ -34,7 +34,7 @@ func dialSocket(ctx context.Context, wsURL, src, what, who string) (*websocket.C
 		nd.LocalAddr = &net.TCPAddr{IP: net.ParseIP(src)}
 	}
 	d := websocket.Dialer{NetDialContext: nd.DialContext, HandshakeTimeout: 30 * time.Second,
-		ReadBufferSize: 1024, WriteBufferSize: 1024, WriteBufferPool: dialBuffers}
+		ReadBufferSize: 4096, WriteBufferSize: 1024, WriteBufferPool: dialBuffers}
 	ws, resp, err := d.DialContext(ctx, wsURL, nil)
 	if err != nil {
 		if resp != nil {

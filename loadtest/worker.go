@@ -358,12 +358,17 @@ func (w *worker) delivered(recv string, p Payload, seq int64, conv string) {
 // onFrame handles every frame of every socket (recv is the socket's
 // user): deliveries, acks, other pushes.
 func (w *worker) onFrame(recv string, b []byte) {
-	if p, ok := ScanPayload(b); ok && FrameEvent(b) == "OnRecvNewMessage" {
-		seq, _ := ScanSeq(b)
-		w.delivered(recv, p, seq, recv+"/"+Conversation(p.Stream))
-		return
+	// The event first: the conversation push that follows each message
+	// carries the same payload in its latest message, and scanning it for
+	// that was wasted work per delivery.
+	if IsEvent(b, "OnRecvNewMessage") {
+		if p, ok := ScanPayload(b); ok {
+			seq, _ := ScanSeq(b)
+			w.delivered(recv, p, seq, recv+"/"+Conversation(p.Stream))
+			return
+		}
 	}
-	if FrameEvent(b) == "SendMessage" {
+	if IsEvent(b, "SendMessage") {
 		code, op := ScanReply(b)
 		if len(op) > 1 && op[0] == 'k' {
 			sched, err := strconv.ParseInt(op[1:], 10, 64)
