@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bufio"
-	"context"
 	"io"
 	"net"
 	"net/http"
@@ -13,39 +12,9 @@ import (
 	"kj/internal/config"
 )
 
-// startNodeWith is startNode that also answers the node itself.
-func startNodeWith(t *testing.T, env map[string]string) (string, *Node) {
-	t.Helper()
-	env["KJ_DATA_DIR"] = t.TempDir()
-	cfg, err := config.Load(nil, func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	n, err := Open(ctx, cfg, NewLogger(io.Discard, "error"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- n.ServeListener(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			t.Error("node did not drain")
-		}
-	})
-	return "http://" + ln.Addr().String(), n
-}
-
 func TestMetricsAreServedOnTheirOwnAddressOnly(t *testing.T) {
-	base, n := startNodeWith(t, map[string]string{"KJ_METRICS_ADDR": "127.0.0.1:0"})
-	if _, body := get(t, base+"/metrics"); strings.Contains(body, "go_goroutines") {
+	n := serveNode(t, map[string]string{"KJ_METRICS_ADDR": "127.0.0.1:0"})
+	if _, body := get(t, n.Base+"/metrics"); strings.Contains(body, "go_goroutines") {
 		t.Fatal("/metrics answered on the public address")
 	}
 	var addr string
@@ -92,7 +61,7 @@ func slowBody(t *testing.T, base, path string) time.Duration {
 }
 
 func TestSlowBodiesAreCutOff(t *testing.T) {
-	base, _ := startNodeWith(t, map[string]string{"KJ_METRICS_ADDR": "127.0.0.1:0", "KJ_HTTP_READ_TIMEOUT": "300ms", "KJ_HTTP_UPLOAD_TIMEOUT": "2s"})
+	base := startNode(t, map[string]string{"KJ_METRICS_ADDR": "127.0.0.1:0", "KJ_HTTP_READ_TIMEOUT": "300ms", "KJ_HTTP_UPLOAD_TIMEOUT": "2s"})
 	if d := slowBody(t, base, "/api/accountLogin"); d > 2*time.Second {
 		t.Fatalf("a slow API body held the connection %v (read timeout 300ms)", d)
 	}
@@ -103,7 +72,7 @@ func TestSlowBodiesAreCutOff(t *testing.T) {
 }
 
 func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
-	base, _ := startNodeWith(t, map[string]string{"KJ_METRICS_ADDR": "127.0.0.1:0"})
+	base := startNode(t, map[string]string{"KJ_METRICS_ADDR": "127.0.0.1:0"})
 	for _, path := range []string{"/", "/pages/tabBar/mine", "/api/unknown", "/healthz", "/files/nothing.svg"} {
 		resp, err := http.Get(base + path)
 		if err != nil {
@@ -126,7 +95,7 @@ func TestSecurityHeadersOnEveryAnswer(t *testing.T) {
 }
 
 func TestBackupLinesAreAllowedAndAnswerTheApp(t *testing.T) {
-	base, _ := startNodeWith(t, map[string]string{
+	base := startNode(t, map[string]string{
 		"KJ_METRICS_ADDR":   "127.0.0.1:0",
 		"KJ_API_LINES":      "https://line-b.example.com/api/,http://10.0.0.7:8080/api",
 		"KJ_LINE_LIST_URLS": "https://codes.example.net/lines.txt",

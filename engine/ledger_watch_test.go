@@ -17,15 +17,7 @@ func TestPeriodicLedgerCheckExportsProblems(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		u := storage.User{ID: storage.NewID(), Account: "lw", PasswordHash: "x", InviteCode: "pro_lw"}
-		if err := storage.CreateUser(ctx, db, u); err != nil {
-			t.Fatal(err)
-		}
-		res, err := storage.CommitLedgerBatch(ctx, db, 1, []storage.Op{{Transfers: []storage.Transfer{{Debit: storage.RechargeClearing,
-			Credit: storage.Wallet(u.ID), Amount: 500, Kind: "recharge", IdempotencyKey: "lw-1"}}}}, 0)
-		if err != nil || res[0].Err != nil {
-			t.Fatal(err, res)
-		}
+		u := rechargedUser(t, db, "lw", 500)
 		ledgerCheckProblems.Set(-1)
 		ledgerCheckTime.Set(0)
 		checkLedgerOnce(ctx, db, log)
