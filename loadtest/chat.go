@@ -238,7 +238,7 @@ func (c *ChatConn) onMessage(b []byte) {
 		}
 		c.pmu.Unlock()
 		if ok {
-			ch <- b
+			ch <- bytes.Clone(b) // b is the read loop's buffer
 			return
 		}
 	}

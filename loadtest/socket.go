@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -61,17 +62,25 @@ func (s *socket) write(frame []byte) error {
 
 // readLoop hands every frame to onMessage until the socket ends; then it
 // records why, runs onEnd (which wakes the callers still awaiting a
-// reply) and closes done.
+// reply) and closes done. Frames are read into one buffer the socket
+// keeps, so onMessage's bytes are valid only during the call: a handler
+// that keeps them copies them. (ReadMessage's fresh, regrown slice per
+// frame was the generator's garbage, three frames per kj delivery.)
 func (s *socket) readLoop(onMessage func([]byte), onEnd func()) {
 	defer close(s.done)
+	var buf bytes.Buffer
 	for {
-		_, b, err := s.ws.ReadMessage()
+		_, r, err := s.ws.NextReader()
+		if err == nil {
+			buf.Reset()
+			_, err = buf.ReadFrom(r)
+		}
 		if err != nil {
 			s.err = err
 			onEnd()
 			return
 		}
-		onMessage(b)
+		onMessage(buf.Bytes())
 	}
 }
 
