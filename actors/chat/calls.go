@@ -242,6 +242,27 @@ func setOf[K comparable](list []K) map[K]bool {
 	return set
 }
 
+// itemsOf renders each of list with item.
+func itemsOf[T, I any](list []T, item func(T) I) []I {
+	out := make([]I, 0, len(list))
+	for _, v := range list {
+		out = append(out, item(v))
+	}
+	return out
+}
+
+// searchArgs decodes the params of a search of friends or groups into p;
+// keywords (p's keywordList) must name one at least.
+func (c *call) searchArgs(p any, keywords *[]string) error {
+	if err := c.args.Object(0, "params", p); err != nil {
+		return err
+	}
+	if len(*keywords) == 0 {
+		return badArg("params.keywordList")
+	}
+	return nil
+}
+
 // searched is one text a search of the caller's friends, groups or
 // members may look in, when the search asks for it (on).
 type searched struct {

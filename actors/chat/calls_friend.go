@@ -65,6 +65,15 @@ func existingUser(ctx context.Context, q storage.Querier, id int64) (storage.Use
 	return u, storeErr(err, apierr.CodeChatUserNotFound)
 }
 
+// friendArgs decodes the params of a friend call into p and parses
+// toUser, its toUserID: the other user of the call.
+func (c *call) friendArgs(p any, toUser *string) (int64, error) {
+	if err := c.args.Object(0, "params", p); err != nil {
+		return 0, err
+	}
+	return parseID(*toUser, "params.toUserID")
+}
+
 // callAddFriend sends a friend application; the verification message is
 // required. A repeat after a refusal starts a new pending application.
 func callAddFriend(c *call) (any, error) {
@@ -73,12 +82,9 @@ func callAddFriend(c *call) (any, error) {
 		ReqMsg   string `json:"reqMsg"`
 		Ex       string `json:"ex"`
 	}
-	if err := c.args.Object(0, "params", &p); err != nil {
-		return nil, err
-	}
-	to, err := parseUserID(p.ToUserID)
+	to, err := c.friendArgs(&p, &p.ToUserID)
 	if err != nil {
-		return nil, badArg("params.toUserID")
+		return nil, err
 	}
 	p.ReqMsg = strings.TrimSpace(p.ReqMsg)
 	if p.ReqMsg == "" {
@@ -132,12 +138,9 @@ type handleFriendParams struct {
 
 func (c *call) friendHandleArgs() (int64, string, error) {
 	var p handleFriendParams
-	if err := c.args.Object(0, "params", &p); err != nil {
-		return 0, "", err
-	}
-	from, err := parseUserID(p.ToUserID)
+	from, err := c.friendArgs(&p, &p.ToUserID)
 	if err != nil {
-		return 0, "", badArg("params.toUserID")
+		return 0, "", err
 	}
 	if tooLong(p.HandleMsg, 200) {
 		return 0, "", badArg("params.handleMsg")
@@ -265,11 +268,9 @@ func (e *Engine) friendRequestItems(ctx context.Context, list []storage.ChatFrie
 	if err != nil {
 		return nil, err
 	}
-	out := make([]FriendApplicationItem, 0, len(list))
-	for _, r := range list {
-		out = append(out, friendRequestItem(r, users[r.FromID], users[r.ToID]))
-	}
-	return out, nil
+	return itemsOf(list, func(r storage.ChatFriendRequest) FriendApplicationItem {
+		return friendRequestItem(r, users[r.FromID], users[r.ToID])
+	}), nil
 }
 
 // friends renders the caller's friends (all, or those among only).
@@ -383,12 +384,9 @@ func callSetFriendRemark(c *call) (any, error) {
 		ToUserID string `json:"toUserID"`
 		Remark   string `json:"remark"`
 	}
-	if err := c.args.Object(0, "params", &p); err != nil {
-		return nil, err
-	}
-	peer, err := parseUserID(p.ToUserID)
+	peer, err := c.friendArgs(&p, &p.ToUserID)
 	if err != nil {
-		return nil, badArg("params.toUserID")
+		return nil, err
 	}
 	p.Remark = strings.TrimSpace(p.Remark)
 	if tooLong(p.Remark, 64) {
@@ -420,11 +418,8 @@ func callSearchFriends(c *call) (any, error) {
 		IsSearchNickname bool     `json:"isSearchNickname"`
 		IsSearchRemark   bool     `json:"isSearchRemark"`
 	}
-	if err := c.args.Object(0, "params", &p); err != nil {
+	if err := c.searchArgs(&p, &p.KeywordList); err != nil {
 		return nil, err
-	}
-	if len(p.KeywordList) == 0 {
-		return nil, badArg("params.keywordList")
 	}
 	list, err := c.friends(nil)
 	if err != nil {

@@ -84,11 +84,7 @@ func memberItems(ctx context.Context, q storage.Querier, ms []storage.ChatGroupM
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*GroupMemberItem, len(ms))
-	for i, m := range ms {
-		out[i] = memberItem(m, users[m.UserID])
-	}
-	return out, nil
+	return itemsOf(ms, func(m storage.ChatGroupMember) *GroupMemberItem { return memberItem(m, users[m.UserID]) }), nil
 }
 
 func memberItemOf(ctx context.Context, q storage.Querier, m storage.ChatGroupMember) (*GroupMemberItem, error) {

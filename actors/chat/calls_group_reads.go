@@ -12,20 +12,12 @@ import (
 	"kj/storage"
 )
 
-func groupItems(gs []storage.ChatGroup) []*GroupItem {
-	out := make([]*GroupItem, len(gs))
-	for i, g := range gs {
-		out[i] = groupItem(g)
-	}
-	return out
-}
-
 func callJoinedGroups(c *call) (any, error) {
 	gs, err := storage.UserChatGroups(c.ctx, c.s.e.db, c.me(), 0)
 	if err != nil {
 		return nil, err
 	}
-	return groupItems(gs), nil
+	return itemsOf(gs, groupItem), nil
 }
 
 // callGroupsInfo returns the public info of groups by id (dismissed ones
@@ -39,7 +31,7 @@ func callGroupsInfo(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return groupItems(gs), nil
+	return itemsOf(gs, groupItem), nil
 }
 
 // callSearchGroups searches the caller's groups by id or name.
@@ -49,11 +41,8 @@ func callSearchGroups(c *call) (any, error) {
 		IsSearchGroupID   bool     `json:"isSearchGroupID"`
 		IsSearchGroupName bool     `json:"isSearchGroupName"`
 	}
-	if err := c.args.Object(0, "params", &p); err != nil {
+	if err := c.searchArgs(&p, &p.KeywordList); err != nil {
 		return nil, err
-	}
-	if len(p.KeywordList) == 0 {
-		return nil, badArg("params.keywordList")
 	}
 	gs, err := storage.UserChatGroups(c.ctx, c.s.e.db, c.me(), 0)
 	if err != nil {
@@ -68,8 +57,12 @@ func callSearchGroups(c *call) (any, error) {
 	return out, nil
 }
 
-// readableMembers loads a group's members for a member of it.
-func (c *call) readableMembers(gid int64) ([]storage.ChatGroupMember, error) {
+// readableMembers loads the members of group gid for a member of it,
+// once the arguments a read are good (the first bad one answers instead).
+func (c *call) readableMembers(a *argReader, gid int64) ([]storage.ChatGroupMember, error) {
+	if a.err != nil {
+		return nil, a.err
+	}
 	e := c.s.e
 	g, err := storage.ChatGroupByID(c.ctx, e.db, gid)
 	if err != nil {
@@ -97,10 +90,7 @@ func callGroupMembers(c *call) (any, error) {
 	a := c.argReader()
 	gid, filter := a.ID(0, "groupID"), a.IntIn(1, "filter", 0, 5)
 	offset, count := a.IntIn(2, "offset", 0, math.MaxInt64), a.IntIn(3, "count", 1, 2000)
-	if a.err != nil {
-		return nil, a.err
-	}
-	ms, err := c.readableMembers(gid)
+	ms, err := c.readableMembers(a, gid)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +113,8 @@ func callGroupMembers(c *call) (any, error) {
 }
 
 func callGroupAdmins(c *call) (any, error) {
-	gid, err := c.idArg(0, "groupID")
-	if err != nil {
-		return nil, err
-	}
-	ms, err := c.readableMembers(gid)
+	a := c.argReader()
+	ms, err := c.readableMembers(a, a.ID(0, "groupID"))
 	if err != nil {
 		return nil, err
 	}
@@ -137,10 +124,7 @@ func callGroupAdmins(c *call) (any, error) {
 func callSpecifiedMembers(c *call) (any, error) {
 	a := c.argReader()
 	gid, ids := a.ID(0, "groupID"), a.IDs(1, "userIDList")
-	if a.err != nil {
-		return nil, a.err
-	}
-	ms, err := c.readableMembers(gid)
+	ms, err := c.readableMembers(a, gid)
 	if err != nil {
 		return nil, err
 	}
@@ -161,10 +145,7 @@ func callSearchMembers(c *call) (any, error) {
 	a.Object(0, "params", &p)
 	gid := a.parseID(p.GroupID, "params.groupID")
 	a.check(p.Count > 0 && p.Count <= 2000 && p.Offset >= 0, "params.count")
-	if a.err != nil {
-		return nil, a.err
-	}
-	ms, err := c.readableMembers(gid)
+	ms, err := c.readableMembers(a, gid)
 	if err != nil {
 		return nil, err
 	}
@@ -191,10 +172,7 @@ func callMembersByJoinTime(c *call) (any, error) {
 	if a.has(5) {
 		exclude = a.IDs(5, "filterUserIDList")
 	}
-	if a.err != nil {
-		return nil, a.err
-	}
-	ms, err := c.readableMembers(gid)
+	ms, err := c.readableMembers(a, gid)
 	if err != nil {
 		return nil, err
 	}
@@ -237,11 +215,9 @@ func (c *call) groupRequestItems(list []storage.ChatGroupRequest) ([]GroupApplic
 	if err != nil {
 		return nil, err
 	}
-	out := make([]GroupApplicationItem, 0, len(list))
-	for _, r := range list {
-		out = append(out, groupRequestItem(r, groups[r.GroupID], users[r.UserID]))
-	}
-	return out, nil
+	return itemsOf(list, func(r storage.ChatGroupRequest) GroupApplicationItem {
+		return groupRequestItem(r, groups[r.GroupID], users[r.UserID])
+	}), nil
 }
 
 func callGroupRequestsToMe(c *call) (any, error) {

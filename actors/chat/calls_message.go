@@ -308,11 +308,9 @@ func (c *call) relayToGroup(m *Message, gid int64) (any, error) {
 func callTyping(c *call) (any, error) {
 	a := c.argReader()
 	peer, tip := a.ID(0, "recvID"), a.OptString(1, "msgTip")
+	a.check(!tooLong(tip, 100), "msgTip")
 	if a.err != nil {
 		return nil, a.err
-	}
-	if tooLong(tip, 100) {
-		return nil, badArg("msgTip")
 	}
 	if peer == c.me() {
 		return nil, apierr.ChatError(apierr.CodeChatSelf)
