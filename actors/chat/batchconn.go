@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // batchConn lets a socket's writer send every frame waiting in its queue
@@ -23,6 +24,29 @@ type batchConn struct {
 	mu       sync.Mutex
 	batching bool
 	buf      *[]byte
+	deadline int64 // the write deadline last set on Conn, unix ns (0: none)
+}
+
+// SetWriteDeadline sets t on the connection unless the deadline already
+// set is no more than a tenth of the time left before t earlier than it:
+// a write then times out after 90 to 100 % of what was asked. gorilla sets
+// the deadline before every frame it writes, three per delivery, and each
+// call re-arms a runtime timer, which the whole process's timer heap pays
+// for; kept within that tenth, a busy socket re-arms about once per tenth
+// of its write timeout instead. A deadline earlier than the one set, or
+// none, is always set.
+func (b *batchConn) SetWriteDeadline(t time.Time) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	at := int64(0)
+	if !t.IsZero() {
+		at = t.UnixNano()
+		if set := b.deadline; set != 0 && at >= set && at-set <= (at-time.Now().UnixNano())/10 {
+			return nil
+		}
+	}
+	b.deadline = at
+	return b.Conn.SetWriteDeadline(t)
 }
 
 var batchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}

@@ -7,15 +7,28 @@ import (
 	"net"
 	"sync"
 	"testing"
+	"time"
 )
 
 // countingConn records each write that reaches the "kernel"; with a
 // Conn under it, the write goes on to that connection.
 type countingConn struct {
 	net.Conn
-	mu     sync.Mutex
-	writes [][]byte
-	err    error
+	mu        sync.Mutex
+	writes    [][]byte
+	deadlines []time.Time
+	err       error
+}
+
+// SetWriteDeadline records the deadlines that reach the connection.
+func (c *countingConn) SetWriteDeadline(t time.Time) error {
+	c.mu.Lock()
+	c.deadlines = append(c.deadlines, t)
+	c.mu.Unlock()
+	if c.Conn != nil {
+		return c.Conn.SetWriteDeadline(t)
+	}
+	return nil
 }
 
 func (c *countingConn) Write(p []byte) (int, error) {
@@ -124,5 +137,40 @@ func TestBatchConnConcurrentWriters(t *testing.T) {
 	a.Close()
 	if all := <-got; len(all) != 200 {
 		t.Fatalf("%d bytes arrived, want 200", len(all))
+	}
+}
+
+// A deadline reaches the connection when none is set, when it is earlier
+// than the one set, and when it is later by more than a tenth of the time
+// left; within that tenth the one set stands (gorilla sets one per frame).
+func TestBatchConnSetsFewDeadlines(t *testing.T) {
+	under := &countingConn{}
+	b := &batchConn{Conn: under}
+	now := time.Now()
+	steps := []struct {
+		at   time.Time
+		sets bool
+	}{
+		{now.Add(10 * time.Second), true},                            // none set yet
+		{now.Add(10*time.Second + 500*time.Millisecond), false},      // half a second later: within a tenth of ~10 s
+		{now.Add(10*time.Second + 900*time.Millisecond), false},      // still within
+		{now.Add(11*time.Second + 200*time.Millisecond), true},       // 1.2 s later: beyond
+		{now.Add(5 * time.Second), true},                             // earlier: always
+		{time.Time{}, true},                                          // none: always
+		{now.Add(300 * time.Millisecond), true},                      // after none: set
+		{now.Add(300*time.Millisecond + 20*time.Millisecond), false}, // within a tenth of 300 ms
+		{now.Add(300*time.Millisecond + 80*time.Millisecond), true},  // beyond it
+	}
+	for i, st := range steps {
+		before := len(under.deadlines)
+		if err := b.SetWriteDeadline(st.at); err != nil {
+			t.Fatal(err)
+		}
+		if set := len(under.deadlines) > before; set != st.sets {
+			t.Fatalf("step %d (%v from now): set %v, want %v", i, st.at.Sub(now), set, st.sets)
+		}
+		if st.sets && !under.deadlines[len(under.deadlines)-1].Equal(st.at) {
+			t.Fatalf("step %d: set %v", i, under.deadlines[len(under.deadlines)-1])
+		}
 	}
 }
