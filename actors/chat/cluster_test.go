@@ -58,17 +58,7 @@ func TestClusterDeliversAcrossNodesOverNATS(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var ops []string
-			for i := 0; i < 20; i++ {
-				m := newOutgoing(sender{idStr: cl.u.id}, TypeText, 1)
-				m.TextElem = &TextElem{Content: fmt.Sprintf("%s %d", cl.u.Nickname, i)}
-				ops = append(ops, cl.send("SendMessageNotOss", obj(m), peer, "", "", false))
-			}
-			for _, op := range ops {
-				if r := cl.waitReply(op); r.ErrCode != 0 {
-					t.Errorf("send: %+v", r)
-				}
-			}
+			cl.sendBurst(20, peer, "", "%s %d")
 		}()
 	}
 	wg.Wait()

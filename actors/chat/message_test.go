@@ -114,17 +114,7 @@ func TestGroupCommitBatchesAndOrdersConcurrentSends(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				var ops []string
-				for i := 0; i < 25; i++ {
-					m := newOutgoing(sender{idStr: c.u.id}, TypeText, 1)
-					m.TextElem = &TextElem{Content: fmt.Sprintf("%s-%d", c.u.Nickname, i)}
-					ops = append(ops, c.send("SendMessageNotOss", obj(m), "", gid, "", false))
-				}
-				for _, op := range ops {
-					if r := c.waitReply(op); r.ErrCode != 0 {
-						t.Errorf("send: %+v", r)
-					}
-				}
+				c.sendBurst(25, "", gid, "%s-%d")
 			}()
 		}
 		wg.Wait()
@@ -193,16 +183,9 @@ func TestReconnectResyncsFromTheLastSeqAndOfflineUsersCatchUp(t *testing.T) {
 		if fmt.Sprint(texts(seen.MessageList)) != "[m2 m3]" || seen.IsEnd || seen.LastMinSeq != 2 {
 			t.Fatalf("last page %+v", seen)
 		}
-		var older AdvancedMessages
-		b.ok(&older, "GetAdvancedHistoryMessageList", obj(map[string]any{"conversationID": conv, "count": 2, "lastMinSeq": seen.LastMinSeq}))
-		if fmt.Sprint(texts(older.MessageList)) != "[m1]" || !older.IsEnd {
-			t.Fatalf("older page %+v", older)
-		}
-		var fromMsg AdvancedMessages
-		b.ok(&fromMsg, "GetAdvancedHistoryMessageList", obj(map[string]any{"conversationID": conv, "count": 5, "startClientMsgID": seen.MessageList[0].ClientMsgID}))
-		if fmt.Sprint(texts(fromMsg.MessageList)) != "[m1]" {
-			t.Fatalf("page before a message %+v", fromMsg)
-		}
+		// The older page, and the one before a message.
+		b.historyPage("GetAdvancedHistoryMessageList", map[string]any{"conversationID": conv, "count": 2, "lastMinSeq": seen.LastMinSeq}, "[m1]", true)
+		b.historyPage("GetAdvancedHistoryMessageList", map[string]any{"conversationID": conv, "count": 5, "startClientMsgID": seen.MessageList[0].ClientMsgID}, "[m1]", true)
 		// Bob drops; more messages; he comes back and asks for everything
 		// after seq 3: no gap, no duplicate, in order.
 		b.conn.Close()
@@ -211,20 +194,13 @@ func TestReconnectResyncsFromTheLastSeqAndOfflineUsersCatchUp(t *testing.T) {
 			a.text(bob.id, "", fmt.Sprintf("m%d", i))
 		}
 		b = h.connect(bob)
-		var after AdvancedMessages
-		b.ok(&after, "GetAdvancedHistoryMessageListReverse", obj(map[string]any{"conversationID": conv, "count": 3, "lastMinSeq": 3}))
-		if fmt.Sprint(texts(after.MessageList)) != "[m4 m5 m6]" || after.IsEnd || after.LastMinSeq != 6 {
-			t.Fatalf("catch-up page %+v", after)
+		after := b.historyPage("GetAdvancedHistoryMessageListReverse", map[string]any{"conversationID": conv, "count": 3, "lastMinSeq": 3}, "[m4 m5 m6]", false)
+		if after.LastMinSeq != 6 {
+			t.Fatalf("catch-up page ends at %d, want 6", after.LastMinSeq)
 		}
-		b.ok(&after, "GetAdvancedHistoryMessageListReverse", obj(map[string]any{"conversationID": conv, "count": 3, "lastMinSeq": after.LastMinSeq}))
-		if fmt.Sprint(texts(after.MessageList)) != "[m7]" || !after.IsEnd {
-			t.Fatalf("last catch-up page %+v", after)
-		}
-		var byMsg AdvancedMessages
-		b.ok(&byMsg, "GetAdvancedHistoryMessageListReverse", obj(map[string]any{"conversationID": conv, "count": 10, "startClientMsgID": seen.MessageList[1].ClientMsgID}))
-		if fmt.Sprint(texts(byMsg.MessageList)) != "[m4 m5 m6 m7]" {
-			t.Fatalf("after a message %+v", byMsg)
-		}
+		// The last catch-up page, and everything after a message.
+		b.historyPage("GetAdvancedHistoryMessageListReverse", map[string]any{"conversationID": conv, "count": 3, "lastMinSeq": after.LastMinSeq}, "[m7]", true)
+		b.historyPage("GetAdvancedHistoryMessageListReverse", map[string]any{"conversationID": conv, "count": 10, "startClientMsgID": seen.MessageList[1].ClientMsgID}, "[m4 m5 m6 m7]", true)
 	})
 }
 
