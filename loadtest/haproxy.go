@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -83,35 +82,21 @@ func StartLoadBalancer(ctx context.Context, dir string, nodes []*Node) (*LoadBal
 		return nil, err
 	}
 	lb.cmd = exec.Command(bin, "-db", "-f", path)
-	lb.cmd.Stdout, lb.cmd.Stderr = logf, logf
-	lb.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := lb.cmd.Start(); err != nil {
-		logf.Close()
+	if err := startLogged(lb.cmd, logf, nil, lb.exited); err != nil {
 		return nil, fmt.Errorf("start haproxy: %w", err)
 	}
-	go func() { _ = lb.cmd.Wait(); logf.Close(); close(lb.exited) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case <-lb.exited:
-			return nil, fmt.Errorf("haproxy exited at start:\n%s", tail(lb.LogPath, 20))
-		case <-ctx.Done():
-			lb.Stop()
-			return nil, ctx.Err()
-		default:
-		}
-		if resp, err := http.Get(lb.URL + "/readyz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return lb, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			lb.Stop()
-			return nil, fmt.Errorf("haproxy did not answer on %s within 30 s:\n%s", addr, tail(lb.LogPath, 20))
-		}
-		time.Sleep(50 * time.Millisecond)
+	err = awaitHealthy(ctx, lb.URL+"/readyz", lb.exited, 30*time.Second)
+	switch err {
+	case nil:
+		return lb, nil
+	case errExitedAtStart:
+		return nil, fmt.Errorf("haproxy exited at start:\n%s", tail(lb.LogPath, 20))
 	}
+	lb.Stop()
+	if err == errNotHealthy {
+		err = fmt.Errorf("haproxy did not answer on %s within 30 s:\n%s", addr, tail(lb.LogPath, 20))
+	}
+	return nil, err
 }
 
 // ServerUp reports whether HAProxy sends traffic to node n: its server
@@ -184,11 +169,5 @@ func (lb *LoadBalancer) Stop() {
 		return
 	default:
 	}
-	_ = lb.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-lb.exited:
-	case <-time.After(5 * time.Second):
-		_ = lb.cmd.Process.Kill()
-		<-lb.exited
-	}
+	terminate(lb.cmd, lb.exited, 5*time.Second)
 }

@@ -6,12 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -141,36 +139,22 @@ func StartPeer(ctx context.Context, spec PeerSpec, bin string) (*PeerServer, err
 	}
 	cmd := exec.Command(bin, "--config", path)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		logf.Close()
+	if err := startLogged(cmd, logf, &p.err, p.exited); err != nil {
 		return nil, err
 	}
 	p.cmd, p.PID = cmd, cmd.Process.Pid
-	go func() { p.err = cmd.Wait(); logf.Close(); close(p.exited) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case <-p.exited:
-			return nil, fmt.Errorf("%s exited at start: %v\n%s", spec.Name, p.err, tail(p.LogPath, 30))
-		case <-ctx.Done():
-			p.Stop()
-			return nil, ctx.Err()
-		default:
-		}
-		if resp, err := http.Get("http://" + addr + "/health"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return p, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			p.Stop()
-			return nil, fmt.Errorf("%s not ready after 30 s\n%s", spec.Name, tail(p.LogPath, 30))
-		}
-		time.Sleep(50 * time.Millisecond)
+	err = awaitHealthy(ctx, "http://"+addr+"/health", p.exited, 30*time.Second)
+	switch err {
+	case nil:
+		return p, nil
+	case errExitedAtStart:
+		return nil, fmt.Errorf("%s exited at start: %v\n%s", spec.Name, p.err, tail(p.LogPath, 30))
 	}
+	p.Stop()
+	if err == errNotHealthy {
+		err = fmt.Errorf("%s not ready after 30 s\n%s", spec.Name, tail(p.LogPath, 30))
+	}
+	return nil, err
 }
 
 // Alive says whether the peer still runs.
@@ -179,13 +163,7 @@ func (p *PeerServer) Alive() bool { return !ended(p.exited) }
 // Stop ends the peer (SIGTERM, SIGKILL after 20 s) and removes its files.
 func (p *PeerServer) Stop() {
 	if p.cmd != nil && p.Alive() {
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-p.exited:
-		case <-time.After(20 * time.Second):
-			_ = p.cmd.Process.Kill()
-			<-p.exited
-		}
+		terminate(p.cmd, p.exited, 20*time.Second)
 	}
 	os.RemoveAll(p.dir)
 }

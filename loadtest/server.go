@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -302,39 +300,23 @@ func (s *Stack) startNodeAt(ctx context.Context, i int, addr string) (*Node, err
 	for k, v := range envs {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	cmd.Stdout, cmd.Stderr = logf, logf
-	// Its own process group: a ^C to the generator does not hit it before
-	// the generator stops it in order.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		logf.Close()
+	if err := startLogged(cmd, logf, &n.err, n.exited); err != nil {
 		return nil, err
 	}
 	n.cmd, n.PID = cmd, cmd.Process.Pid
-	go func() { n.err = cmd.Wait(); logf.Close(); close(n.exited) }()
 	go n.sample()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		select {
-		case <-n.exited:
-			return nil, fmt.Errorf("kj node %d exited at start: %v\n%s", i, n.err, tail(n.LogPath, 30))
-		case <-ctx.Done():
-			n.Stop()
-			return nil, ctx.Err()
-		default:
-		}
-		if resp, err := http.Get(n.URL + "/readyz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return n, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			n.Stop()
-			return nil, fmt.Errorf("kj node %d not ready after 60 s\n%s", i, tail(n.LogPath, 30))
-		}
-		time.Sleep(50 * time.Millisecond)
+	err = awaitHealthy(ctx, n.URL+"/readyz", n.exited, 60*time.Second)
+	switch err {
+	case nil:
+		return n, nil
+	case errExitedAtStart:
+		return nil, fmt.Errorf("kj node %d exited at start: %v\n%s", i, n.err, tail(n.LogPath, 30))
 	}
+	n.Stop()
+	if err == errNotHealthy {
+		err = fmt.Errorf("kj node %d not ready after 60 s\n%s", i, tail(n.LogPath, 30))
+	}
+	return nil, err
 }
 
 // sample tracks the peak of open descriptors, which /proc only shows as a
@@ -396,13 +378,7 @@ func (n *Node) Stop() {
 	default:
 		close(n.stopSample)
 	}
-	_ = n.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-n.exited:
-	case <-time.After(20 * time.Second):
-		_ = n.cmd.Process.Kill()
-		<-n.exited
-	}
+	terminate(n.cmd, n.exited, 20*time.Second)
 }
 
 // Err is how the process ended (nil while it runs or after a clean exit).
