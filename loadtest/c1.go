@@ -144,6 +144,23 @@ func runC1(ctx context.Context, o *Options) (*Result, error) {
 
 	ledgerCheck := func() string { return c1LedgerCheck(ctx, st) }
 	var events []C1Event
+	// event times one event and records it with the ledger check after it.
+	event := func(name string, node int, cause func() error) error {
+		ev, err := c1Event(ctx, o, st, clients, rec, start, name, node, sc.After, cause)
+		if err != nil {
+			return err
+		}
+		ev.LedgerCheck = ledgerCheck()
+		events = append(events, ev)
+		return nil
+	}
+	// restart starts node i again and waits until HAProxy sends it traffic.
+	restart := func(i int) error {
+		if err := st.Restart(ctx, i); err != nil {
+			return err
+		}
+		return lb.WaitUp(ctx, st.Nodes[i])
+	}
 	sleepUntil(ctx, start.Add(sc.Before))
 
 	// 1. SIGKILL the node running the most windows.
@@ -151,45 +168,30 @@ func runC1(ctx context.Context, o *Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev, err := c1Event(ctx, o, st, clients, rec, start, "kill", victim, sc.After, func() error {
+	err = event("kill", victim, func() error {
 		st.Nodes[victim].Kill()
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	ev.LedgerCheck = ledgerCheck()
-	events = append(events, ev)
 
 	// 2. Start it again.
-	ev, err = c1Event(ctx, o, st, clients, rec, start, "restart", victim, sc.After, func() error {
-		if err := st.Restart(ctx, victim); err != nil {
-			return err
-		}
-		return lb.WaitUp(ctx, st.Nodes[victim])
-	})
-	if err != nil {
+	if err := event("restart", victim, func() error { return restart(victim) }); err != nil {
 		return nil, err
 	}
-	ev.LedgerCheck = ledgerCheck()
-	events = append(events, ev)
 
 	// 3. Rolling restart: each node drains (SIGTERM), exits, starts again.
 	for i := range st.Nodes {
-		ev, err = c1Event(ctx, o, st, clients, rec, start, fmt.Sprintf("drain-%d", i), i, sc.After, func() error {
+		err = event(fmt.Sprintf("drain-%d", i), i, func() error {
 			t := time.Now()
 			st.Nodes[i].Stop()
 			o.logf("C1: node %d drained and exited in %.2f s", i, time.Since(t).Seconds())
-			if err := st.Restart(ctx, i); err != nil {
-				return err
-			}
-			return lb.WaitUp(ctx, st.Nodes[i])
+			return restart(i)
 		})
 		if err != nil {
 			return nil, err
 		}
-		ev.LedgerCheck = ledgerCheck()
-		events = append(events, ev)
 	}
 
 	close(stopSend)
