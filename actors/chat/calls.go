@@ -209,7 +209,9 @@ func (e *Engine) relations(c *call, userID int64) (map[int64]storage.ChatFriend,
 	if err != nil {
 		return nil, nil, err
 	}
-	return keyBy(fl, func(f storage.ChatFriend) int64 { return f.FriendID }), keyBy(bl, func(b storage.ChatBlock) int64 { return b.BlockedID }), nil
+	friends := keyBy(fl, func(f storage.ChatFriend) int64 { return f.FriendID })
+	blocks := keyBy(bl, func(b storage.ChatBlock) int64 { return b.BlockedID })
+	return friends, blocks, nil
 }
 
 // userMap loads users by id.
