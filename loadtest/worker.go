@@ -470,19 +470,28 @@ func (w *worker) run(ctx context.Context, report func(*WorkerStep)) {
 	<-reported
 }
 
+// sleep waits d on timer; false when ctx ends or the worker is stopped
+// first.
+func (w *worker) sleep(ctx context.Context, timer *time.Timer, d time.Duration) bool {
+	timer.Reset(d)
+	select {
+	case <-ctx.Done():
+		return false
+	case <-w.stop:
+		return false
+	case <-timer.C:
+		return true
+	}
+}
+
 func (w *worker) sendLane(ctx context.Context, c loadConn, s Send, rates []float64, hold time.Duration) {
 	var n uint64
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	if warm := w.plan.Warm; warm > 0 {
 		sched := w.start.Add(-warm + time.Duration(float64(warm)*float64(s.Lane)/float64(max(1, w.plan.Lanes))))
-		timer.Reset(time.Until(sched))
-		select {
-		case <-ctx.Done():
+		if !w.sleep(ctx, timer, time.Until(sched)) {
 			return
-		case <-w.stop:
-			return
-		case <-timer.C:
 		}
 		p := Payload{Stream: s.Stream, N: n, Sched: sched.UnixNano()}
 		if err := c.SendText(s.RecvID, s.GroupID, p, fmt.Sprintf("kjl-%s-%d", strings.ReplaceAll(s.Stream, ".", "_"), n)); err != nil {
@@ -498,13 +507,8 @@ func (w *worker) sendLane(ctx context.Context, c loadConn, s Send, rates []float
 		for _, off := range (Lane{Rate: rate, Index: s.Lane, Lanes: w.plan.Lanes}).Times(hold) {
 			sched := stepStart.Add(off)
 			if wait := time.Until(sched); wait > 0 {
-				timer.Reset(wait)
-				select {
-				case <-ctx.Done():
+				if !w.sleep(ctx, timer, wait) {
 					return
-				case <-w.stop:
-					return
-				case <-timer.C:
 				}
 			} else {
 				select {
