@@ -4,7 +4,6 @@ package httpapi
 // signing in.
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"testing"
@@ -13,15 +12,6 @@ import (
 	"kj/internal/apierr"
 	"kj/storage"
 )
-
-func countVisitors(t *testing.T, db storage.DB) int {
-	t.Helper()
-	var n int
-	if err := db.QueryRow(context.Background(), `SELECT COUNT(*) FROM customer_visitors`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
 
 func TestCustomerServiceWithoutSignInIsCappedPerAddress(t *testing.T) {
 	eachCounters(t, func(t *testing.T, db storage.DB, s *Server) {
@@ -32,7 +22,7 @@ func TestCustomerServiceWithoutSignInIsCappedPerAddress(t *testing.T) {
 		if got[0] != 5 || got[apierr.CodeRateLimited] != 55 {
 			t.Fatalf("60 key-less sends from one address: %v; want 5 accepted", got)
 		}
-		if n := countVisitors(t, db); n != 5 {
+		if n := countRows(t, db, "customer_visitors"); n != 5 {
 			t.Fatalf("%d visitors made, want 5", n)
 		}
 		// One visitor's key from the same address: sends stop at the
@@ -60,8 +50,7 @@ func TestNicknamesWithHiddenOrReorderingCharactersAreRefused(t *testing.T) {
 
 func TestPasswordResetDoesNotTellWhichAccountsAndPhonesExist(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
-		box := &smsOutbox{}
-		s.SMS = box
+		box := captureSMS(s)
 		u, _ := newUser(t, s, "enum_fay")
 		setPhoneDirect(t, db, u.ID, "13800138001")
 		send := func(phone, account string) reply {
@@ -89,8 +78,7 @@ func TestPasswordResetDoesNotTellWhichAccountsAndPhonesExist(t *testing.T) {
 
 func TestOnlyAPhoneBoundWithAnSMSCodeResetsAPasswordAndOnlyForOneAccount(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
-		box := &smsOutbox{}
-		s.SMS = box
+		box := captureSMS(s)
 		_, tok := newUser(t, s, "enum_gil")
 		_, other := newUser(t, s, "enum_hal")
 		// Bound without a code (KJ_PHONE_SMS_REQUIRED=false): no reset by SMS.

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 
@@ -28,16 +27,11 @@ import (
 // limits do not hide the handler behind "too many requests".
 func fuzzCall(t *testing.T, s *Server, path string, body []byte, n *atomic.Int64) reply {
 	i := n.Add(1)
-	req := httptest.NewRequest("POST", path, bytes.NewReader(body))
+	req := request("POST", path, bytes.NewReader(body))
 	req.RemoteAddr = fmt.Sprintf("10.%d.%d.%d:1000", i>>16&255, i>>8&255, i&255)
-	w := httptest.NewRecorder()
-	s.Handler().ServeHTTP(w, req)
-	var r reply
-	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
-		t.Fatalf("body %q: reply is not an envelope: %q", body, w.Body.String())
-	}
-	if w.Code >= 500 || r.Code == apierr.CodeInternal {
-		t.Fatalf("body %q: server error %d %+v", body, w.Code, r)
+	r := send(t, s.Handler(), req)
+	if r.Status >= 500 || r.Code == apierr.CodeInternal {
+		t.Fatalf("body %q: server error %d %+v", body, r.Status, r)
 	}
 	if r.Message == "" {
 		t.Fatalf("body %q: empty message", body)
@@ -45,20 +39,29 @@ func fuzzCall(t *testing.T, s *Server, path string, body []byte, n *atomic.Int64
 	return r
 }
 
-func FuzzRegisterJSON(f *testing.F) {
-	db := storagetest.SQLite(f)
-	s, _ := testServer(f, db)
-	s.Log = slog.New(slog.DiscardHandler) // millions of calls
-	boss := storage.User{ID: storage.NewID(), Account: "fuzzboss", PasswordHash: "x", InviteCode: "pro_fuzzboss"}
-	if err := storage.CreateUser(context.Background(), db, boss); err != nil {
-		f.Fatal(err)
-	}
+// fuzzServer is a test server on SQLite that logs nothing (fuzzing makes
+// millions of calls).
+func fuzzServer(f *testing.F) *Server {
+	s, _ := testServer(f, storagetest.SQLite(f))
+	s.Log = slog.New(slog.DiscardHandler)
+	return s
+}
+
+// fuzzAccepted fuzzes path with request bodies (fuzzCall checks every
+// reply) and has accepted check each body the route accepted.
+func fuzzAccepted(f *testing.F, s *Server, path string, accepted func(t *testing.T, body []byte, r reply)) {
 	var n atomic.Int64
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r := fuzzCall(t, s, "/api/register", body, &n)
-		if r.Code != 0 {
-			return
+		if r := fuzzCall(t, s, path, body, &n); r.Code == 0 {
+			accepted(t, body, r)
 		}
+	})
+}
+
+func FuzzRegisterJSON(f *testing.F) {
+	s := fuzzServer(f)
+	newUser(f, s, "fuzzboss")
+	fuzzAccepted(f, s, "/api/register", func(t *testing.T, body []byte, r reply) {
 		var req registerRequest
 		if err := json.Unmarshal(body, &req); err != nil {
 			t.Fatalf("body %q registered but does not decode: %v", body, err)
@@ -66,7 +69,7 @@ func FuzzRegisterJSON(f *testing.F) {
 		if ValidateAccount(req.Account) != nil || ValidatePassword("password", req.Password) != nil {
 			t.Fatalf("body %q registered an account breaking the rules", body)
 		}
-		u, err := storage.UserByAccount(context.Background(), db, req.Account)
+		u, err := storage.UserByAccount(context.Background(), s.DB, req.Account)
 		if err != nil || data[registerReply](t, r).UserID != u.IDString() {
 			t.Fatalf("body %q: registered %s but stored %+v %v", body, r.Data, u, err)
 		}
@@ -74,19 +77,9 @@ func FuzzRegisterJSON(f *testing.F) {
 }
 
 func FuzzAccountLoginJSON(f *testing.F) {
-	db := storagetest.SQLite(f)
-	s, _ := testServer(f, db)
-	s.Log = slog.New(slog.DiscardHandler) // millions of calls
-	u := storage.User{ID: storage.NewID(), Account: "fuzzer", PasswordHash: testHash(), InviteCode: "pro_fuzzer"}
-	if err := storage.CreateUser(context.Background(), db, u); err != nil {
-		f.Fatal(err)
-	}
-	var n atomic.Int64
-	f.Fuzz(func(t *testing.T, body []byte) {
-		r := fuzzCall(t, s, "/api/accountLogin", body, &n)
-		if r.Code != 0 {
-			return
-		}
+	s := fuzzServer(f)
+	u, _ := newUser(f, s, "fuzzer")
+	fuzzAccepted(f, s, "/api/accountLogin", func(t *testing.T, body []byte, r reply) {
 		var req loginRequest
 		if err := json.Unmarshal(body, &req); err != nil || req.Account != "fuzzer" || req.Password != "abc123" {
 			t.Fatalf("body %q signed in: %+v %v", body, req, err)

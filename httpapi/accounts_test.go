@@ -57,10 +57,11 @@ func mustLogin(t *testing.T, s *Server, account, password string) auth.Tokens {
 	return data[auth.Tokens](t, r)
 }
 
-func countUsers(t *testing.T, db storage.DB) int64 {
+// countRows counts the rows of table.
+func countRows(t *testing.T, db storage.DB, table string) int64 {
 	t.Helper()
 	var n int64
-	if err := db.QueryRow(context.Background(), `SELECT COUNT(*) FROM users`).Scan(&n); err != nil {
+	if err := db.QueryRow(context.Background(), `SELECT COUNT(*) FROM `+table).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -184,7 +185,7 @@ func TestRegisterRejectsBadInputAndWritesNothing(t *testing.T) {
 				t.Errorf("%.60s: got %d %q, want %d %q", c.body, r.Code, r.Message, c.code, c.msg)
 			}
 		}
-		if n := countUsers(t, db); n != 1 {
+		if n := countRows(t, db, "users"); n != 1 {
 			t.Fatalf("bad registrations wrote users: %d", n)
 		}
 	})
@@ -333,17 +334,11 @@ func TestLockoutIsSharedThroughRedis(t *testing.T) {
 }
 
 func TestSignInIsRateLimitedPerAddress(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		from := func(ip string) reply {
-			req := httptest.NewRequest("POST", "/api/accountLogin", strings.NewReader(`{"account":"a","password":"x","platform":5}`))
+			req := request("POST", "/api/accountLogin", strings.NewReader(`{"account":"a","password":"x","platform":5}`), "Accept-Language", "en-US")
 			req.RemoteAddr = ip + ":4242"
-			req.Header.Set("Accept-Language", "en-US")
-			w := httptest.NewRecorder()
-			s.Handler().ServeHTTP(w, req)
-			var r reply
-			json.Unmarshal(w.Body.Bytes(), &r)
-			return r
+			return send(t, s.Handler(), req)
 		}
 		for i := 0; i < loginPerIPPerMinute; i++ {
 			if r := from("198.51.100.7"); r.Code != apierr.CodeLoginCredential {
@@ -496,19 +491,7 @@ func TestLogoutRevokesTokenJWTAndChatToken(t *testing.T) {
 func TestNewLoginReplacesOldSession403AndKicksItsSocket(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		u, _ := newUser(t, s, "kate")
-		var mu sync.Mutex
-		var ended []auth.SessionEnded
-		sub, err := s.Bus.Subscribe(auth.SessionEndedSubject, func(_ string, b []byte) {
-			var e auth.SessionEnded
-			json.Unmarshal(b, &e)
-			mu.Lock()
-			ended = append(ended, e)
-			mu.Unlock()
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sub.Unsubscribe()
+		announced := recordBus[auth.SessionEnded](t, s.Bus, auth.SessionEndedSubject)
 		first := mustLogin(t, s, "kate", "abc123")
 		firstSess, _ := storage.SessionByToken(context.Background(), db, first.Token)
 		other := login(t, s, "kate", "abc123", 1) // another platform keeps both
@@ -530,15 +513,9 @@ func TestNewLoginReplacesOldSession403AndKicksItsSocket(t *testing.T) {
 				t.Fatalf("live sessions: %+v", r)
 			}
 		}
-		testenv.Eventually(t, 5*time.Second, func() bool {
-			mu.Lock()
-			defer mu.Unlock()
-			// newUser's own sign-in was replaced by the first, the first by the second.
-			return len(ended) == 2
-		}, "the replaced sessions are announced")
-		mu.Lock()
-		defer mu.Unlock()
-		if ended[1] != (auth.SessionEnded{SessionID: firstSess.ID, UserID: u.ID, Reason: auth.ReasonReplaced}) {
+		// newUser's own sign-in was replaced by the first, the first by the second.
+		ended := announced.wait(t, 2)
+		if len(ended) != 2 || ended[1] != (auth.SessionEnded{SessionID: firstSess.ID, UserID: u.ID, Reason: auth.ReasonReplaced}) {
 			t.Fatalf("announcement %+v", ended)
 		}
 	})
@@ -619,12 +596,10 @@ func TestMessagesInAllSixLanguages(t *testing.T) {
 }
 
 func TestNoPasswordsOrTokensInLogs(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		var buf bytes.Buffer
 		var mu sync.Mutex
 		s.Log = slog.New(slog.NewTextHandler(lockedWriter{&buf, &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-		h := s.Handler()
 		call(t, h, "POST", "/api/register", `{"account":"quiet_q","password":"Secret77"}`)
 		for i := 0; i < LoginMaxFailures; i++ {
 			login(t, s, "quiet_q", "Wrong77x", 5)

@@ -9,7 +9,7 @@ import (
 	"image/color"
 	"image/png"
 	"mime/multipart"
-	"net/http/httptest"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,12 +17,10 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 func TestOperatorRoutesRefuseUsers(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, tok := newUser(t, s, "amy")
 		n := 0
 		for _, rt := range s.Routes() {
@@ -54,9 +52,8 @@ func TestOperatorRoutesRefuseUsers(t *testing.T) {
 }
 
 func TestOperatorContentManagementIsAudited(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
-		s, _ := testServer(t, db)
 		op, opTok := contentOperator(t, s, "oper")
 		post := func(path, body string) reply { return contentPost(t, s, path, body, opTok.Token) }
 
@@ -162,22 +159,12 @@ func multipartFile(t *testing.T, name string, data []byte) (string, *bytes.Buffe
 }
 
 func TestOperatorUpload(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		s.Config.DataDir = t.TempDir()
 		_, opTok := contentOperator(t, s, "oper")
 		upload := func(name string, data []byte) reply {
 			ctype, body := multipartFile(t, name, data)
-			req := httptest.NewRequest("POST", "/api/admin/upload", body)
-			req.Header.Set("Content-Type", ctype)
-			req.Header.Set("token", opTok.Token)
-			req.Header.Set("Accept-Language", "en-US")
-			w := httptest.NewRecorder()
-			s.Handler().ServeHTTP(w, req)
-			var r reply
-			json.Unmarshal(w.Body.Bytes(), &r)
-			r.Status = w.Code
-			return r
+			return send(t, s.Handler(), request("POST", "/api/admin/upload", body, "Content-Type", ctype, "token", opTok.Token, "Accept-Language", "en-US"))
 		}
 		img := image.NewRGBA(image.Rect(0, 0, 8, 8))
 		img.Set(1, 1, color.RGBA{200, 10, 10, 255})

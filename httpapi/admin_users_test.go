@@ -2,15 +2,12 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
-	"sync"
 	"testing"
 	"time"
 
 	"kj/auth"
 	"kj/internal/apierr"
 	"kj/internal/bus"
-	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -92,19 +89,7 @@ func TestOperatorRoutes(t *testing.T) {
 		}
 
 		// Activate: the user's sockets are told, and /user/mine shows it.
-		var mu sync.Mutex
-		var pushed []bus.Notification
-		sub, err := s.Bus.Subscribe(bus.UserSubject(alice.IDString()), func(_ string, b []byte) {
-			var n bus.Notification
-			json.Unmarshal(b, &n)
-			mu.Lock()
-			pushed = append(pushed, n)
-			mu.Unlock()
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer sub.Unsubscribe()
+		alicePush := recordBus[bus.Notification](t, s.Bus, bus.UserSubject(alice.IDString()))
 		r := op("/api/admin/activateUser", `{"userId":"`+alice.IDString()+`"}`)
 		if r.Code != 0 || data[AdminUser](t, r).IsActivation != 1 {
 			t.Fatalf("activate: %+v", r)
@@ -112,16 +97,9 @@ func TestOperatorRoutes(t *testing.T) {
 		if info := data[UserInfo](t, call(t, h, "POST", "/api/user/mine", "{}", "token", aliceTok.Token)); info.IsActivation != 1 {
 			t.Fatalf("mine after activation: %+v", info)
 		}
-		testenv.Eventually(t, 5*time.Second, func() bool {
-			mu.Lock()
-			defer mu.Unlock()
-			return len(pushed) == 1
-		}, "activation pushed to the user")
-		mu.Lock()
-		if pushed[0].Key != UserUpdatedKey || pushed[0].Data != `{"isActivation":1}` {
-			t.Fatalf("push %+v", pushed[0])
+		if pushed := alicePush.wait(t, 1); len(pushed) != 1 || pushed[0].Key != UserUpdatedKey || pushed[0].Data != `{"isActivation":1}` {
+			t.Fatalf("activation push %+v", pushed)
 		}
-		mu.Unlock()
 		if l := data[adminUsersReply](t, op("/api/admin/users", `{"isActivation":0}`)); l.Total != 1 || l.List[0].Account != "bob_b" {
 			t.Fatalf("filter not activated: %+v", l)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -12,7 +11,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"mime/multipart"
-	"net/http/httptest"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +19,6 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // upload posts file as the multipart part field/name to /user/uploadAvatar.
@@ -37,18 +35,8 @@ func upload(t *testing.T, s *Server, token, field, name string, file []byte) rep
 		fw.Write(file)
 	}
 	mw.Close()
-	req := httptest.NewRequest("POST", "/api/user/uploadAvatar", &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("token", token)
-	req.Header.Set("Accept-Language", "en-US")
-	w := httptest.NewRecorder()
-	s.Handler().ServeHTTP(w, req)
-	var r reply
-	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
-		t.Fatalf("not an envelope: %s", w.Body.String())
-	}
-	r.Status = w.Code
-	return r
+	return send(t, s.Handler(), request("POST", "/api/user/uploadAvatar", &body,
+		"Content-Type", mw.FormDataContentType(), "token", token, "Accept-Language", "en-US"))
 }
 
 func encoded(t *testing.T, w, h int, format string, opaque bool) []byte {
@@ -109,8 +97,7 @@ func storedAvatar(t *testing.T, s *Server, url string) (image.Image, string) {
 }
 
 func TestUploadAvatar(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		s.Config.DataDir = t.TempDir()
 		u, tok := newUser(t, s, "avery")
 

@@ -7,7 +7,7 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -16,21 +16,18 @@ import (
 	"kj/internal/counter"
 	"kj/internal/testenv"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // eachCounters runs f on both stores, each with in-process counters and
 // with Redis counters.
 func eachCounters(t *testing.T, f func(t *testing.T, db storage.DB, s *Server)) {
 	t.Run("memory", func(t *testing.T) {
-		storagetest.Each(t, func(t *testing.T, db storage.DB) {
-			s, _ := testServer(t, db)
+		eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 			f(t, db, s)
 		})
 	})
 	t.Run("redis", func(t *testing.T) {
-		storagetest.Each(t, func(t *testing.T, db storage.DB) {
-			s, _ := testServer(t, db)
+		eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 			rdb, prefix := testenv.Redis(t)
 			s.Counters = counter.NewRedis(rdb, prefix)
 			f(t, db, s)
@@ -51,13 +48,9 @@ func burst(t *testing.T, s *Server, n int, path string, body func(i int) string,
 		go func() {
 			defer done.Done()
 			start.Wait()
-			req := httptest.NewRequest("POST", "/api"+path, strings.NewReader(body(i)))
+			req := request("POST", "/api"+path, strings.NewReader(body(i)), headers...)
 			req.RemoteAddr = "198.51.100.20:5000"
-			for j := 0; j+1 < len(headers); j += 2 {
-				req.Header.Set(headers[j], headers[j+1])
-			}
-			w := httptest.NewRecorder()
-			h.ServeHTTP(w, req)
+			w := serve(h, req)
 			var r reply
 			if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
 				codes[i] = -1
@@ -110,14 +103,14 @@ func TestFundPasswordLockoutHoldsUnderABurst(t *testing.T) {
 
 func TestRegistrationLimitHoldsUnderABurst(t *testing.T) {
 	eachCounters(t, func(t *testing.T, db storage.DB, s *Server) {
-		before := countUsers(t, db)
+		before := countRows(t, db, "users")
 		got := burst(t, s, 40, "/register", func(i int) string {
 			return fmt.Sprintf(`{"account":"burst_reg_%d","password":"abc123"}`, i)
 		})
 		if got[0] != registerPerIPPerHour || got[apierr.CodeRateLimited] != 40-registerPerIPPerHour {
 			t.Fatalf("40 registrations at once from one address: %v; want %d accepted", got, registerPerIPPerHour)
 		}
-		if n := countUsers(t, db) - before; n != registerPerIPPerHour {
+		if n := countRows(t, db, "users") - before; n != registerPerIPPerHour {
 			t.Fatalf("%d accounts made, want %d", n, registerPerIPPerHour)
 		}
 	})

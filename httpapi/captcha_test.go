@@ -83,7 +83,7 @@ func TestRegisterWithCaptchaSingleUseAndExpiry(t *testing.T) {
 		if r := reg("capt1", c.CaptchaID, answer); r.Code != apierr.CodeCaptchaWrong {
 			t.Fatalf("a captcha is spent by a wrong answer: %+v", r)
 		}
-		if countUsers(t, db) != 0 {
+		if countRows(t, db, "users") != 0 {
 			t.Fatal("nothing may be written")
 		}
 		c = getCaptcha(t, s)
@@ -108,8 +108,7 @@ func TestRegisterWithCaptchaSingleUseAndExpiry(t *testing.T) {
 }
 
 func TestCaptchaIsRateLimitedPerAddress(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		for i := 0; i < captchaPerIPPerMinute; i++ {
 			getCaptcha(t, s)
 		}
@@ -138,6 +137,13 @@ type smsOutbox struct {
 	mu   sync.Mutex
 	sent []string // phone/purpose/code
 	fail bool
+}
+
+// captureSMS has s send its SMS codes to a new outbox, and returns it.
+func captureSMS(s *Server) *smsOutbox {
+	box := &smsOutbox{}
+	s.SMS = box
+	return box
 }
 
 func (o *smsOutbox) SendCode(_ context.Context, phone, purpose, code string) error {
@@ -175,11 +181,8 @@ func setPhoneDirect(t *testing.T, db storage.DB, id int64, phone string) {
 }
 
 func TestForgetPasswordWithSMSCode(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		box := &smsOutbox{}
-		s.SMS = box
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
+		box := captureSMS(s)
 		u, _ := newUser(t, s, "fiona")
 		setPhoneDirect(t, db, u.ID, "13800138000")
 		send := func(body string) reply {
@@ -257,8 +260,7 @@ func atoi(s string) int {
 func TestSMSCodeBurnsAfterFiveWrongTriesAndExpires(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
-		box := &smsOutbox{}
-		s.SMS = box
+		box := captureSMS(s)
 		h := s.Handler()
 		u, _ := newUser(t, s, "gwen")
 		setPhoneDirect(t, db, u.ID, "13800138001")
@@ -301,8 +303,7 @@ func TestSMSCodeBurnsAfterFiveWrongTriesAndExpires(t *testing.T) {
 func TestSendSmsCodeCooldownDailyCapAndSenderFailure(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
-		box := &smsOutbox{}
-		s.SMS = box
+		box := captureSMS(s)
 		h := s.Handler()
 		_, tok := newUser(t, s, "hugo")
 		send := func() reply {
@@ -348,8 +349,7 @@ func TestSendSmsCodeCooldownDailyCapAndSenderFailure(t *testing.T) {
 }
 
 func TestLogSenderWritesTheCodeOnlyToItsOwnLine(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		var buf bytes.Buffer
 		var mu sync.Mutex
 		s.Log = slog.New(slog.NewTextHandler(lockedWriter{&buf, &mu}, nil))

@@ -67,11 +67,7 @@ func uploadChatFile(t *testing.T, h http.Handler, tok, kind, filename string, co
 	fw, _ := mw.CreateFormFile("file", filename)
 	fw.Write(content)
 	mw.Close()
-	req := httptest.NewRequest("POST", "/api/chat/upload", &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("token", tok)
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, req)
+	w := serve(h, request("POST", "/api/chat/upload", &body, "Content-Type", mw.FormDataContentType(), "token", tok))
 	var r struct {
 		Code int `json:"code"`
 		Data struct {
@@ -88,13 +84,7 @@ var testPNG = append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat
 
 // fetchFile GETs target with headers (name, value pairs).
 func fetchFile(h http.Handler, target string, headers ...string) *httptest.ResponseRecorder {
-	req := httptest.NewRequest("GET", target, nil)
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, req)
-	return w
+	return serve(h, request("GET", target, nil, headers...))
 }
 
 // signedLinks asks /chat/fileURLs for links to refs as the holder of tok.

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"regexp"
 	"strconv"
@@ -45,9 +46,7 @@ func newAgent(t *testing.T, s *Server, account string) (storage.User, auth.Token
 // route. A refused call is refused before its handler runs, so it changes
 // nothing.
 func TestEveryAdminRouteByRole(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		table := readmeRoleTable(t)
 		_, adminTok := newOperator(t, s, "boss_a")
 		_, agentTok := newAgent(t, s, "desk_a")
@@ -106,41 +105,30 @@ func TestEveryAdminRouteByRole(t *testing.T) {
 // An admin creates an agent, who signs in with its role, may not manage
 // operators, and whose role change applies to its very next call.
 func TestOperatorsCreatedByAnAdmin(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		boss, adminTok := newOperator(t, s, "boss_b")
-		r := call(t, h, "POST", "/api/admin/operators/create", `{"account":"desk_b","password":"pass1234","role":"agent"}`, "token", adminTok.Token)
-		if r.Code != 0 {
-			t.Fatalf("create: %+v", r)
-		}
-		created := data[operatorView](t, r)
+		var created operatorView
+		ok(t, s, adminTok.Token, "/admin/operators/create", `{"account":"desk_b","password":"pass1234","role":"agent"}`, &created)
 		if created.Role != "agent" || created.Account != "desk_b" {
 			t.Fatalf("created %+v", created)
 		}
-		if r := call(t, h, "POST", "/api/admin/operators/create", `{"account":"desk_b","password":"pass1234","role":"agent"}`, "token", adminTok.Token); r.Code != apierr.CodeAccountExists {
-			t.Fatalf("duplicate: %+v", r)
-		}
-		if r := call(t, h, "POST", "/api/admin/operators/create", `{"account":"desk_c","password":"pass1234","role":"root"}`, "token", adminTok.Token); r.Code != apierr.CodeInvalid {
-			t.Fatalf("unknown role: %+v", r)
-		}
+		// A taken account.
+		fails(t, s, adminTok.Token, "/admin/operators/create", `{"account":"desk_b","password":"pass1234","role":"agent"}`, apierr.CodeAccountExists)
+		// An unknown role.
+		fails(t, s, adminTok.Token, "/admin/operators/create", `{"account":"desk_c","password":"pass1234","role":"root"}`, apierr.CodeInvalid)
 		agentTok := mustLogin(t, s, "desk_b", "pass1234")
-		me := data[adminMeView](t, call(t, h, "POST", "/api/admin/me", `{}`, "token", agentTok.Token))
+		var me adminMeView
+		ok(t, s, agentTok.Token, "/admin/me", `{}`, &me)
 		if me.Role != "agent" || me.Account != "desk_b" {
 			t.Fatalf("me %+v", me)
 		}
-		if r := call(t, h, "POST", "/api/admin/operators/create", `{"account":"desk_d","password":"pass1234","role":"admin"}`, "token", agentTok.Token); r.Code != apierr.CodeRoleRefused {
-			t.Fatalf("an agent creating an admin: %+v", r)
-		}
-		if r := call(t, h, "POST", "/api/admin/operators/role", `{"userId":"`+boss.IDString()+`","role":"agent"}`, "token", adminTok.Token); r.Code != apierr.CodeInvalid {
-			t.Fatalf("demoting oneself: %+v", r)
-		}
-		if r := call(t, h, "POST", "/api/admin/operators/role", `{"userId":"`+created.UserID+`","role":"admin"}`, "token", adminTok.Token); r.Code != 0 {
-			t.Fatalf("promote: %+v", r)
-		}
-		if r := call(t, h, "POST", "/api/admin/operators/list", `{}`, "token", agentTok.Token); r.Code != 0 {
-			t.Fatalf("the promoted agent's next call: %+v", r)
-		}
+		// An agent may not create an admin.
+		fails(t, s, agentTok.Token, "/admin/operators/create", `{"account":"desk_d","password":"pass1234","role":"admin"}`, apierr.CodeRoleRefused)
+		// An admin may not demote itself.
+		fails(t, s, adminTok.Token, "/admin/operators/role", `{"userId":"`+boss.IDString()+`","role":"agent"}`, apierr.CodeInvalid)
+		ok(t, s, adminTok.Token, "/admin/operators/role", `{"userId":"`+created.UserID+`","role":"admin"}`, nil)
+		// The promoted agent's very next call has the admin role.
+		ok(t, s, agentTok.Token, "/admin/operators/list", `{}`, nil)
 		entries, _ := storage.ListAudit(context.Background(), db, storage.AuditFilter{Operator: "boss_b"}, 10, 0)
 		if len(entries) != 2 || entries[1].Action != "operator.create" || entries[0].Action != "operator.role" || entries[1].Target != created.UserID {
 			t.Fatalf("audit %+v", entries)
@@ -151,42 +139,33 @@ func TestOperatorsCreatedByAnAdmin(t *testing.T) {
 // Freezing a player ends its sessions at once and refuses sign-in until an
 // operator unfreezes it; both are audited. Operators cannot be frozen here.
 func TestFreezeEndsSessionsAndRefusesSignIn(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		_, agentTok := newAgent(t, s, "desk_f")
 		boss, _ := newOperator(t, s, "boss_f")
 		pat, patTok := newUser(t, s, "pat_f")
 		id := pat.IDString()
-		if r := call(t, h, "POST", "/api/admin/user/freeze", `{"userId":"`+id+`","frozen":1}`, "token", agentTok.Token); r.Code != apierr.CodeRequired {
-			t.Fatalf("freeze without a reason: %+v", r)
-		}
-		if r := call(t, h, "POST", "/api/user/mine", `{}`, "token", patTok.Token); r.Code != 0 {
-			t.Fatalf("a refused freeze ended the session: %+v", r)
-		}
+		// A freeze needs a reason.
+		fails(t, s, agentTok.Token, "/admin/user/freeze", `{"userId":"`+id+`","frozen":1}`, apierr.CodeRequired)
+		// A refused freeze leaves the player signed in.
+		ok(t, s, patTok.Token, "/user/mine", `{}`, nil)
 		r := call(t, h, "POST", "/api/admin/user/freeze", `{"userId":"`+id+`","frozen":1,"reason":"chargeback"}`, "token", agentTok.Token)
 		if r.Code != 0 || !strings.Contains(string(r.Data), `"sessionsEnded":1`) {
 			t.Fatalf("freeze: %+v", r)
 		}
-		if r := call(t, h, "POST", "/api/user/mine", `{}`, "token", patTok.Token); r.Code != apierr.CodeTokenExpired {
-			t.Fatalf("the frozen player's token: %+v", r)
-		}
+		// The frozen player's token is refused at once.
+		fails(t, s, patTok.Token, "/user/mine", `{}`, apierr.CodeTokenExpired)
 		if r := login(t, s, "pat_f", "abc123", 5); r.Code != apierr.CodeAccountFrozen || !strings.Contains(r.Message, "frozen") {
 			t.Fatalf("frozen sign-in: %+v", r)
 		}
-		detail := data[userDetailView](t, call(t, h, "POST", "/api/admin/user/detail", `{"userId":"`+id+`"}`, "token", agentTok.Token))
+		var detail userDetailView
+		ok(t, s, agentTok.Token, "/admin/user/detail", `{"userId":"`+id+`"}`, &detail)
 		if !detail.Frozen || len(detail.SignIns) != 1 || detail.SignIns[0].State != storage.SessionSignedOut {
 			t.Fatalf("detail %+v", detail)
 		}
-		if r := call(t, h, "POST", "/api/admin/user/freeze", `{"userId":"`+boss.IDString()+`","frozen":1,"reason":"x"}`, "token", agentTok.Token); r.Code != apierr.CodeInvalid {
-			t.Fatalf("freezing an operator: %+v", r)
-		}
-		if r := call(t, h, "POST", "/api/admin/user/freeze", `{"userId":"`+id+`","frozen":0}`, "token", agentTok.Token); r.Code != 0 {
-			t.Fatalf("unfreeze: %+v", r)
-		}
-		if r := login(t, s, "pat_f", "abc123", 5); r.Code != 0 {
-			t.Fatalf("sign-in after unfreeze: %+v", r)
-		}
+		// Operators cannot be frozen here.
+		fails(t, s, agentTok.Token, "/admin/user/freeze", `{"userId":"`+boss.IDString()+`","frozen":1,"reason":"x"}`, apierr.CodeInvalid)
+		ok(t, s, agentTok.Token, "/admin/user/freeze", `{"userId":"`+id+`","frozen":0}`, nil)
+		mustLogin(t, s, "pat_f", "abc123")
 		entries, _ := storage.ListAudit(context.Background(), db, storage.AuditFilter{Target: id}, 10, 0)
 		if len(entries) != 2 || entries[0].Action != "user.unfreeze" || entries[1].Action != "user.freeze" || entries[1].Operator != "desk_f" ||
 			!strings.Contains(entries[1].Detail, "chargeback") {
@@ -196,9 +175,7 @@ func TestFreezeEndsSessionsAndRefusesSignIn(t *testing.T) {
 }
 
 func TestResetFundPassword(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		_, agentTok := newAgent(t, s, "desk_r")
 		pat, _ := newUser(t, s, "pat_r")
 		ctx := context.Background()
@@ -215,9 +192,7 @@ func TestResetFundPassword(t *testing.T) {
 		if r := call(t, h, "POST", "/api/admin/user/resetFundPassword", body, "token", agentTok.Token); r.Code != 0 || !strings.Contains(string(r.Data), `"reset":false`) {
 			t.Fatalf("second reset: %+v", r)
 		}
-		if r := call(t, h, "POST", "/api/admin/user/resetFundPassword", `{"userId":"12345"}`, "token", agentTok.Token); r.Code != apierr.CodeAccountUnknown {
-			t.Fatalf("unknown user: %+v", r)
-		}
+		fails(t, s, agentTok.Token, "/admin/user/resetFundPassword", `{"userId":"12345"}`, apierr.CodeAccountUnknown)
 		if n, _ := storage.CountAudit(ctx, db, storage.AuditFilter{Action: "user.fundPassword.reset"}); n != 1 {
 			t.Fatalf("%d audit entries, want 1 (nothing to reset is not an action)", n)
 		}
@@ -229,31 +204,23 @@ func TestResetFundPassword(t *testing.T) {
 func TestDashboardCountsPlayers(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
-		h := s.Handler()
 		_, agentTok := newAgent(t, s, "desk_d")
 		newUser(t, s, "pat_d1")
 		newUser(t, s, "pat_d2")
-		r := call(t, h, "POST", "/api/admin/dashboard", `{"days":3}`, "token", agentTok.Token)
-		if r.Code != 0 {
-			t.Fatalf("%+v", r)
-		}
-		d := data[dashboardView](t, r)
+		var d dashboardView
+		ok(t, s, agentTok.Token, "/admin/dashboard", `{"days":3}`, &d)
 		today := clk.Now().UTC().Format("2006-01-02")
 		if len(d.Days) != 3 || d.To != today || d.Days[2].Day != today || d.Days[2].Registrations != 2 || d.Days[2].ActiveUsers != 2 || d.Days[0].Registrations != 0 {
 			t.Fatalf("days %+v", d.Days)
 		}
-		if r := call(t, h, "POST", "/api/admin/dashboard", `{"days":40}`, "token", agentTok.Token); r.Code != apierr.CodeInvalid {
-			t.Fatalf("40 days: %+v", r)
-		}
+		fails(t, s, agentTok.Token, "/admin/dashboard", `{"days":40}`, apierr.CodeInvalid)
 	})
 }
 
 // A conversation handed to another agent moves to that agent's inbox, with
 // an audit entry.
 func TestCustomerHandover(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		first, firstTok := newAgent(t, s, "desk_h1")
 		second, secondTok := newAgent(t, s, "desk_h2")
 		pat, _ := newUser(t, s, "pat_h")
@@ -263,12 +230,9 @@ func TestCustomerHandover(t *testing.T) {
 			t.Fatal(err)
 		}
 		no := strconv.FormatInt(v.ID, 10)
-		if r := call(t, h, "POST", "/api/admin/customer/handover", `{"visitorNo":"`+no+`","serviceId":"`+pat.IDString()+`"}`, "token", firstTok.Token); r.Code != apierr.CodeInvalid {
-			t.Fatalf("handing to a player: %+v", r)
-		}
-		if r := call(t, h, "POST", "/api/admin/customer/handover", `{"visitorNo":"`+no+`","serviceId":"`+second.IDString()+`"}`, "token", firstTok.Token); r.Code != 0 {
-			t.Fatalf("handover: %+v", r)
-		}
+		// A conversation cannot be handed to a player.
+		fails(t, s, firstTok.Token, "/admin/customer/handover", `{"visitorNo":"`+no+`","serviceId":"`+pat.IDString()+`"}`, apierr.CodeInvalid)
+		ok(t, s, firstTok.Token, "/admin/customer/handover", `{"visitorNo":"`+no+`","serviceId":"`+second.IDString()+`"}`, nil)
 		mine := call(t, h, "POST", "/api/admin/customer/visitors", `{}`, "token", secondTok.Token)
 		if mine.Code != 0 || !strings.Contains(string(mine.Data), no) {
 			t.Fatalf("the second agent's inbox: %+v", mine)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -45,11 +46,7 @@ func contentOK[T any](t *testing.T, r reply) T {
 	if r.Code != 0 {
 		t.Fatalf("want success, got code %d %q", r.Code, r.Message)
 	}
-	var v T
-	if err := json.Unmarshal(r.Data, &v); err != nil {
-		t.Fatalf("data %s: %v", r.Data, err)
-	}
-	return v
+	return data[T](t, r)
 }
 
 // failsWith checks a reply's code (and HTTP status when given).
@@ -64,29 +61,20 @@ func contentFails(t *testing.T, r reply, code int, status ...int) {
 }
 
 func TestDomainInfoDefaultsAndEntries(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
-		type info struct {
-			Domain     string `json:"domain"`
-			Configured bool   `json:"configured"`
-			PlatformID int64  `json:"platformId"`
-			PackageID  int64  `json:"packageId"`
-			AppName    string `json:"appName"`
-			OssURL     string `json:"ossUrl"`
-		}
-		got := contentOK[info](t, contentPost(t, s, "/getDomainInfo", `{"domain":"https://App.Example.com:8443/x?y","type":"h5","param":"a=b","platformId":1,"packageId":"2"}`, ""))
-		if got != (info{Domain: "app.example.com", PlatformID: 10000, PackageID: 100002001, AppName: "kj"}) {
+		got := contentOK[domainInfoView](t, contentPost(t, s, "/getDomainInfo", `{"domain":"https://App.Example.com:8443/x?y","type":"h5","param":"a=b","platformId":1,"packageId":"2"}`, ""))
+		if got != (domainInfoView{Domain: "app.example.com", PlatformID: 10000, PackageID: 100002001, AppName: "kj"}) {
 			t.Fatalf("defaults: %+v", got)
 		}
 		contentOK[any](t, contentPost(t, s, "/admin/settings/save", `{"appName":"Chatty","ossUrl":"https://cdn.example.com/"}`, opTok.Token))
 		contentOK[any](t, contentPost(t, s, "/admin/domain/save", `{"domain":"app.example.com","platformId":20000,"packageId":200002001,"appName":"Kay"}`, opTok.Token))
-		got = contentOK[info](t, contentPost(t, s, "/getDomainInfo", `{"domain":"app.example.com","type":"h5"}`, ""))
-		if got != (info{"app.example.com", true, 20000, 200002001, "Kay", "https://cdn.example.com/"}) {
+		got = contentOK[domainInfoView](t, contentPost(t, s, "/getDomainInfo", `{"domain":"app.example.com","type":"h5"}`, ""))
+		if got != (domainInfoView{"app.example.com", true, 20000, 200002001, "Kay", "https://cdn.example.com/"}) {
 			t.Fatalf("entry: %+v", got)
 		}
 		// No domain: the Host the app was served from.
-		got = contentOK[info](t, contentPost(t, s, "/getDomainInfo", `{}`, ""))
+		got = contentOK[domainInfoView](t, contentPost(t, s, "/getDomainInfo", `{}`, ""))
 		if got.Domain != "example.com" || got.AppName != "Chatty" || got.Configured {
 			t.Fatalf("host fallback: %+v", got)
 		}
@@ -97,8 +85,7 @@ func TestDomainInfoDefaultsAndEntries(t *testing.T) {
 }
 
 func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		_, tok := newUser(t, s, "amy")
 
@@ -232,8 +219,7 @@ func contentSignIn(t *testing.T, s *Server, userID string) auth.Tokens {
 }
 
 func TestVideoListsAndPaging(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		for i := range 12 {
 			contentOK[any](t, contentPost(t, s, "/admin/video/save", fmt.Sprintf(`{"kind":"find","title":"F%02d","url":"/files/f%d.mp4","sort":%d}`, i, i, i), opTok.Token))
@@ -372,8 +358,7 @@ func TestVideoDayFollowsTheConfiguredZone(t *testing.T) {
 }
 
 func TestSameCity(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		lisbon := contentOK[adminCity](t, contentPost(t, s, "/admin/city/save", `{"name":"Lisbon","sort":1}`, opTok.Token))
 		contentOK[any](t, contentPost(t, s, "/admin/city/save", `{"name":"Closed","enabled":0}`, opTok.Token))
@@ -427,8 +412,7 @@ func TestSameCity(t *testing.T) {
 }
 
 func TestUploadContacts(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		u, tok := newUser(t, s, "amy")
 		got := contentOK[map[string]any](t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"Mum","phone":"+351 912 345 678"},{"phone":"(21) 555-0100"}]}`, tok.Token))
 		if got["count"] != 2.0 {

@@ -2,20 +2,19 @@ package httpapi
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
 	"kj/internal/apierr"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // Operators save content with texts in other languages; every content route
 // answers in the request's language and falls back to the default text for
 // a language or field without one.
 func TestContentInTheRequestLanguage(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		_, userTok := newUser(t, s, "amy")
 		ok := func(path, body string) map[string]any {
@@ -119,9 +118,8 @@ func TestContentInTheRequestLanguage(t *testing.T) {
 // translated, or too long are refused with a translated error and change
 // nothing.
 func TestContentTextsAreChecked(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
-		s, _ := testServer(t, db)
 		_, opTok := contentOperator(t, s, "oper")
 		for _, tc := range []struct {
 			body string

@@ -14,25 +14,15 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // customerCall posts to a customer route and returns the reply and the
 // visitor cookie the server set ("" when none).
 func customerCall(t *testing.T, s *Server, path, body string, headers ...string) (reply, string) {
 	t.Helper()
-	req := httptest.NewRequest("POST", "/api"+path, strings.NewReader(body))
-	req.Header.Set("Accept-Language", "en-US")
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	w := httptest.NewRecorder()
-	s.Handler().ServeHTTP(w, req)
-	var r reply
-	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
-		t.Fatalf("%s: not an envelope: %q", path, w.Body.String())
-	}
-	r.Status = w.Code
+	req := request("POST", "/api"+path, strings.NewReader(body), append([]string{"Accept-Language", "en-US"}, headers...)...)
+	w := serve(s.Handler(), req)
+	r := envelopeIn(t, req, w)
 	cookie := ""
 	for _, ck := range w.Result().Cookies() {
 		if ck.Name == visitorCookie {
@@ -46,9 +36,8 @@ func customerCall(t *testing.T, s *Server, path, body string, headers ...string)
 }
 
 func TestCustomerServiceOverHTTP(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
-		s, _ := testServer(t, db)
 		a1, a1Tok := contentOperator(t, s, "agent1")
 		a2, _ := contentOperator(t, s, "agent2")
 		contentOK[any](t, contentPost(t, s, "/admin/settings/save", `{"serviceWelcome":"Hi! Ask us anything."}`, a1Tok.Token))
@@ -156,9 +145,8 @@ func newUserToken(t *testing.T, s *Server, u storage.User) (storage.User, string
 }
 
 func TestCustomerVisitorLinksToSignedInUser(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
-		s, _ := testServer(t, db)
 		contentOperator(t, s, "agent")
 		amy, amyTok := newUser(t, s, "amy")
 		_, bobTok := newUser(t, s, "bob")
@@ -270,9 +258,8 @@ func (c *customerWS) send(v any) {
 }
 
 func TestCustomerServiceOverWebsocket(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
-		s, _ := testServer(t, db)
 		agent, agentTok := contentOperator(t, s, "agent")
 		_, userTok := newUser(t, s, "plainuser")
 		sock := NewCustomerSocket(s)

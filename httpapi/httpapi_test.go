@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -19,11 +20,11 @@ import (
 	"kj/internal/config"
 	"kj/internal/counter"
 	"kj/internal/presence"
+	"kj/internal/testenv"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
 
-// testServer is a Server on db with a fake clock and in-process services.
 // eachServer runs f on SQLite and on PostgreSQL, each time against a
 // fresh server and its handler.
 func eachServer(t *testing.T, f func(t *testing.T, db storage.DB, s *Server, h http.Handler)) {
@@ -33,6 +34,7 @@ func eachServer(t *testing.T, f func(t *testing.T, db storage.DB, s *Server, h h
 	})
 }
 
+// testServer is a Server on db with a fake clock and in-process services.
 func testServer(t testing.TB, db storage.DB) (*Server, *clock.Fake) {
 	t.Helper()
 	c := clock.NewFake(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
@@ -99,15 +101,70 @@ type reply struct {
 // call posts body to path with headers (name, value pairs) and decodes the envelope.
 func call(t *testing.T, h http.Handler, method, path, body string, headers ...string) reply {
 	t.Helper()
-	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	return send(t, h, request(method, path, strings.NewReader(body), headers...))
+}
+
+// post calls path as the holder of token, in English, and returns the reply.
+func post(t *testing.T, s *Server, token, path, body string, headers ...string) reply {
+	t.Helper()
+	return call(t, s.Handler(), "POST", "/api"+path, body, append([]string{"token", token, "Accept-Language", "en-US"}, headers...)...)
+}
+
+// ok posts and fails the test unless the reply is a success; it decodes
+// data into out when given.
+func ok(t *testing.T, s *Server, token, path, body string, out any) {
+	t.Helper()
+	r := post(t, s, token, path, body)
+	if r.Code != 0 {
+		t.Fatalf("%s %s: %d %s", path, body, r.Code, r.Message)
+	}
+	if out != nil {
+		if err := json.Unmarshal(r.Data, out); err != nil {
+			t.Fatalf("%s: data %s: %v", path, r.Data, err)
+		}
+	}
+}
+
+// fails posts and fails the test unless the reply has code.
+func fails(t *testing.T, s *Server, token, path, body string, code int, headers ...string) reply {
+	t.Helper()
+	r := post(t, s, token, path, body, headers...)
+	if r.Code != code {
+		t.Fatalf("%s %s: got %d %q, want code %d", path, body, r.Code, r.Message, code)
+	}
+	return r
+}
+
+// request builds a request of body to target with headers (name, value
+// pairs).
+func request(method, target string, body io.Reader, headers ...string) *http.Request {
+	req := httptest.NewRequest(method, target, body)
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
+	return req
+}
+
+// send has h answer req and decodes the envelope.
+func send(t testing.TB, h http.Handler, req *http.Request) reply {
+	t.Helper()
+	return envelopeIn(t, req, serve(h, req))
+}
+
+// serve has h answer req.
+func serve(h http.Handler, req *http.Request) *httptest.ResponseRecorder {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
+	return w
+}
+
+// envelopeIn decodes the envelope of the answer w to req, with its HTTP
+// status; an answer that is not an envelope fails t.
+func envelopeIn(t testing.TB, req *http.Request, w *httptest.ResponseRecorder) reply {
+	t.Helper()
 	var r reply
 	if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
-		t.Fatalf("%s %s: reply is not an envelope: %q", method, path, w.Body.String())
+		t.Fatalf("%s %s: reply is not an envelope: %q", req.Method, req.URL.Path, w.Body.String())
 	}
 	r.Status = w.Code
 	return r
@@ -236,4 +293,40 @@ func TestOpenAPIListsEveryRoute(t *testing.T) {
 			t.Errorf("openapi.yaml has %s but not its %s operation", r.Path, r.Method)
 		}
 	}
+}
+
+// busRecorder collects the messages of type T published on a subject.
+type busRecorder[T any] struct {
+	mu  sync.Mutex
+	got []T
+}
+
+func recordBus[T any](t *testing.T, b bus.Bus, subject string) *busRecorder[T] {
+	t.Helper()
+	r := &busRecorder[T]{}
+	sub, err := b.Subscribe(subject, func(_ string, data []byte) {
+		var m T
+		json.Unmarshal(data, &m)
+		r.mu.Lock()
+		r.got = append(r.got, m)
+		r.mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sub.Unsubscribe() })
+	return r
+}
+
+// wait waits until n messages have arrived and returns all that have.
+func (r *busRecorder[T]) wait(t *testing.T, n int) []T {
+	t.Helper()
+	testenv.Eventually(t, 5*time.Second, func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return len(r.got) >= n
+	}, "want %d messages", n)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]T(nil), r.got...)
 }

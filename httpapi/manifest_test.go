@@ -2,11 +2,11 @@ package httpapi
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 func fetchManifest(t *testing.T, s *Server, host string) webManifest {
@@ -29,9 +29,7 @@ func fetchManifest(t *testing.T, s *Server, host string) webManifest {
 // else the operator's settings, else KJ_APP_NAME; the rest is what makes
 // the app installable.
 func TestManifestTakesTheOperatorsName(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		m := fetchManifest(t, s, "app.example.com")
 		if m.Name != s.Config.AppName || m.Display != "standalone" || m.Orientation != "portrait" || m.StartURL != "/" ||
 			len(m.Icons) != 3 || m.Icons[1].Sizes != "512x512" || m.ThemeColor == "" {

@@ -4,61 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"kj/internal/apierr"
 	"kj/internal/bus"
-	"kj/internal/testenv"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
-// busRecorder collects the business notifications published on subject.
-type busRecorder struct {
-	mu  sync.Mutex
-	got []bus.Notification
-}
-
-func recordBus(t *testing.T, b bus.Bus, subject string) *busRecorder {
-	t.Helper()
-	r := &busRecorder{}
-	sub, err := b.Subscribe(subject, func(_ string, data []byte) {
-		var n bus.Notification
-		json.Unmarshal(data, &n)
-		r.mu.Lock()
-		r.got = append(r.got, n)
-		r.mu.Unlock()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sub.Unsubscribe() })
-	return r
-}
-
-func (r *busRecorder) wait(t *testing.T, n int) []bus.Notification {
-	t.Helper()
-	testenv.Eventually(t, 2*time.Second, func() bool {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		return len(r.got) >= n
-	}, "want %d notifications", n)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]bus.Notification(nil), r.got...)
-}
-
 func TestNoticesPublishListReadOneReadAll(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		amy, amyTok := newUser(t, s, "amy")
 		_, bobTok := newUser(t, s, "bob")
-		all := recordBus(t, s.Bus, bus.BroadcastSubject)
-		amyPush := recordBus(t, s.Bus, bus.UserSubject(amy.IDString()))
+		all := recordBus[bus.Notification](t, s.Bus, bus.BroadcastSubject)
+		amyPush := recordBus[bus.Notification](t, s.Bus, bus.UserSubject(amy.IDString()))
 
 		var ids []string
 		for i := range 3 {
@@ -146,13 +107,12 @@ func TestNoticesPublishListReadOneReadAll(t *testing.T) {
 // A notice published to one account reaches only that user: its list,
 // unread badge, read-one and push; others neither see nor read it.
 func TestNoticeToOneUser(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper1")
 		amy, amyTok := newUser(t, s, "amy1")
 		bob, bobTok := newUser(t, s, "bob1")
-		amyPush := recordBus(t, s.Bus, bus.UserSubject(amy.IDString()))
-		all := recordBus(t, s.Bus, bus.BroadcastSubject)
+		amyPush := recordBus[bus.Notification](t, s.Bus, bus.UserSubject(amy.IDString()))
+		all := recordBus[bus.Notification](t, s.Bus, bus.BroadcastSubject)
 		contentOK[noticeView](t, contentPost(t, s, "/admin/notice/publish", `{"title":"For all","content":"Everyone"}`, opTok.Token))
 		own := contentOK[noticeView](t, contentPost(t, s, "/admin/notice/publish", `{"title":"For amy","content":"Only you","account":"amy1"}`, opTok.Token))
 		if own.UserID != contentID(amy.ID) {

@@ -174,11 +174,8 @@ func TestChangePassword(t *testing.T) {
 }
 
 func TestSetPhone(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, _ := testServer(t, db)
-		box := &smsOutbox{}
-		s.SMS = box
-		h := s.Handler()
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
+		box := captureSMS(s)
 		u, tok := newUser(t, s, "phil")
 		set := func(body string) reply {
 			return call(t, h, "POST", "/api/user/setPhone", body, "token", tok.Token, "Accept-Language", "en-US")

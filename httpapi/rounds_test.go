@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -56,6 +55,18 @@ func waitTimers(t *testing.T, c *clock.Fake, n int) {
 	testenv.Eventually(t, 10*time.Second, func() bool { return c.Pending() == n }, "%d timers armed", n)
 }
 
+// closeAndDraw moves the fake clock through a round: to the end of its
+// betting, just past the close, and to the end of its drawing, waiting at
+// the first two steps until every window has acted.
+func closeAndDraw(t *testing.T, c *clock.Fake, bettingEndsAt, drawingEndsAt int64) {
+	t.Helper()
+	c.Set(time.UnixMilli(bettingEndsAt))
+	waitTimers(t, c, 3)
+	c.Set(time.UnixMilli(bettingEndsAt + 500))
+	waitTimers(t, c, 3)
+	c.Set(time.UnixMilli(drawingEndsAt))
+}
+
 // fund credits a user's wallet as a confirmed recharge would.
 func fund(t *testing.T, db storage.DB, userID, cents int64) {
 	t.Helper()
@@ -75,15 +86,6 @@ type listOf[T any] struct {
 	PageSize int `json:"pageSize"`
 }
 
-func decode[T any](t *testing.T, r reply) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal(r.Data, &v); err != nil {
-		t.Fatalf("data %s: %v", r.Data, err)
-	}
-	return v
-}
-
 func TestActivationRoutesPlayARound(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
@@ -95,7 +97,7 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 		}
 
 		r := post("lotteryList", `{}`)
-		lobby := decode[window.Lobby](t, r)
+		lobby := data[window.Lobby](t, r)
 		if r.Code != 0 || len(lobby.Windows) != 2 || lobby.AvailablePoints != 50000 || lobby.Windows[0].Phase != window.PhaseBetting ||
 			lobby.Windows[1].Issue != "20260301000200001" || lobby.Windows[0].Deadline != c.Now().UnixMilli()+60000 {
 			t.Fatalf("lotteryList: %+v %s", r, r.Data)
@@ -108,7 +110,7 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 		}
 
 		r = post("getNewLottery", `{"windowId":1}`)
-		cur := decode[window.Current](t, r)
+		cur := data[window.Current](t, r)
 		if r.Code != 0 || cur.Round == nil || cur.Round.Issue != "20260301000100001" || cur.Round.Phase != window.PhaseBetting ||
 			len(cur.Round.SeedHash) != 64 || cur.Previous != nil || cur.Result != nil || len(cur.MyBets) != 0 {
 			t.Fatalf("getNewLottery: %s", r.Data)
@@ -120,41 +122,37 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 
 		bet := fmt.Sprintf(`{"windowId":1,"issue":"%s","content":"BIG","amount":2500,"betId":"alice-0001"}`, cur.Round.Issue)
 		r = post("betRequest", bet)
-		placed := decode[window.BetView](t, r)
+		placed := data[window.BetView](t, r)
 		if r.Code != 0 || placed.NoteNo == "" || placed.Amount != 2500 || placed.Matched || placed.Content != window.Big {
 			t.Fatalf("betRequest: %+v %s", r, r.Data)
 		}
-		if again := decode[window.BetView](t, post("betRequest", bet)); again.NoteNo != placed.NoteNo {
+		if again := data[window.BetView](t, post("betRequest", bet)); again.NoteNo != placed.NoteNo {
 			t.Fatalf("resend made a new bet: %+v vs %+v", again, placed)
 		}
 		if b, _ := storage.AccountBalance(context.Background(), db, storage.Wallet(alice.ID)); b != 47500 {
 			t.Fatalf("balance after the bet %d", b)
 		}
-		if cur = decode[window.Current](t, post("getNewLottery", `{"windowId":1}`)); len(cur.MyBets) != 1 || cur.Round.OrdersCount != 1 || cur.Round.TotalPoints != 2500 {
+		if cur = data[window.Current](t, post("getNewLottery", `{"windowId":1}`)); len(cur.MyBets) != 1 || cur.Round.OrdersCount != 1 || cur.Round.TotalPoints != 2500 {
 			t.Fatalf("my bets: %+v", cur)
 		}
-		recs := decode[listOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"unmatched","days":0}`))
+		recs := data[listOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"unmatched","days":0}`))
 		if len(recs.List) != 1 || recs.List[0].BetID != "alice-0001" || recs.Total != 1 || recs.Page != 1 || recs.PageSize != 20 {
 			t.Fatalf("unmatched records: %+v", recs)
 		}
 
 		// Play the round out: close, draw, settle, rest.
-		c.Set(time.UnixMilli(cur.Round.BettingEndsAt))
-		waitTimers(t, c, 3)
-		c.Set(time.UnixMilli(cur.Round.BettingEndsAt + 500))
-		waitTimers(t, c, 3)
-		c.Set(time.UnixMilli(cur.Round.DrawingEndsAt))
+		closeAndDraw(t, c, cur.Round.BettingEndsAt, cur.Round.DrawingEndsAt)
 		testenv.Eventually(t, 10*time.Second, func() bool {
 			r, _ := storage.RoundByID(context.Background(), db, stored.ID)
 			return r.State == storage.RoundSettled
 		}, "round settled")
 		waitTimers(t, c, 3)
 
-		cur = decode[window.Current](t, post("getNewLottery", `{"windowId":1}`))
+		cur = data[window.Current](t, post("getNewLottery", `{"windowId":1}`))
 		if cur.Round.Phase != window.PhaseRest || cur.Result == nil || cur.Next == nil || cur.Next.Issue != "20260301000100002" {
 			t.Fatalf("in rest: %+v", cur)
 		}
-		hist := decode[listOf[window.ResultView]](t, call(t, h, "POST", "/api/activation/historyPrize", `{"windowId":1}`))
+		hist := data[listOf[window.ResultView]](t, call(t, h, "POST", "/api/activation/historyPrize", `{"windowId":1}`))
 		if len(hist.List) != 1 || hist.Total != 1 || hist.List[0].ServerSeed != stored.Seed {
 			t.Fatalf("history: %+v", hist)
 		}
@@ -163,8 +161,8 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 			t.Fatal(err)
 		}
 		win := res.Sum >= 14
-		matched := decode[listOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"matched","days":7}`))
-		if all := decode[listOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"unmatched"}`)); all.Total != 0 {
+		matched := data[listOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"matched","days":7}`))
+		if all := data[listOf[window.BetView]](t, post("lotteryBettingRecord", `{"tab":"unmatched"}`)); all.Total != 0 {
 			t.Fatalf("still unmatched after settlement: %+v", all)
 		}
 		if len(matched.List) != 1 || !matched.List[0].Matched || (matched.List[0].Result == "win") != win {
@@ -198,11 +196,8 @@ func TestBetRequestBadInputWritesNothing(t *testing.T) {
 		if r := bet(tok.Token, `{"windowId":1,"issue":"`+issue+`","content":"SMALL","amount":100,"betId":"mine"}`); r.Code != 0 {
 			t.Fatalf("valid bet: %+v", r)
 		}
-		var bets, transfers int
-		count := func() (int, int) {
-			db.QueryRow(context.Background(), `SELECT COUNT(*) FROM round_bets`).Scan(&bets)
-			db.QueryRow(context.Background(), `SELECT COUNT(*) FROM ledger_transfers`).Scan(&transfers)
-			return bets, transfers
+		count := func() (bets, transfers int64) {
+			return countRows(t, db, "round_bets"), countRows(t, db, "ledger_transfers")
 		}
 		b0, t0 := count()
 		body := func(kv string) string {
@@ -303,11 +298,11 @@ func TestOperatorEditsWindowRules(t *testing.T) {
 			t.Fatalf("unknown window: %+v", r)
 		}
 		r := edit(opTok.Token, `{"windowId":1,"odds":"1.95","minBet":200,"bettingMs":30000}`)
-		w := decode[window.WindowRules](t, r)
+		w := data[window.WindowRules](t, r)
 		if r.Code != 0 || w.OddsBP != 19500 || w.Odds != "1.95" || w.MinBet != 200 || w.MaxBet != 100000 || w.BettingMs != 30000 || w.RestMs != 20000 {
 			t.Fatalf("edit: %+v %s", r, r.Data)
 		}
-		list := decode[[]window.WindowRules](t, call(t, h, "POST", "/api/admin/windows", `{}`, "token", opTok.Token))
+		list := data[[]window.WindowRules](t, call(t, h, "POST", "/api/admin/windows", `{}`, "token", opTok.Token))
 		if len(list) != 2 || list[0].OddsBP != 19500 || list[1].OddsBP != 19800 {
 			t.Fatalf("admin list: %+v", list)
 		}
@@ -316,11 +311,7 @@ func TestOperatorEditsWindowRules(t *testing.T) {
 		if cur.OddsBP != 19800 || cur.MinBet != 100 {
 			t.Fatalf("the running round changed: %+v", cur)
 		}
-		c.Set(time.UnixMilli(cur.BettingEndsAt))
-		waitTimers(t, c, 3)
-		c.Set(time.UnixMilli(cur.BettingEndsAt + 500))
-		waitTimers(t, c, 3)
-		c.Set(time.UnixMilli(cur.DrawingEndsAt))
+		closeAndDraw(t, c, cur.BettingEndsAt, cur.DrawingEndsAt)
 		testenv.Eventually(t, 10*time.Second, func() bool {
 			n, err := storage.LatestRound(context.Background(), db, 1)
 			return err == nil && n.Seq == 2

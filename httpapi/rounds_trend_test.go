@@ -42,11 +42,7 @@ func playRounds(t *testing.T, db storage.DB, c *clock.Fake, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Set(time.UnixMilli(r.BettingEndsAt))
-		waitTimers(t, c, 3)
-		c.Set(time.UnixMilli(r.BettingEndsAt + 500))
-		waitTimers(t, c, 3)
-		c.Set(time.UnixMilli(r.DrawingEndsAt))
+		closeAndDraw(t, c, r.BettingEndsAt, r.DrawingEndsAt)
 		testenv.Eventually(t, 10*time.Second, func() bool {
 			a, _ := storage.RoundByID(ctx, db, r.ID)
 			b, _ := storage.LatestRound(ctx, db, 2)
@@ -68,18 +64,18 @@ func TestTrendAndFairnessRoutes(t *testing.T) {
 		post := func(path, body string) reply {
 			return call(t, h, "POST", "/api/activation/"+path, body, "token", tok.Token, "Accept-Language", "en-US")
 		}
-		if tr := decode[window.Trend](t, post("trend", `{"windowId":1}`)); tr.Rounds != 0 || len(tr.Boards) != 2 {
+		if tr := data[window.Trend](t, post("trend", `{"windowId":1}`)); tr.Rounds != 0 || len(tr.Boards) != 2 {
 			t.Fatalf("trend before any draw: %+v", tr)
 		}
 		const rounds = 4
 		playRounds(t, db, c, rounds)
 
-		hist := decode[listOf[window.ResultView]](t, call(t, h, "POST", "/api/activation/historyPrize", `{"windowId":1}`))
+		hist := data[listOf[window.ResultView]](t, call(t, h, "POST", "/api/activation/historyPrize", `{"windowId":1}`))
 		if len(hist.List) != rounds {
 			t.Fatalf("history %d rounds", len(hist.List))
 		}
 		r := post("trend", `{"windowId":1}`)
-		tr := decode[window.Trend](t, r)
+		tr := data[window.Trend](t, r)
 		if r.Code != 0 || tr.Rounds != rounds || tr.LatestIssue != hist.List[0].Issue {
 			t.Fatalf("trend: %s", r.Data)
 		}
@@ -103,7 +99,7 @@ func TestTrendAndFairnessRoutes(t *testing.T) {
 			}
 		}
 
-		f := decode[window.Fairness](t, post("fairness", `{"windowId":1}`))
+		f := data[window.Fairness](t, post("fairness", `{"windowId":1}`))
 		if f.Rounds != rounds || len(f.Tests) != 4 {
 			t.Fatalf("fairness: %+v", f)
 		}
@@ -139,11 +135,11 @@ func TestTrendAndFairnessRoutes(t *testing.T) {
 		// Operators: over all rounds, of one window or of both.
 		_, admin := newOperator(t, s, "fair_boss")
 		_, agent := newAgent(t, s, "fair_desk")
-		all := decode[window.Fairness](t, call(t, h, "POST", "/api/admin/rounds/fairness", `{}`, "token", admin.Token))
+		all := data[window.Fairness](t, call(t, h, "POST", "/api/admin/rounds/fairness", `{}`, "token", admin.Token))
 		if all.Rounds != 2*rounds {
 			t.Fatalf("all windows: %+v", all)
 		}
-		one := decode[window.Fairness](t, call(t, h, "POST", "/api/admin/rounds/fairness", `{"windowId":1}`, "token", agent.Token))
+		one := data[window.Fairness](t, call(t, h, "POST", "/api/admin/rounds/fairness", `{"windowId":1}`, "token", agent.Token))
 		if one.Rounds != rounds || one.Tests[0].ChiSq != f.Tests[0].ChiSq {
 			t.Fatalf("window 1 for the agent: %+v vs %+v", one, f)
 		}

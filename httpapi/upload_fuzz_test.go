@@ -11,29 +11,22 @@ package httpapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"log/slog"
 	"mime/multipart"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"kj/actors/chat"
-	"kj/auth"
 	"kj/internal/apierr"
-	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 func FuzzChatUpload(f *testing.F) {
-	db := storagetest.SQLite(f)
-	s, _ := testServer(f, db)
-	s.Log = slog.New(slog.DiscardHandler)
+	s := fuzzServer(f)
 	s.Config.DataDir = f.TempDir()
-	u := newFuzzUser(f, s)
+	_, tok := newUser(f, s, "fuzz_uploader")
+	u := tok.Token
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 	for _, seed := range []struct {
 		kind, name string
@@ -59,17 +52,9 @@ func FuzzChatUpload(f *testing.F) {
 			_, _ = fw.Write(content)
 		}
 		_ = mw.Close()
-		req := httptest.NewRequest("POST", "/api/chat/upload", &body)
-		req.Header.Set("Content-Type", mw.FormDataContentType())
-		req.Header.Set("token", u)
-		w := httptest.NewRecorder()
-		s.Handler().ServeHTTP(w, req)
-		var r reply
-		if err := json.Unmarshal(w.Body.Bytes(), &r); err != nil {
-			t.Fatalf("reply is not an envelope: %q", w.Body.String())
-		}
-		if w.Code >= 500 || r.Code == apierr.CodeInternal || r.Message == "" {
-			t.Fatalf("kind %q name %q: server error %d %+v", kind, name, w.Code, r)
+		r := send(t, s.Handler(), request("POST", "/api/chat/upload", &body, "Content-Type", mw.FormDataContentType(), "token", u))
+		if r.Status >= 500 || r.Code == apierr.CodeInternal || r.Message == "" {
+			t.Fatalf("kind %q name %q: server error %d %+v", kind, name, r.Status, r)
 		}
 		if r.Code != 0 {
 			return
@@ -91,37 +76,10 @@ func FuzzChatUpload(f *testing.F) {
 		// It is served to its uploader only until sent (chat_files.go).
 		files := s.ChatFiles()
 		for tok, want := range map[string]int{"": 403, u: 200} {
-			req := httptest.NewRequest("GET", got.URL, nil)
-			if tok != "" {
-				req.Header.Set("token", tok)
-			}
-			w := httptest.NewRecorder()
-			files.ServeHTTP(w, req)
+			w := fetchFile(files, got.URL, "token", tok)
 			if w.Code != want || (want == 200 && w.Body.Len() != len(content)) {
 				t.Fatalf("fetch %s with token %q: %d, %d bytes", got.URL, tok, w.Code, w.Body.Len())
 			}
 		}
 	})
-}
-
-// newFuzzUser makes and signs in a user for fuzzing and returns its token.
-func newFuzzUser(f *testing.F, s *Server) string {
-	f.Helper()
-	ctx := context.Background()
-	now := s.Clock.Now().UnixMilli()
-	u := storage.User{ID: storage.NewID(), Account: "fuzz_uploader", PasswordHash: "x", Nickname: "fuzz",
-		InviteCode: "pro_fuzz_uploader", CreatedAt: now, UpdatedAt: now}
-	if err := storage.CreateUser(ctx, s.DB, u); err != nil {
-		f.Fatal(err)
-	}
-	var tok auth.Tokens
-	err := s.DB.Tx(ctx, func(tx storage.Tx) error {
-		var err error
-		tok, _, err = s.Sessions.SignIn(ctx, tx, u.ID, 5)
-		return err
-	})
-	if err != nil {
-		f.Fatal(err)
-	}
-	return tok.Token
 }

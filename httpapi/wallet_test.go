@@ -54,37 +54,6 @@ func walletServer(t *testing.T, db storage.DB) (*Server, *clock.Fake) {
 	return s, c
 }
 
-// post calls path as the holder of token, in English, and returns the reply.
-func post(t *testing.T, s *Server, token, path, body string, headers ...string) reply {
-	t.Helper()
-	return call(t, s.Handler(), "POST", "/api"+path, body, append([]string{"token", token, "Accept-Language", "en-US"}, headers...)...)
-}
-
-// ok posts and fails the test unless the reply is a success; it decodes
-// data into out when given.
-func ok(t *testing.T, s *Server, token, path, body string, out any) {
-	t.Helper()
-	r := post(t, s, token, path, body)
-	if r.Code != 0 {
-		t.Fatalf("%s %s: %d %s", path, body, r.Code, r.Message)
-	}
-	if out != nil {
-		if err := json.Unmarshal(r.Data, out); err != nil {
-			t.Fatalf("%s: data %s: %v", path, r.Data, err)
-		}
-	}
-}
-
-// fails posts and fails the test unless the reply has code.
-func fails(t *testing.T, s *Server, token, path, body string, code int, headers ...string) reply {
-	t.Helper()
-	r := post(t, s, token, path, body, headers...)
-	if r.Code != code {
-		t.Fatalf("%s %s: got %d %q, want code %d", path, body, r.Code, r.Message, code)
-	}
-	return r
-}
-
 func checkLedger(t *testing.T, db storage.DB) storage.LedgerReport {
 	t.Helper()
 	r, err := storage.CheckLedger(context.Background(), db)
@@ -112,11 +81,7 @@ func counts(t *testing.T, db storage.DB) string {
 	t.Helper()
 	var parts []string
 	for _, table := range []string{"ledger_transfers", "ledger_entries", "recharge_orders", "exchange_orders", "bank_cards", "banks"} {
-		var n int
-		if err := db.QueryRow(context.Background(), `SELECT COUNT(*) FROM `+table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, fmt.Sprintf("%s=%d", table, n))
+		parts = append(parts, fmt.Sprintf("%s=%d", table, countRows(t, db, table)))
 	}
 	var sum int64
 	db.QueryRow(context.Background(), `SELECT CAST(COALESCE(SUM(ABS(balance)), 0) AS BIGINT) FROM ledger_accounts`).Scan(&sum)
