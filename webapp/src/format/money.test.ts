@@ -5,13 +5,14 @@ import { formatMoney, formatMoneyShort } from './money';
 const tFor = (language: ProductLanguage) => createI18n(language).t;
 
 describe('formatMoney', () => {
-  it('shows cents with two decimals and groups of three outside zh', () => {
-    const t = tFor('en-US');
-    expect(formatMoney(0, t)).toBe('0.00');
-    expect(formatMoney(5, t)).toBe('0.05');
-    expect(formatMoney(100, t)).toBe('1.00');
-    expect(formatMoney(123456789, t)).toBe('1,234,567.89');
-    expect(formatMoney(-123456, t)).toBe('-1,234.56');
+  it.each([
+    [0, '0.00'],
+    [5, '0.05'],
+    [100, '1.00'],
+    [123456789, '1,234,567.89'],
+    [-123456, '-1,234.56'],
+  ])('shows cents with two decimals and groups of three outside zh: %d is %s', (cents, shown) => {
+    expect(formatMoney(cents, tFor('en-US'))).toBe(shown);
   });
 
   it('groups by four digits in Chinese', () => {
@@ -34,24 +35,26 @@ describe('formatMoney', () => {
 });
 
 describe('formatMoneyShort', () => {
-  it('abbreviates with K, M and G from 1e3, 1e6 and 1e9', () => {
-    const t = tFor('en-US');
-    expect(formatMoneyShort(99999, t)).toBe('999.99');
-    expect(formatMoneyShort(100000, t)).toBe('1K');
-    expect(formatMoneyShort(123456, t)).toBe('1.23K');
-    expect(formatMoneyShort(1999999999, t)).toBe('19.99M');
-    expect(formatMoneyShort(100000000000, t)).toBe('1G');
-    expect(formatMoneyShort(-150000, t)).toBe('-1.5K');
+  it.each([
+    [99999, '999.99'],
+    [100000, '1K'],
+    [123456, '1.23K'],
+    [1999999999, '19.99M'],
+    [100000000000, '1G'],
+    [-150000, '-1.5K'],
+  ])('abbreviates with K, M and G from 1e3, 1e6 and 1e9: %d is %s', (cents, shown) => {
+    expect(formatMoneyShort(cents, tFor('en-US'))).toBe(shown);
   });
 
-  it('abbreviates with 万 and 亿 from 1e4 and 1e8 in Chinese', () => {
-    const t = tFor('zh-CN');
-    expect(formatMoneyShort(999999, t)).toBe('9999.99');
-    expect(formatMoneyShort(1000000, t)).toBe('1万');
-    expect(formatMoneyShort(1500000, t)).toBe('1.5万');
-    expect(formatMoneyShort(12345678900, t)).toBe('1.23亿');
-    expect(formatMoneyShort(1500000, tFor('zh-HANT'))).toBe('1.5萬');
-    expect(formatMoneyShort(12345678900, tFor('zh-HANT'))).toBe('1.23億');
+  it.each([
+    ['zh-CN', 999999, '9999.99'],
+    ['zh-CN', 1000000, '1万'],
+    ['zh-CN', 1500000, '1.5万'],
+    ['zh-CN', 12345678900, '1.23亿'],
+    ['zh-HANT', 1500000, '1.5萬'],
+    ['zh-HANT', 12345678900, '1.23億'],
+  ] as const)('abbreviates with 万 and 亿 from 1e4 and 1e8 in Chinese: %s %d is %s', (language, cents, shown) => {
+    expect(formatMoneyShort(cents, tFor(language))).toBe(shown);
   });
 
   it('never rounds an amount up', () => {

@@ -142,15 +142,17 @@ describe('language packs', () => {
 });
 
 describe('language selection', () => {
-  it('maps product, short and browser codes, unknown to zh-CN', () => {
-    expect(normalizeLanguage('zh-HANT')).toBe('zh-HANT');
-    expect(normalizeLanguage('zh-Hant')).toBe('zh-HANT');
-    expect(normalizeLanguage('zh-TW')).toBe('zh-HANT');
-    expect(normalizeLanguage('en')).toBe('en-US');
-    expect(normalizeLanguage('vn')).toBe('vi-VN');
-    expect(normalizeLanguage('cn')).toBe('zh-CN');
-    expect(normalizeLanguage('fr-FR')).toBe('zh-CN');
-    expect(normalizeLanguage(null)).toBe('zh-CN');
+  it.each([
+    ['zh-HANT', 'zh-HANT'],
+    ['zh-Hant', 'zh-HANT'],
+    ['zh-TW', 'zh-HANT'],
+    ['en', 'en-US'],
+    ['vn', 'vi-VN'],
+    ['cn', 'zh-CN'],
+    ['fr-FR', 'zh-CN'],
+    [null, 'zh-CN'],
+  ])('maps product, short and browser codes, unknown to zh-CN: %j is %j', (code, language) => {
+    expect(normalizeLanguage(code)).toBe(language);
   });
 
   it('really shows Traditional Chinese for zh-HANT (not the zh-CN fallback)', () => {

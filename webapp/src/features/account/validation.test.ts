@@ -84,15 +84,17 @@ describe('numeric input', () => {
     expect(digitsOnly('138 0013-8000')).toBe('13800138000');
   });
 
-  it('amounts: one point, two decimals, no leading zeros', () => {
-    expect(sanitizeAmount('007')).toBe('7');
-    expect(sanitizeAmount('00.5')).toBe('0.5');
-    expect(sanitizeAmount('.5')).toBe('0.5');
-    expect(sanitizeAmount('12.345')).toBe('12.34');
-    expect(sanitizeAmount('1.2.3')).toBe('1.23');
-    expect(sanitizeAmount('1a2b')).toBe('12');
-    expect(sanitizeAmount('0')).toBe('0');
-    expect(sanitizeAmount('')).toBe('');
+  it.each([
+    ['007', '7'],
+    ['00.5', '0.5'],
+    ['.5', '0.5'],
+    ['12.345', '12.34'],
+    ['1.2.3', '1.23'],
+    ['1a2b', '12'],
+    ['0', '0'],
+    ['', ''],
+  ])('amounts: one point, two decimals, no leading zeros: %j is typed as %j', (typed, kept) => {
+    expect(sanitizeAmount(typed)).toBe(kept);
   });
 
   it('converts amounts to whole cents and back', () => {

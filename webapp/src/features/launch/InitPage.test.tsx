@@ -9,19 +9,21 @@ afterEach(() => {
 });
 
 describe('launchTarget', () => {
-  it('opens only paths of this app, never the launch page itself', () => {
-    expect(launchTarget('/pages/tabBar/find')).toBe('/pages/tabBar/find');
-    expect(launchTarget(' /pages/my/recharge?type=1 ')).toBe('/pages/my/recharge?type=1');
-    expect(launchTarget('/pages/auth/login')).toBe('/pages/auth/login');
-    expect(launchTarget(null)).toBe('/');
-    expect(launchTarget('')).toBe('/');
-    expect(launchTarget('pages/tabBar/find')).toBe('/');
-    expect(launchTarget('https://evil.example/')).toBe('/');
-    expect(launchTarget('//evil.example/')).toBe('/');
-    expect(launchTarget('/\\evil.example/')).toBe('/');
-    expect(launchTarget('/\t/evil.example/')).toBe('/');
-    expect(launchTarget('javascript:alert(1)')).toBe('/');
-    expect(launchTarget('/pages/init/init?redirect=/pages/init/init')).toBe('/');
+  it.each([
+    ['/pages/tabBar/find', '/pages/tabBar/find'],
+    [' /pages/my/recharge?type=1 ', '/pages/my/recharge?type=1'],
+    ['/pages/auth/login', '/pages/auth/login'],
+    [null, '/'],
+    ['', '/'],
+    ['pages/tabBar/find', '/'],
+    ['https://evil.example/', '/'],
+    ['//evil.example/', '/'],
+    ['/\\evil.example/', '/'],
+    ['/\t/evil.example/', '/'],
+    ['javascript:alert(1)', '/'],
+    ['/pages/init/init?redirect=/pages/init/init', '/'],
+  ])('opens only paths of this app, never the launch page itself: %j opens %j', (redirect, opened) => {
+    expect(launchTarget(redirect)).toBe(opened);
   });
 });
 

@@ -21,13 +21,15 @@ describe('webviewTarget', () => {
 });
 
 describe('framedPath', () => {
-  it('frames only paths of this app, never the frame itself', () => {
-    expect(framedPath('/pages/tabBar/city?city=1')).toBe('/pages/tabBar/city?city=1');
-    expect(framedPath('https://evil.example/')).toBe('/');
-    expect(framedPath('//evil.example/')).toBe('/');
-    expect(framedPath('/pages/iframe/iframe?path=/')).toBe('/');
-    expect(framedPath('/\t/evil.example/')).toBe('/');
-    expect(framedPath(null)).toBe('/');
+  it.each([
+    ['/pages/tabBar/city?city=1', '/pages/tabBar/city?city=1'],
+    ['https://evil.example/', '/'],
+    ['//evil.example/', '/'],
+    ['/pages/iframe/iframe?path=/', '/'],
+    ['/\t/evil.example/', '/'],
+    [null, '/'],
+  ])('frames only paths of this app, never the frame itself: %j frames %j', (path, framed) => {
+    expect(framedPath(path)).toBe(framed);
   });
 });
 
@@ -146,11 +148,13 @@ describe('appLinkTarget', () => {
 });
 
 describe('inviteCodeProblem', () => {
-  it('accepts only codes starting with pro_', () => {
-    expect(inviteCodeProblem('')).toBe('required');
-    expect(inviteCodeProblem('abc')).toBe('prefix');
-    expect(inviteCodeProblem('pro_')).toBe('prefix');
-    expect(inviteCodeProblem('PRO_abc')).toBe('prefix');
-    expect(inviteCodeProblem(' pro_m2ihqsno ')).toBeNull();
+  it.each([
+    ['', 'required'],
+    ['abc', 'prefix'],
+    ['pro_', 'prefix'],
+    ['PRO_abc', 'prefix'],
+    [' pro_m2ihqsno ', null],
+  ])('accepts only codes starting with pro_: %j is %j', (code, problem) => {
+    expect(inviteCodeProblem(code)).toBe(problem);
   });
 });

@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { checkBet, chipValues, pointsToCents, sanitizeDigits } from './betAmount';
 
 describe('sanitizeDigits', () => {
-  it('strips non-digits and leading zeros', () => {
-    expect(sanitizeDigits('00x12a')).toBe('12');
-    expect(sanitizeDigits('1 000')).toBe('1000');
-    expect(sanitizeDigits('000')).toBe('');
-    expect(sanitizeDigits('-5.50')).toBe('550');
-    expect(sanitizeDigits('١٢')).toBe(''); // only ASCII digits are digits here
-    expect(sanitizeDigits('')).toBe('');
+  it.each([
+    ['00x12a', '12'],
+    ['1 000', '1000'],
+    ['000', ''],
+    ['-5.50', '550'],
+    ['١٢', ''], // only ASCII digits are digits here
+    ['', ''],
+  ])('strips non-digits and leading zeros: %j keeps %j', (typed, kept) => {
+    expect(sanitizeDigits(typed)).toBe(kept);
   });
 });
 
