@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { TAB_PATHS } from '../../app/paths';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { PageHeader } from '../../components/page-header/PageHeader';
+import { InlineError, LoadingNote } from '../../components/status/SectionState';
 import { useSession } from '../../state/session';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -56,15 +57,8 @@ export function CustomerPage() {
           {t('customer.connecting')}
         </p>
       ) : null}
-      {chat.init.isPending || history.isPending ? <p className="muted-note">{t('common.loading')}</p> : null}
-      {history.isError ? (
-        <div className="inline-error" role="alert">
-          <p>{history.error.message}</p>
-          <button type="button" className="button button--secondary" onClick={() => void history.refetch()}>
-            {t('discover.retry')}
-          </button>
-        </div>
-      ) : null}
+      {chat.init.isPending || history.isPending ? <LoadingNote /> : null}
+      {history.isError ? <InlineError message={history.error.message} onRetry={() => void history.refetch()} /> : null}
       <MessageList
         welcome={welcome ?? null}
         messages={chat.messages}

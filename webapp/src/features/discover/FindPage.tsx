@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { contentApi } from '../../api/content';
 import { FIND_PATHS, incentiveWindowPath, loginPath, TAB_PATHS } from '../../app/paths';
 import { PageHeader } from '../../components/page-header/PageHeader';
+import { sectionGate } from '../../components/status/SectionState';
 import { PullRefresh } from '../../components/pull-refresh/PullRefresh';
 import { formatMoney } from '../../format';
 import { roundsKeys, useLobby, useRoundPushes, useRules } from '../rounds/queries';
@@ -90,15 +91,8 @@ export function FindPage() {
             ) : null}
           </h2>
           {signedIn ? (
-            lobby.isPending ? (
-              <p className="muted-note">{t('common.loading')}</p>
-            ) : lobby.isError ? (
-              <div className="inline-error" role="alert">
-                <p>{lobby.error.message}</p>
-                <button type="button" className="button button--secondary" onClick={() => void lobby.refetch()}>
-                  {t('discover.retry')}
-                </button>
-              </div>
+            !lobby.isSuccess ? (
+              sectionGate(lobby)
             ) : lobby.data.windows.length === 0 ? (
               <p className="muted-note">{t('pages.find.emptyTitle')}</p>
             ) : (

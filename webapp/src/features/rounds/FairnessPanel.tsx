@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FairnessRow, RoundResult } from '../../api/rounds';
+import { sectionGate } from '../../components/status/SectionState';
 import { useFairness } from './queries';
 import styles from './trend.module.css';
 import { VerifyDialog } from './VerifyDialog';
@@ -37,17 +38,7 @@ export function FairnessPanel({ windowId }: FairnessPanelProps) {
     setVerifying(null);
   }, []);
 
-  if (fairness.isPending) return <p className="muted-note">{t('common.loading')}</p>;
-  if (fairness.isError) {
-    return (
-      <div className="inline-error" role="alert">
-        <p>{fairness.error.message}</p>
-        <button type="button" className="button button--secondary" onClick={() => void fairness.refetch()}>
-          {t('discover.retry')}
-        </button>
-      </div>
-    );
-  }
+  if (!fairness.isSuccess) return sectionGate(fairness);
   const data = fairness.data;
   if (data.rounds === 0) return <p className="muted-note">{t('rounds.history.empty')}</p>;
 

@@ -2,6 +2,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RoundResult } from '../../api/rounds';
+import { sectionGate } from '../../components/status/SectionState';
 import { formatDateTime } from '../../format';
 import { useHistory } from './queries';
 import { VerifyDialog } from './VerifyDialog';
@@ -52,17 +53,7 @@ export function HistoryList({ windowId }: HistoryListProps) {
     if (last && last.index >= rows.length - 3 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [last, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  if (history.isPending) return <p className="muted-note">{t('common.loading')}</p>;
-  if (history.isError) {
-    return (
-      <div className="inline-error" role="alert">
-        <p>{history.error.message}</p>
-        <button type="button" className="button button--secondary" onClick={() => void history.refetch()}>
-          {t('discover.retry')}
-        </button>
-      </div>
-    );
-  }
+  if (!history.isSuccess) return sectionGate(history);
   if (rows.length === 0) return <p className="muted-note">{t('rounds.history.empty')}</p>;
 
   return (

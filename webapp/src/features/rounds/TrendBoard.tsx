@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BetContent, TrendBoard as Board, TrendCell } from '../../api/rounds';
+import { sectionGate } from '../../components/status/SectionState';
 import { useTrend } from './queries';
 import styles from './trend.module.css';
 
@@ -58,17 +59,7 @@ export function TrendBoard({ windowId }: TrendBoardProps) {
   const trend = useTrend(windowId);
   const [kind, setKind] = useState<Kind>('size');
 
-  if (trend.isPending) return <p className="muted-note">{t('common.loading')}</p>;
-  if (trend.isError) {
-    return (
-      <div className="inline-error" role="alert">
-        <p>{trend.error.message}</p>
-        <button type="button" className="button button--secondary" onClick={() => void trend.refetch()}>
-          {t('discover.retry')}
-        </button>
-      </div>
-    );
-  }
+  if (!trend.isSuccess) return sectionGate(trend);
   const data = trend.data;
   if (data.rounds === 0) return <p className="muted-note">{t('rounds.history.empty')}</p>;
   const board = data.boards.find((b) => b.kind === kind) ?? data.boards[0]!;
