@@ -10,7 +10,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   return (
     <button
       type="button"
-      className={styles.copy}
+      className={`icon-button ${styles.copy}`}
       data-testid="copy-button"
       aria-label={label}
       onClick={() => {

@@ -54,7 +54,7 @@ export function SmsCodeButton({ onSend, canSend }: SmsCodeButtonProps) {
   return (
     <button
       type="button"
-      className="field__sms-button"
+      className="field__button field__sms-button"
       onClick={send}
       disabled={state.kind === 'getting' || state.kind === 'counting'}
       data-state={state.kind}

@@ -42,7 +42,7 @@ export function TextField({ label, value, onChange, invalid = false, hint, trail
         {revealable ? (
           <button
             type="button"
-            className="field__icon-button"
+            className="icon-button field__icon-button"
             // Not "show password": a label containing the field's own name would make the
             // field ambiguous to anyone finding it by its label.
             aria-label={revealed ? t('kit.hidePassword') : t('kit.showPassword')}

@@ -24,7 +24,7 @@ export function PageHeader({ title, back = false, fallback = '/', action }: Page
   return (
     <header className={action ? 'page-header page-header--with-action' : 'page-header'}>
       {back ? (
-        <button type="button" className="page-header__back" onClick={goBack} aria-label={t('common.back')}>
+        <button type="button" className="icon-button page-header__back" onClick={goBack} aria-label={t('common.back')}>
           <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
             <path d="M15 5 8 12l7 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
           </svg>

@@ -97,7 +97,7 @@ export function CustomerPage() {
           }}
         >
           <img className="image-viewer__image" src={shownImage ? assetUrl(shownImage) : undefined} alt={t('customer.image')} />
-          <button type="button" className="image-viewer__close" aria-label={t('discover.close')}>
+          <button type="button" className="icon-button image-viewer__close" aria-label={t('discover.close')}>
             ×
           </button>
         </div>

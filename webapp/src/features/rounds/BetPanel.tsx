@@ -160,7 +160,7 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
       <label className="bet-panel__amount">
         <span className="bet-panel__amount-label">{t('rounds.bet.amount')}</span>
         <input
-          className="bet-panel__input"
+          className="text-input bet-panel__input"
           name="amount"
           inputMode="numeric"
           autoComplete="off"

@@ -33,7 +33,7 @@ export function VideoPlayer({ url, title, poster, onClose }: VideoPlayerProps) {
   return (
     <div className="video-player" role="dialog" aria-modal="true" aria-label={title}>
       <div className="video-player__bar">
-        <button ref={closeButton} type="button" className="video-player__close" onClick={onClose} aria-label={t('discover.close')}>
+        <button ref={closeButton} type="button" className="icon-button video-player__close" onClick={onClose} aria-label={t('discover.close')}>
           ×
         </button>
         <span className="video-player__title">{title}</span>

@@ -9,7 +9,6 @@ declare const styles: {
   readonly 'wallet-address': string;
   readonly 'wallet-address__row': string;
   readonly 'wallet-address__text': string;
-  readonly 'wallet-all': string;
   readonly 'wallet-balance': string;
   readonly 'wallet-balance__label': string;
   readonly 'wallet-balance__value': string;

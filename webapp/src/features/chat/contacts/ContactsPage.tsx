@@ -51,7 +51,7 @@ export function ContactsPage() {
         title={t('chat.contacts.title')}
         back
         action={
-          <Link to={CHAT_PATHS.addFriend} className="chat-icon-button" aria-label={t('chat.addFriend.title')}>
+          <Link to={CHAT_PATHS.addFriend} className="icon-button chat-icon-button" aria-label={t('chat.addFriend.title')}>
             <PlusIcon size={24} />
           </Link>
         }

@@ -17,6 +17,7 @@ import { chatKeys } from '../data/keys';
 import { firstText } from '../data/text';
 import { conversationPath, friendVerifyPath } from '../paths';
 import { PresenceLine } from '../conversation/PresenceLine';
+import '../../../components/kit.css';
 import './UserInfoPage.css';
 
 type Confirm = 'delete' | 'block' | null;
@@ -72,7 +73,7 @@ export function UserInfoPage() {
     };
     body = (
       <div className="chat-page__scroll">
-        <section className="user-info__card">
+        <section className="chat-profile-card">
           <Avatar decorative name={name} src={publicInfo.faceURL} size={64} />
           <div className="user-info__names">
             <h2 className="user-info__name">{name}</h2>

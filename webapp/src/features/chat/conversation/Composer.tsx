@@ -127,7 +127,7 @@ export function Composer(props: ComposerProps) {
             <span className="composer-quote__text">
               {t('chat.composer.replyTo', { name: quote.senderNickname, text: messageText(quote, me, t) })}
             </span>
-            <button type="button" className="chat-icon-button" onClick={onCancelQuote} aria-label={t('chat.composer.cancelQuote')}>
+            <button type="button" className="icon-button chat-icon-button" onClick={onCancelQuote} aria-label={t('chat.composer.cancelQuote')}>
               ×
             </button>
           </div>
@@ -136,7 +136,7 @@ export function Composer(props: ComposerProps) {
       before={
         <button
           type="button"
-          className="chat-icon-button"
+          className="icon-button chat-icon-button"
           onClick={() => {
             setVoice((v) => !v);
             setPanel('none');
@@ -150,7 +150,7 @@ export function Composer(props: ComposerProps) {
       after={
         <button
           type="button"
-          className="chat-icon-button"
+          className="icon-button chat-icon-button"
           onClick={() => {
             toggle('faces');
           }}
@@ -163,7 +163,7 @@ export function Composer(props: ComposerProps) {
       idle={
         <button
           type="button"
-          className="chat-icon-button"
+          className="icon-button chat-icon-button"
           onClick={() => {
             toggle('more');
           }}

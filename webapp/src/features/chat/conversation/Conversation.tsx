@@ -430,10 +430,10 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
             </button>
           ) : (
             <>
-              <Link to={conversationSettingsPath(conversationID)} className="chat-icon-button" aria-label={t('chat.controls.title')}>
+              <Link to={conversationSettingsPath(conversationID)} className="icon-button chat-icon-button" aria-label={t('chat.controls.title')}>
                 {item && isMuted(item) ? <BellOffIcon /> : <BellIcon />}
               </Link>
-              <Link to={infoLink} className="chat-icon-button" aria-label={isGroup ? t('chat.groupInfo.title') : t('chat.userInfo.title')}>
+              <Link to={infoLink} className="icon-button chat-icon-button" aria-label={isGroup ? t('chat.groupInfo.title') : t('chat.userInfo.title')}>
                 <MoreIcon />
               </Link>
             </>

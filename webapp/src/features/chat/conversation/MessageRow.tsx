@@ -150,7 +150,7 @@ export const MessageRow = memo(function MessageRow({
               </button>
             ) : null}
             {mine && sending ? (
-              <span className="msg-status msg-status--sending" role="img" aria-label={t('chat.message.sending')} />
+              <span className="msg-status msg-status--sending spinner" role="img" aria-label={t('chat.message.sending')} />
             ) : null}
             {bubble}
             {mine && m.status === MessageStatus.sent ? (

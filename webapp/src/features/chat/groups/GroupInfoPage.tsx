@@ -22,6 +22,7 @@ import { chatKeys } from '../data/keys';
 import { formatDuration } from '../data/preview';
 import { CHAT_PATHS, groupEditPath, userInfoPath } from '../paths';
 import { InviteSheet } from './InviteSheet';
+import '../../../components/kit.css';
 import './groups.css';
 
 /** Mute lengths offered (seconds): 1 minute to 30 days, the server's cap. */
@@ -157,7 +158,7 @@ export function GroupInfoPage() {
     switch (row.kind) {
       case 'card':
         return (
-          <section className="group-info__card">
+          <section className="chat-profile-card group-info__card">
             <Avatar decorative name={g.groupName} src={g.faceURL} size={64} square />
             <div>
               <h2>{g.groupName}</h2>

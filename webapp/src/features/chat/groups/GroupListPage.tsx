@@ -36,7 +36,7 @@ export function GroupListPage() {
         action={
           <Link
             to={createGroupPath(type)}
-            className="chat-icon-button"
+            className="icon-button chat-icon-button"
             aria-label={type === GroupType.channel ? t('chat.list.createChannel') : t('chat.list.createGroup')}
           >
             <PlusIcon size={24} />

@@ -32,7 +32,7 @@ export function ConversationListPage() {
           me ? (
             <button
               type="button"
-              className="chat-icon-button"
+              className="icon-button chat-icon-button"
               aria-label={t('chat.list.addMenu')}
               onClick={() => {
                 setMenuOpen(true);

@@ -16,7 +16,7 @@ export function ListToolbar() {
         <span>{t('chat.search.placeholder')}</span>
       </Link>
       <Link
-        className="chat-icon-button conversation-toolbar__contacts"
+        className="icon-button chat-icon-button conversation-toolbar__contacts"
         to={CHAT_PATHS.contacts}
         aria-label={pending > 0 ? t('chat.list.contactsWithRequests', { count: pending }) : t('chat.contacts.title')}
       >

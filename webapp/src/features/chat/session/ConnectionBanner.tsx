@@ -18,7 +18,7 @@ export function ConnectionBanner({ state }: { state: ConnectionState }) {
           className={reconnecting ? 'chat-connection__bar' : 'chat-connection__bar chat-connection__bar--delayed'}
           data-testid="chat-connecting"
         >
-          <span className="chat-connection__spinner" aria-hidden="true" />
+          <span className="spinner chat-connection__spinner" aria-hidden="true" />
           {reconnecting ? t('chat.connection.reconnecting') : t('chat.connection.connecting')}
         </div>
       ) : null}

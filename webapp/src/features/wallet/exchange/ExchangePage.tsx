@@ -118,7 +118,7 @@ function ExchangeForm({ wallet, cards }: { wallet: WalletSummary; cards: BankCar
         trailing={
           <button
             type="button"
-            className={styles['wallet-all']}
+            className="field__button"
             onClick={() => {
               setAmount(centsToInput(Math.min(wallet.amount, wallet.exchangeMax || wallet.amount)));
             }}
