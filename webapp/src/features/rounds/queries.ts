@@ -6,8 +6,9 @@
  * push resync (after a reconnect), the page becoming visible again and the network coming back
  * reload everything.
  */
-import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { RequestOptions } from '../../api/client';
 import { pushHub, type PushHub } from '../../api/pushes';
 import { roundsApi, type Lobby, type RoundResult, type WindowNow } from '../../api/rounds';
 import { refetchDelay } from './phase';
@@ -79,24 +80,29 @@ export function useHistory(windowId: number, enabled = true) {
   });
 }
 
-/** The trend board: the server caches it per window; a draw's push asks again. */
-export function useTrend(windowId: number, enabled = true) {
+/** A report over a window's past rounds, which the server caches per window: fresh for 30 s. */
+function useWindowReport<T>(
+  queryKey: QueryKey,
+  windowId: number,
+  enabled: boolean,
+  fetch: (windowId: number, options: RequestOptions) => Promise<T>,
+) {
   return useQuery({
-    queryKey: roundsKeys.trend(windowId),
-    queryFn: () => roundsApi.trend(windowId, { quiet: true }),
+    queryKey,
+    queryFn: () => fetch(windowId, { quiet: true }),
     enabled: enabled && windowId > 0,
     staleTime: 30_000,
   });
 }
 
+/** The trend board: the server caches it per window; a draw's push asks again. */
+export function useTrend(windowId: number, enabled = true) {
+  return useWindowReport(roundsKeys.trend(windowId), windowId, enabled, roundsApi.trend);
+}
+
 /** The fairness report over the window's newest 1,000 rounds. */
 export function useFairness(windowId: number, enabled = true) {
-  return useQuery({
-    queryKey: roundsKeys.fairness(windowId),
-    queryFn: () => roundsApi.fairness(windowId, { quiet: true }),
-    enabled: enabled && windowId > 0,
-    staleTime: 30_000,
-  });
+  return useWindowReport(roundsKeys.fairness(windowId), windowId, enabled, roundsApi.fairness);
 }
 
 function record(value: unknown): Record<string, unknown> | null {

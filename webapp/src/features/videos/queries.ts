@@ -1,7 +1,8 @@
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { accountsApi } from '../../api/accounts';
-import { contentApi } from '../../api/content';
+import type { RequestOptions } from '../../api/client';
+import { contentApi, type ContentPage, type PageRequest, type Video } from '../../api/content';
 import { pushHub, type PushHub } from '../../api/pushes';
 import { discoverKeys } from '../discover/keys';
 
@@ -15,23 +16,21 @@ export const videoKeys = {
 
 const PAGE_SIZE = 10;
 
-export function useFindVideos() {
+/** A list of videos, PAGE_SIZE to a page, asked quietly (the list shows its own error). */
+function useVideoPages(
+  queryKey: QueryKey,
+  fetchPage: (page: PageRequest, options: RequestOptions) => Promise<ContentPage<Video>>,
+) {
   return useInfiniteQuery({
-    queryKey: videoKeys.find,
-    queryFn: ({ pageParam }) => contentApi.findVideos({ page: pageParam, pageSize: PAGE_SIZE }, { quiet: true }),
+    queryKey,
+    queryFn: ({ pageParam }) => fetchPage({ page: pageParam, pageSize: PAGE_SIZE }, { quiet: true }),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page < last.pages ? last.page + 1 : undefined),
   });
 }
 
-export function useHighlightVideos() {
-  return useInfiniteQuery({
-    queryKey: videoKeys.highlights,
-    queryFn: ({ pageParam }) => contentApi.highlightVideos({ page: pageParam, pageSize: PAGE_SIZE }, { quiet: true }),
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.page < last.pages ? last.page + 1 : undefined),
-  });
-}
+export const useFindVideos = () => useVideoPages(videoKeys.find, contentApi.findVideos);
+export const useHighlightVideos = () => useVideoPages(videoKeys.highlights, contentApi.highlightVideos);
 
 export function useVideoAllowance(enabled = true) {
   return useQuery({

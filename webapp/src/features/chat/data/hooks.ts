@@ -1,5 +1,5 @@
 /** Server state of the chat screens, through TanStack Query over the chat socket. */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { chat, getUserGroups } from '../../../api/chat';
 import { GroupRole, HandleResult, type FullUserItem, type GroupMemberItem } from '../../../api/socket/types';
 import { useSession } from '../../../state/session';
@@ -13,51 +13,30 @@ export function useMe(): string {
   return token && userId ? userId : '';
 }
 
-export function useSelf() {
+/** A query of the signed-in user's own lists: a guest has none, and asks for none. */
+function useSignedInQuery<T, E, K extends QueryKey>(options: UseQueryOptions<T, E, T, K>) {
   const me = useMe();
-  return useQuery({ ...chatQueries.self, enabled: Boolean(me) });
+  return useQuery({ ...options, enabled: Boolean(me) });
 }
 
-export function useConversations() {
-  const me = useMe();
-  return useQuery({ ...chatQueries.conversations, enabled: Boolean(me) });
-}
+export const useSelf = () => useSignedInQuery(chatQueries.self);
+export const useConversations = () => useSignedInQuery(chatQueries.conversations);
+export const useFriends = () => useSignedInQuery(chatQueries.friends);
+export const useBlacklist = () => useSignedInQuery(chatQueries.blacklist);
+export const useFriendRequestsToMe = () => useSignedInQuery(chatQueries.friendRequestsToMe);
+export const useFriendRequestsByMe = () => useSignedInQuery(chatQueries.friendRequestsByMe);
+export const useGroupRequests = () => useSignedInQuery(chatQueries.groupRequests);
 
 export function useUnreadTotal(): number {
   const me = useMe();
-  const { data } = useQuery({ ...chatQueries.unread, enabled: Boolean(me) });
+  const { data } = useSignedInQuery(chatQueries.unread);
   return me ? Math.max(0, data ?? 0) : 0;
-}
-
-export function useFriends() {
-  const me = useMe();
-  return useQuery({ ...chatQueries.friends, enabled: Boolean(me) });
-}
-
-export function useBlacklist() {
-  const me = useMe();
-  return useQuery({ ...chatQueries.blacklist, enabled: Boolean(me) });
-}
-
-export function useFriendRequestsToMe() {
-  const me = useMe();
-  return useQuery({ ...chatQueries.friendRequestsToMe, enabled: Boolean(me) });
-}
-
-export function useFriendRequestsByMe() {
-  const me = useMe();
-  return useQuery({ ...chatQueries.friendRequestsByMe, enabled: Boolean(me) });
 }
 
 /** Friend applications waiting for my answer (the badge of 'new friends'). */
 export function usePendingFriendRequests(): number {
   const { data } = useFriendRequestsToMe();
   return (data ?? []).filter((r) => r.handleResult === HandleResult.pending).length;
-}
-
-export function useGroupRequests() {
-  const me = useMe();
-  return useQuery({ ...chatQueries.groupRequests, enabled: Boolean(me) });
 }
 
 export function usePendingGroupRequests(): number {
