@@ -478,9 +478,36 @@ function AppSettings() {
   );
 }
 
-function SettingsForm({ initial }: { initial: Settings }) {
+/** Posts body to path once confirmed, then reloads the app section's settings or manifest. */
+function SaveButton({ variant, title, message, path, body, reload }: {
+  variant?: 'primary';
+  title: string;
+  message: string;
+  path: string;
+  body: object;
+  reload: 'settings' | 'manifest';
+}) {
   const { t } = useT();
   const qc = useQueryClient();
+  return (
+    <ConfirmButton
+      label={t('common.save')}
+      variant={variant}
+      options={{
+        title,
+        message,
+        onConfirm: async () => {
+          await api(path, body);
+          showToast(t('common.saved'));
+          void qc.invalidateQueries({ queryKey: ['content', reload] });
+        },
+      }}
+    />
+  );
+}
+
+function SettingsForm({ initial }: { initial: Settings }) {
+  const { t } = useT();
   const [s, setS] = useState(initial);
   const [limit, setLimit] = useState(String(initial.videoDailyLimit));
   const set = (k: keyof Settings, v: string | number) => { setS({ ...s, [k]: v }); };
@@ -514,35 +541,12 @@ function SettingsForm({ initial }: { initial: Settings }) {
         <input className={ui.input} type="number" value={s.splashSeconds} onChange={(e) => { set('splashSeconds', Number(e.target.value)); }} />
       </Field>
       <div>
-        <ConfirmButton
-          label={t('common.save')}
-          variant="primary"
-          options={{
-            title: t('content.settings'),
-            message: t('content.saveText'),
-            onConfirm: async () => {
-              await api('/admin/settings/save', body);
-              showToast(t('common.saved'));
-              void qc.invalidateQueries({ queryKey: ['content', 'settings'] });
-            },
-          }}
-        />
+        <SaveButton variant="primary" title={t('content.settings')} message={t('content.saveText')} path="/admin/settings/save" body={body} reload="settings" />
       </div>
       <h3 className={css.subTitle}>{t('content.videoLimit')}</h3>
       <div className={css.inline}>
         <input className={ui.input} type="number" min={0} max={10000} value={limit} aria-label={t('content.videoLimit')} onChange={(e) => { setLimit(e.target.value); }} />
-        <ConfirmButton
-          label={t('common.save')}
-          options={{
-            title: t('content.videoLimit'),
-            message: t('content.videoLimitText', { limit }),
-            onConfirm: async () => {
-              await api('/admin/video/limit', { limit: Number(limit) });
-              showToast(t('common.saved'));
-              void qc.invalidateQueries({ queryKey: ['content', 'settings'] });
-            },
-          }}
-        />
+        <SaveButton title={t('content.videoLimit')} message={t('content.videoLimitText', { limit })} path="/admin/video/limit" body={{ limit: Number(limit) }} reload="settings" />
       </div>
     </div>
   );
@@ -550,7 +554,6 @@ function SettingsForm({ initial }: { initial: Settings }) {
 
 function ManifestForm({ initial }: { initial: Manifest }) {
   const { t } = useT();
-  const qc = useQueryClient();
   const [m, setM] = useState(initial);
   const pkg = (which: 'normal' | 'force', k: keyof ManifestPackage, v: string) => { setM({ ...m, package: { ...m.package, [which]: { ...m.package[which], [k]: v } } }); };
   return (
@@ -578,19 +581,7 @@ function ManifestForm({ initial }: { initial: Manifest }) {
         </Field>
       </div>
       <div>
-        <ConfirmButton
-          label={t('common.save')}
-          variant="primary"
-          options={{
-            title: t('content.manifest'),
-            message: t('content.saveText'),
-            onConfirm: async () => {
-              await api('/admin/manifest/save', m);
-              showToast(t('common.saved'));
-              void qc.invalidateQueries({ queryKey: ['content', 'manifest'] });
-            },
-          }}
-        />
+        <SaveButton variant="primary" title={t('content.manifest')} message={t('content.saveText')} path="/admin/manifest/save" body={m} reload="manifest" />
       </div>
     </div>
   );

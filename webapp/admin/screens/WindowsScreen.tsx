@@ -8,7 +8,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import type { CurrentRound, Page, ResultView, RoundBets, WindowRules } from '../api/types';
-import { useT } from '../i18n/useT';
+import { useT, type TextKey } from '../i18n/useT';
 import { sessionAtom } from '../state/session';
 import { dateTime, money, parseMoney, seconds } from '../ui/format';
 import { Button, Card, ConfirmDialog, DataTable, Empty, Field, Pager, ui } from '../ui/kit';
@@ -139,6 +139,14 @@ function RulesDialog({ rules, onClose }: { rules: WindowRules; onClose: () => vo
     setError('');
     setConfirming({ odds: odds.trim(), minBet: min, maxBet: max, bettingMs: ms[0], drawingMs: ms[1], restMs: ms[2] });
   };
+  const fields: [name: string, label: TextKey, value: string, set: (v: string) => void][] = [
+    ['odds', 'windows.odds', odds, setOdds],
+    ['minBet', 'windows.minBet', minBet, setMinBet],
+    ['maxBet', 'windows.maxBet', maxBet, setMaxBet],
+    ['betting', 'windows.bettingS', betting, setBetting],
+    ['drawing', 'windows.drawingS', drawing, setDrawing],
+    ['rest', 'windows.restS', rest, setRest],
+  ];
   if (confirming)
     return (
       <ConfirmDialog
@@ -156,24 +164,11 @@ function RulesDialog({ rules, onClose }: { rules: WindowRules; onClose: () => vo
         </h2>
         <p className={ui.muted}>{t('windows.nextRound')}</p>
         <div className={ui.formGrid}>
-          <Field label={t('windows.odds')}>
-            <input className={ui.input} name="odds" value={odds} onChange={(e) => { setOdds(e.target.value); }} />
-          </Field>
-          <Field label={t('windows.minBet')}>
-            <input className={ui.input} name="minBet" value={minBet} onChange={(e) => { setMinBet(e.target.value); }} />
-          </Field>
-          <Field label={t('windows.maxBet')}>
-            <input className={ui.input} name="maxBet" value={maxBet} onChange={(e) => { setMaxBet(e.target.value); }} />
-          </Field>
-          <Field label={t('windows.bettingS')}>
-            <input className={ui.input} name="betting" value={betting} onChange={(e) => { setBetting(e.target.value); }} />
-          </Field>
-          <Field label={t('windows.drawingS')}>
-            <input className={ui.input} name="drawing" value={drawing} onChange={(e) => { setDrawing(e.target.value); }} />
-          </Field>
-          <Field label={t('windows.restS')}>
-            <input className={ui.input} name="rest" value={rest} onChange={(e) => { setRest(e.target.value); }} />
-          </Field>
+          {fields.map(([name, label, value, set]) => (
+            <Field key={name} label={t(label)}>
+              <input className={ui.input} name={name} value={value} onChange={(e) => { set(e.target.value); }} />
+            </Field>
+          ))}
         </div>
         {error && <p className={ui.error}>{error}</p>}
         <div className={ui.dialogActions}>
