@@ -3,10 +3,9 @@ import { useAtomValue } from 'jotai';
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { api } from './api/client';
-import { LANGUAGES, setLanguage, type Language } from './i18n';
 import { useT, type TextKey } from './i18n/useT';
 import { clearSession, sessionAtom, writeSession, type Role } from './state/session';
-import { Button, Empty, Toasts } from './ui/kit';
+import { Button, Empty, LanguageSelect, Toasts } from './ui/kit';
 import css from './layout.module.css';
 
 interface NavItem {
@@ -31,7 +30,7 @@ const NAV: NavItem[] = [
 export function Layout() {
   const session = useAtomValue(sessionAtom);
   const location = useLocation();
-  const { t, lang } = useT();
+  const { t } = useT();
   // The role is asked again on every start and every few minutes, so a change by an admin shows.
   const me = useQuery({
     queryKey: ['me', session?.userId],
@@ -63,13 +62,7 @@ export function Layout() {
           <span className={css.who}>
             {session.account} · <span data-testid="role">{t(session.role === 'admin' ? 'roles.admin' : 'roles.agent')}</span>
           </span>
-          <select className={css.lang} value={lang} aria-label={t('common.language')} onChange={(e) => { setLanguage(e.target.value as Language); }}>
-            {LANGUAGES.map((l) => (
-              <option key={l.code} value={l.code}>
-                {l.label}
-              </option>
-            ))}
-          </select>
+          <LanguageSelect className={css.lang} />
           <Button small onClick={signOut}>
             {t('login.signOut')}
           </Button>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Layout, RequireRole } from './Layout';
 import { AuditScreen } from './screens/AuditScreen';
@@ -9,6 +10,9 @@ import { OperatorsScreen } from './screens/OperatorsScreen';
 import { ReviewScreen } from './screens/ReviewScreen';
 import { UsersScreen } from './screens/UsersScreen';
 import { WindowsScreen } from './screens/WindowsScreen';
+
+/** A screen only admins may open. */
+const adminOnly = (screen: ReactNode) => <RequireRole role="admin">{screen}</RequireRole>;
 
 export const router = createBrowserRouter(
   [
@@ -24,23 +28,9 @@ export const router = createBrowserRouter(
         { path: 'users/:userId', element: <UsersScreen /> },
         { path: 'customer', element: <CustomerScreen /> },
         { path: 'windows', element: <WindowsScreen /> },
-        {
-          path: 'content',
-          element: (
-            <RequireRole role="admin">
-              <ContentScreen />
-            </RequireRole>
-          ),
-        },
+        { path: 'content', element: adminOnly(<ContentScreen />) },
         { path: 'audit', element: <AuditScreen /> },
-        {
-          path: 'operators',
-          element: (
-            <RequireRole role="admin">
-              <OperatorsScreen />
-            </RequireRole>
-          ),
-        },
+        { path: 'operators', element: adminOnly(<OperatorsScreen />) },
         { path: '*', element: <Navigate to="/" replace /> },
       ],
     },

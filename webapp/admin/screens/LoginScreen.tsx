@@ -2,14 +2,13 @@ import { useAtomValue } from 'jotai';
 import { useState, type SyntheticEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { NotOperatorError, signIn } from '../api/signIn';
-import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { useT } from '../i18n/useT';
 import { sessionAtom } from '../state/session';
-import { Button, Field, errorText, ui } from '../ui/kit';
+import { Button, Field, LanguageSelect, errorText, ui } from '../ui/kit';
 import css from './login.module.css';
 
 export function LoginScreen() {
-  const { t, lang } = useT();
+  const { t } = useT();
   const session = useAtomValue(sessionAtom);
   const [params] = useSearchParams();
   const [account, setAccount] = useState('');
@@ -62,13 +61,7 @@ export function LoginScreen() {
         <Button type="submit" variant="primary" disabled={busy}>
           {t('login.submit')}
         </Button>
-        <select className={ui.select} value={lang} aria-label={t('common.language')} onChange={(e) => { setLanguage(e.target.value as Language); }}>
-          {LANGUAGES.map((l) => (
-            <option key={l.code} value={l.code}>
-              {l.label}
-            </option>
-          ))}
-        </select>
+        <LanguageSelect className={ui.select} />
       </form>
     </div>
   );

@@ -2,6 +2,7 @@
  * Dependency-free SVG charts for the dashboard: grouped bars (one group per day or window) and
  * lines. Values are plain numbers; `format` turns them into axis and tooltip text.
  */
+import type { ReactNode } from 'react';
 import css from './chart.module.css';
 
 export interface Series {
@@ -17,8 +18,18 @@ export interface Point {
 const W = 560;
 const H = 220;
 const PAD = { left: 56, right: 12, top: 12, bottom: 28 };
+const INNER_W = W - PAD.left - PAD.right;
+const INNER_H = H - PAD.top - PAD.bottom;
 
-function scale(points: Point[]): { min: number; max: number } {
+interface Scale {
+  min: number;
+  max: number;
+  /** The height of a value in the plot. */
+  y: (v: number) => number;
+}
+
+/** The value scale of points, from 0 or their lowest value to their highest. */
+function scale(points: Point[]): Scale {
   let min = 0;
   let max = 0;
   for (const p of points) {
@@ -28,12 +39,11 @@ function scale(points: Point[]): { min: number; max: number } {
     }
   }
   if (max === min) max = min + 1;
-  return { min, max };
+  return { min, max, y: (v) => PAD.top + INNER_H * (1 - (v - min) / (max - min)) };
 }
 
-function Axis({ min, max, format }: { min: number; max: number; format: (v: number) => string }) {
+function Axis({ scale: { min, max, y }, format }: { scale: Scale; format: (v: number) => string }) {
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => min + (max - min) * f);
-  const y = (v: number) => PAD.top + (H - PAD.top - PAD.bottom) * (1 - (v - min) / (max - min));
   return (
     <g>
       {ticks.map((v) => (
@@ -61,67 +71,68 @@ function Legend({ series }: { series: Series[] }) {
   );
 }
 
-export function BarChart({ points, series, format = String, label }: { points: Point[]; series: Series[]; format?: (v: number) => string; label: string }) {
-  const { min, max } = scale(points);
-  const innerW = W - PAD.left - PAD.right;
-  const innerH = H - PAD.top - PAD.bottom;
-  const groupW = innerW / Math.max(1, points.length);
-  const barW = Math.max(2, (groupW * 0.7) / Math.max(1, series.length));
-  const y = (v: number) => PAD.top + innerH * (1 - (v - min) / (max - min));
+/** What both charts draw in: the value axis under the plot, and the legend. */
+function Frame({ scale, format, label, series, children }: { scale: Scale; format: (v: number) => string; label: string; series: Series[]; children: ReactNode }) {
   return (
     <figure className={css.figure}>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} className={css.svg}>
-        <Axis min={min} max={max} format={format} />
-        {points.map((p, i) => (
-          <g key={p.label}>
-            {p.values.map((v, j) => {
-              const x = PAD.left + groupW * i + groupW * 0.15 + barW * j;
-              const top = Math.min(y(v), y(0));
-              return (
-                <rect key={j} x={x} y={top} width={barW} height={Math.max(1, Math.abs(y(v) - y(0)))} fill={series[j]?.color}>
-                  <title>{`${p.label} · ${series[j]?.name ?? ''}: ${format(v)}`}</title>
-                </rect>
-              );
-            })}
-            <text x={PAD.left + groupW * (i + 0.5)} y={H - 8} textAnchor="middle" className={css.tick}>
-              {p.label}
-            </text>
-          </g>
-        ))}
+        <Axis scale={scale} format={format} />
+        {children}
       </svg>
       <Legend series={series} />
     </figure>
   );
 }
 
-export function LineChart({ points, series, format = String, label }: { points: Point[]; series: Series[]; format?: (v: number) => string; label: string }) {
-  const { min, max } = scale(points);
-  const innerW = W - PAD.left - PAD.right;
-  const innerH = H - PAD.top - PAD.bottom;
-  const step = innerW / Math.max(1, points.length - 1);
-  const x = (i: number) => PAD.left + (points.length === 1 ? innerW / 2 : step * i);
-  const y = (v: number) => PAD.top + innerH * (1 - (v - min) / (max - min));
+export function BarChart({ points, series, format = String, label }: { points: Point[]; series: Series[]; format?: (v: number) => string; label: string }) {
+  const valueScale = scale(points);
+  const { y } = valueScale;
+  const groupW = INNER_W / Math.max(1, points.length);
+  const barW = Math.max(2, (groupW * 0.7) / Math.max(1, series.length));
   return (
-    <figure className={css.figure}>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} className={css.svg}>
-        <Axis min={min} max={max} format={format} />
-        {series.map((s, j) => (
-          <g key={s.name}>
-            <polyline fill="none" stroke={s.color} strokeWidth={2} points={points.map((p, i) => `${x(i)},${y(p.values[j] ?? 0)}`).join(' ')} />
-            {points.map((p, i) => (
-              <circle key={p.label} cx={x(i)} cy={y(p.values[j] ?? 0)} r={3} fill={s.color}>
-                <title>{`${p.label} · ${s.name}: ${format(p.values[j] ?? 0)}`}</title>
-              </circle>
-            ))}
-          </g>
-        ))}
-        {points.map((p, i) => (
-          <text key={p.label} x={x(i)} y={H - 8} textAnchor="middle" className={css.tick}>
+    <Frame scale={valueScale} format={format} label={label} series={series}>
+      {points.map((p, i) => (
+        <g key={p.label}>
+          {p.values.map((v, j) => {
+            const x = PAD.left + groupW * i + groupW * 0.15 + barW * j;
+            const top = Math.min(y(v), y(0));
+            return (
+              <rect key={j} x={x} y={top} width={barW} height={Math.max(1, Math.abs(y(v) - y(0)))} fill={series[j]?.color}>
+                <title>{`${p.label} · ${series[j]?.name ?? ''}: ${format(v)}`}</title>
+              </rect>
+            );
+          })}
+          <text x={PAD.left + groupW * (i + 0.5)} y={H - 8} textAnchor="middle" className={css.tick}>
             {p.label}
           </text>
-        ))}
-      </svg>
-      <Legend series={series} />
-    </figure>
+        </g>
+      ))}
+    </Frame>
+  );
+}
+
+export function LineChart({ points, series, format = String, label }: { points: Point[]; series: Series[]; format?: (v: number) => string; label: string }) {
+  const valueScale = scale(points);
+  const { y } = valueScale;
+  const step = INNER_W / Math.max(1, points.length - 1);
+  const x = (i: number) => PAD.left + (points.length === 1 ? INNER_W / 2 : step * i);
+  return (
+    <Frame scale={valueScale} format={format} label={label} series={series}>
+      {series.map((s, j) => (
+        <g key={s.name}>
+          <polyline fill="none" stroke={s.color} strokeWidth={2} points={points.map((p, i) => `${x(i)},${y(p.values[j] ?? 0)}`).join(' ')} />
+          {points.map((p, i) => (
+            <circle key={p.label} cx={x(i)} cy={y(p.values[j] ?? 0)} r={3} fill={s.color}>
+              <title>{`${p.label} · ${s.name}: ${format(p.values[j] ?? 0)}`}</title>
+            </circle>
+          ))}
+        </g>
+      ))}
+      {points.map((p, i) => (
+        <text key={p.label} x={x(i)} y={H - 8} textAnchor="middle" className={css.tick}>
+          {p.label}
+        </text>
+      ))}
+    </Frame>
   );
 }

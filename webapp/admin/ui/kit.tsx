@@ -2,6 +2,7 @@
 import { useAtomValue } from 'jotai';
 import { useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
+import { LANGUAGES, setLanguage, type Language } from '../i18n';
 import { useT } from '../i18n/useT';
 import css from './ui.module.css';
 import { toastAtom, showToast } from './toast';
@@ -72,6 +73,20 @@ export function SearchForm({
       </button>
       {after}
     </form>
+  );
+}
+
+/** The console's language picker (the sign-in page and the header both offer it). */
+export function LanguageSelect({ className }: { className?: string }) {
+  const { t, lang } = useT();
+  return (
+    <select className={className} value={lang} aria-label={t('common.language')} onChange={(e) => { setLanguage(e.target.value as Language); }}>
+      {LANGUAGES.map((l) => (
+        <option key={l.code} value={l.code}>
+          {l.label}
+        </option>
+      ))}
+    </select>
   );
 }
 
