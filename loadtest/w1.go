@@ -73,15 +73,11 @@ func runW1KJ(ctx context.Context, o *Options) (*Result, error) {
 
 	plans := splitPlans(Plan{Workload: "W1", WSBase: wsBase(node), Dialers: 32}, membersOf(accounts), workersFor(o, conns), 1)
 	o.logf("W1: %d sockets over %d generator processes", conns, len(plans))
-	t0 := time.Now()
-	fleet, err := startReadyFleet(ctx, o, plans, conns)
+	fleet, connectPerSec, err := startIdleFleet(ctx, o, plans, conns, idle)
 	if err != nil {
 		return nil, err
 	}
 	defer fleet.Close()
-	connectSecs := time.Since(t0).Seconds()
-	// Let the login work settle, then measure the idle window.
-	sleepUntil(ctx, time.Now().Add(min(5*time.Second, idle)))
 	mark := st.Mark()
 	o.logf("W1: %d sockets idle for %v", conns, idle)
 	prof := NewProfiler(o, node, "W1")
@@ -118,7 +114,7 @@ func runW1KJ(ctx context.Context, o *Options) (*Result, error) {
 			"heapBytesPerConn":       (heapAfter - baseHeap) / float64(conns),
 			"stackBytesPerConn":      (stacksAfter - baseStacks) / float64(conns),
 			"idleCpuPercent":         server.CPUPercent,
-			"connectPerSec":          float64(conns) / connectSecs,
+			"connectPerSec":          connectPerSec,
 			"serverFdsPeak":          float64(server.PeakFDs),
 			"serverSocketsPeak":      float64(server.PeakSockets),
 			"rssMiB":                 mib(rssAfter),
@@ -129,6 +125,20 @@ func runW1KJ(ctx context.Context, o *Options) (*Result, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("%d sockets closed while idle: %s", conns-alive, closedText(closed)))
 	}
 	return r, nil
+}
+
+// startIdleFleet starts the generator processes of W1's sockets and
+// returns once all conns are up, with how many connected per second, and
+// the sign-in work has settled, so the idle window can be measured.
+func startIdleFleet(ctx context.Context, o *Options, plans []Plan, conns int, idle time.Duration) (*Fleet, float64, error) {
+	t0 := time.Now()
+	fleet, err := startReadyFleet(ctx, o, plans, conns)
+	if err != nil {
+		return nil, 0, err
+	}
+	connectPerSec := float64(conns) / time.Since(t0).Seconds()
+	sleepUntil(ctx, time.Now().Add(min(5*time.Second, idle)))
+	return fleet, connectPerSec, nil
 }
 
 func membersOf(accounts []Account) []Member {
@@ -205,14 +215,11 @@ func runW1Peer(ctx context.Context, o *Options) (*PeerResult, error) {
 	baseM := srv.metrics(ctx)
 	plans := splitPlans(Plan{Workload: "W1", Dialers: 32, Peer: peer}, members, workersFor(o, conns), 1)
 	o.logf("W1 %s: %d sockets over %d generator processes", spec.Name, conns, len(plans))
-	t0 := time.Now()
-	fleet, err := startReadyFleet(ctx, o, plans, conns)
+	fleet, connectPerSec, err := startIdleFleet(ctx, o, plans, conns, idle)
 	if err != nil {
 		return nil, err
 	}
 	defer fleet.Close()
-	connectSecs := time.Since(t0).Seconds()
-	sleepUntil(ctx, time.Now().Add(min(5*time.Second, idle)))
 	mark := srv.mark()
 	o.logf("W1 %s: %d sockets idle for %v", spec.Name, conns, idle)
 	sleepUntil(ctx, time.Now().Add(idle))
@@ -235,7 +242,7 @@ func runW1Peer(ctx context.Context, o *Options) (*PeerResult, error) {
 			"connections":     float64(alive),
 			"rssBytesPerConn": per(float64(base.proc.RSS), float64(after.RSS)),
 			"idleCpuPercent":  server.CPUPercent,
-			"connectPerSec":   float64(conns) / connectSecs,
+			"connectPerSec":   connectPerSec,
 			"rssMiB":          mib(after.RSS),
 		}}
 	if len(baseM) > 0 && len(afterM) > 0 {
