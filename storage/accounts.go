@@ -162,7 +162,7 @@ func ProfileFactsOf(ctx context.Context, q Querier, userID int64) (ProfileFacts,
 	var f ProfileFacts
 	var recharged int
 	u := &f.User
-	err := q.QueryRow(ctx, `SELECT `+prefixColumns("u.", userColumns)+`,
+	err := q.QueryRow(ctx, `SELECT `+prefixed("u.", userColumns)+`,
 		(SELECT COUNT(*) FROM notices n WHERE `+forUser+` AND NOT `+readClause+`),
 		COALESCE((SELECT agent_id FROM customer_visitors WHERE user_id = $1), 0),
 		COALESCE((SELECT id FROM users WHERE is_operator = 1 ORDER BY id LIMIT 1

@@ -57,9 +57,7 @@ func (f AuditFilter) args(more ...any) []any {
 
 // CountAudit counts the entries matching f.
 func CountAudit(ctx context.Context, q Querier, f AuditFilter) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log a LEFT JOIN users u ON u.id = a.operator_id`+auditWhere, f.args()...).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM audit_log a LEFT JOIN users u ON u.id = a.operator_id`+auditWhere, f.args()...)
 }
 
 // ListAudit lists one page of entries matching f, newest first.

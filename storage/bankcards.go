@@ -104,9 +104,7 @@ func BankCardsOf(ctx context.Context, q Querier, userID int64) ([]BankCard, erro
 
 // CountBankCards is how many cards a user has bound.
 func CountBankCards(ctx context.Context, q Querier, userID int64) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM bank_cards WHERE user_id = $1`, userID).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM bank_cards WHERE user_id = $1`, userID)
 }
 
 // BankCardOf loads a card only if it belongs to userID: someone else's

@@ -241,10 +241,8 @@ func DeleteVideo(ctx context.Context, q Querier, id int64) error {
 
 // CountVideos counts the videos of kind ("" for all kinds).
 func CountVideos(ctx context.Context, q Querier, kind string, onlyEnabled bool) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM videos WHERE ($1 = '' OR kind = $1) AND enabled >= $2`,
-		kind, enabledFloor(onlyEnabled)).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM videos WHERE ($1 = '' OR kind = $1) AND enabled >= $2`,
+		kind, enabledFloor(onlyEnabled))
 }
 
 // ListVideos lists one page of videos of kind ("" for all) in display order.
@@ -385,10 +383,8 @@ func DeleteListing(ctx context.Context, q Querier, id int64) error {
 
 // CountListings counts the listings of a city (0: of every city).
 func CountListings(ctx context.Context, q Querier, cityID int64, onlyEnabled bool) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM city_listings WHERE (CAST($1 AS BIGINT) = 0 OR city_id = $1) AND enabled >= $2`,
-		cityID, enabledFloor(onlyEnabled)).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM city_listings WHERE (CAST($1 AS BIGINT) = 0 OR city_id = $1) AND enabled >= $2`,
+		cityID, enabledFloor(onlyEnabled))
 }
 
 // ListListings lists one page of a city's listings (0: every city) in

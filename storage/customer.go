@@ -96,9 +96,7 @@ func LeastLoadedAgent(ctx context.Context, q Querier, since int64) (User, error)
 
 // CountAgents counts the operator accounts that answer customer service.
 func CountAgents(ctx context.Context, q Querier) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM users WHERE is_operator = 1`).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM users WHERE is_operator = 1`)
 }
 
 // Customer message senders and states.
@@ -140,9 +138,7 @@ func AddCustomerMessage(ctx context.Context, q Querier, m CustomerMessage) error
 
 // CountCustomerMessages counts a visitor's messages.
 func CountCustomerMessages(ctx context.Context, q Querier, visitorID int64) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM customer_messages WHERE visitor_id = $1`, visitorID).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM customer_messages WHERE visitor_id = $1`, visitorID)
 }
 
 // CustomerMessages lists one page of a visitor's messages, newest first.
@@ -155,10 +151,8 @@ func CustomerMessages(ctx context.Context, q Querier, visitorID int64, limit, of
 // UnreadCustomerMessages counts the messages written by from (FromVisitor
 // or FromAgent) that the other side has not read.
 func UnreadCustomerMessages(ctx context.Context, q Querier, visitorID int64, from int) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM customer_messages WHERE visitor_id = $1 AND from_agent = $2 AND status = $3`,
-		visitorID, from, CustomerSent).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM customer_messages WHERE visitor_id = $1 AND from_agent = $2 AND status = $3`,
+		visitorID, from, CustomerSent)
 }
 
 // MarkCustomerRead marks the messages written by from as read by the
@@ -204,7 +198,5 @@ func AgentVisitors(ctx context.Context, q Querier, agentID int64, limit, offset 
 
 // CountAgentVisitors counts what AgentVisitors pages through.
 func CountAgentVisitors(ctx context.Context, q Querier, agentID int64) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM customer_visitors v WHERE CAST($1 AS BIGINT) = 0 OR v.agent_id = $1 OR v.agent_id = 0`, agentID).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM customer_visitors v WHERE CAST($1 AS BIGINT) = 0 OR v.agent_id = $1 OR v.agent_id = 0`, agentID)
 }

@@ -42,6 +42,13 @@ type Querier interface {
 	Dialect() Dialect
 }
 
+// count runs a SELECT COUNT(*) statement.
+func count(ctx context.Context, q Querier, sql string, args ...any) (int, error) {
+	var n int
+	err := q.QueryRow(ctx, sql, args...).Scan(&n)
+	return n, err
+}
+
 // affected passes on the result of an Exec that must touch a row: its
 // error, or ErrNotFound when it touched none.
 func affected(n int64, err error) error {

@@ -64,9 +64,7 @@ func NoticeByID(ctx context.Context, q Querier, id int64) (Notice, error) {
 
 // CountNotices counts every notice.
 func CountNotices(ctx context.Context, q Querier) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM notices`).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM notices`)
 }
 
 // ListNotices lists one page of notices, newest first (Read unset).
@@ -81,9 +79,7 @@ const readClause = `(n.id <= COALESCE((SELECT m.upto FROM notice_read_marks m WH
 
 // CountUserNotices counts the notices userID receives.
 func CountUserNotices(ctx context.Context, q Querier, userID int64) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM notices n WHERE `+forUser, userID).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM notices n WHERE `+forUser, userID)
 }
 
 // UserNotices lists one page of the notices userID receives, newest first,
@@ -112,9 +108,7 @@ func UserNotice(ctx context.Context, q Querier, userID, id int64) (Notice, error
 // UnreadNotices counts the notices userID receives and has not read (the
 // "notice" badge of the mine page).
 func UnreadNotices(ctx context.Context, q Querier, userID int64) (int, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM notices n WHERE `+forUser+` AND NOT `+readClause, userID).Scan(&n)
-	return n, err
+	return count(ctx, q, `SELECT COUNT(*) FROM notices n WHERE `+forUser+` AND NOT `+readClause, userID)
 }
 
 // MarkNoticeRead records that userID read notice id and reports whether it

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"strings"
 )
 
 // Session states.
@@ -78,21 +77,12 @@ func SessionByToken(ctx context.Context, q Querier, token string) (AuthSession, 
 func SessionUserByToken(ctx context.Context, q Querier, token string) (AuthSession, User, error) {
 	var s AuthSession
 	var u User
-	err := q.QueryRow(ctx, `SELECT `+prefixColumns("s.", sessionColumns)+`, `+prefixColumns("u.", userColumns)+`
+	err := q.QueryRow(ctx, `SELECT `+prefixed("s.", sessionColumns)+`, `+prefixed("u.", userColumns)+`
 		FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = $1`, HashSecret(token)).Scan(
 		&s.ID, &s.UserID, &s.Platform, &s.TokenHash, &s.JWTHash, &s.ChatTokenHash, &s.TokenExpiresAt, &s.JWTExpiresAt, &s.State, &s.CreatedAt,
 		&u.ID, &u.Account, &u.PasswordHash, &u.Nickname, &u.Avatar, &u.Phone, &u.InviteCode, &u.SuperiorID, &u.IsActivation,
 		&u.IsOperator, &u.FundPasswordHash, &u.CreatedAt, &u.UpdatedAt)
 	return s, u, err
-}
-
-// prefixColumns qualifies a column list with a table alias.
-func prefixColumns(alias, columns string) string {
-	parts := strings.Split(columns, ",")
-	for i, c := range parts {
-		parts[i] = alias + strings.TrimSpace(c)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // SessionByJWT finds the session of a renewal token (any state).
