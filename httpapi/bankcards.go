@@ -178,11 +178,7 @@ func (s *Server) userBankList(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]bankCardJSON, len(cards))
-	for i, card := range cards {
-		out[i] = cardJSON(card)
-	}
-	return map[string]any{"list": out}, nil
+	return map[string]any{"list": contentMap(cards, cardJSON)}, nil
 }
 
 func (s *Server) userDelBank(c *Call) (any, error) {
@@ -234,11 +230,7 @@ func (s *Server) getBankList(c *Call) (any, error) {
 		return len(marketsOf[c.Lang])
 	}
 	sort.SliceStable(banks, func(i, j int) bool { return rank(banks[i].Country) < rank(banks[j].Country) })
-	out := make([]bankJSON, len(banks))
-	for i, b := range banks {
-		out[i] = toBankJSON(b)
-	}
-	return map[string]any{"list": out}, nil
+	return map[string]any{"list": contentMap(banks, toBankJSON)}, nil
 }
 
 func (s *Server) adminBankList(c *Call) (any, error) {
@@ -246,11 +238,7 @@ func (s *Server) adminBankList(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]bankJSON, len(banks))
-	for i, b := range banks {
-		out[i] = toBankJSON(b)
-	}
-	return map[string]any{"list": out}, nil
+	return map[string]any{"list": contentMap(banks, toBankJSON)}, nil
 }
 
 type bankRequest struct {

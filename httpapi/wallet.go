@@ -368,37 +368,30 @@ type pointsRecord struct {
 }
 
 func (s *Server) pointsRecords(c *Call) (any, error) {
-	var req listRequest
-	if err := c.Decode(&req); err != nil {
-		return nil, err
-	}
-	flow := map[string]int{"": storage.FlowAll, "all": storage.FlowAll, "income": storage.FlowIncome, "expenditure": storage.FlowExpenditure}
-	f, ok := flow[req.Tab]
-	if !ok {
-		return nil, apierr.Invalid("tab")
-	}
-	since, limit, offset, err := s.window(req)
-	if err != nil {
-		return nil, err
-	}
-	recs, total, err := storage.PointsRecords(c.Ctx, s.DB, c.User.ID, f, since, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]pointsRecord, len(recs))
-	for i, r := range recs {
-		out[i] = pointsRecord{ID: strconv.FormatInt(r.ID, 10), Type: r.Type, Amount: r.Amount, State: r.State, OrderNo: r.OrderNo, Time: r.Time}
-	}
-	return replyList(out, total, limit, offset), nil
+	flows := map[string]int{"": storage.FlowAll, "all": storage.FlowAll, "income": storage.FlowIncome, "expenditure": storage.FlowExpenditure}
+	return recordsPage(s, c, flows, storage.PointsRecords, func(r storage.PointsRecord) pointsRecord {
+		return pointsRecord{ID: strconv.FormatInt(r.ID, 10), Type: r.Type, Amount: r.Amount, State: r.State, OrderNo: r.OrderNo, Time: r.Time}
+	})
 }
 
 func (s *Server) exchangeRecords(c *Call) (any, error) {
+	statuses := map[string]int{"": -1, "all": -1, "review": storage.OrderUnderReview, "success": storage.OrderCompleted, "failed": storage.OrderFailed}
+	return recordsPage(s, c, statuses, storage.UserExchangeOrders, func(o storage.ExchangeOrder) orderJSON {
+		return exchangeJSON(o, false)
+	})
+}
+
+// recordsPage answers a page of one of the user's records screens: the
+// request's tab picks the filter find is asked with (tabs lists the tabs
+// the screen has), within the request's window of days.
+func recordsPage[R, V any](s *Server, c *Call, tabs map[string]int,
+	find func(ctx context.Context, q storage.Querier, userID int64, filter int, since int64, limit, offset int) ([]R, int, error),
+	view func(R) V) (any, error) {
 	var req listRequest
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	tabs := map[string]int{"": -1, "all": -1, "review": storage.OrderUnderReview, "success": storage.OrderCompleted, "failed": storage.OrderFailed}
-	status, ok := tabs[req.Tab]
+	filter, ok := tabs[req.Tab]
 	if !ok {
 		return nil, apierr.Invalid("tab")
 	}
@@ -406,15 +399,11 @@ func (s *Server) exchangeRecords(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	orders, total, err := storage.UserExchangeOrders(c.Ctx, s.DB, c.User.ID, status, since, limit, offset)
+	recs, total, err := find(c.Ctx, s.DB, c.User.ID, filter, since, limit, offset)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]orderJSON, len(orders))
-	for i, o := range orders {
-		out[i] = exchangeJSON(o, false)
-	}
-	return replyList(out, total, limit, offset), nil
+	return replyList(contentMap(recs, view), total, limit, offset), nil
 }
 
 // parseAmount reads an amount in cents from its raw JSON: a positive whole

@@ -10,7 +10,6 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -57,7 +56,13 @@ type reviewRequest struct {
 	Remark  string          `json:"remark"`
 }
 
-func (r reviewRequest) parse(remarkRequired bool) (int64, string, error) {
+// decodeReview reads an operator's review of an order: the order's id and
+// the remark, trimmed (required when remarkRequired).
+func decodeReview(c *Call, remarkRequired bool) (int64, string, error) {
+	var r reviewRequest
+	if err := c.Decode(&r); err != nil {
+		return 0, "", err
+	}
 	id, err := parseID(r.OrderID, "orderId")
 	if err != nil {
 		return 0, "", err
@@ -110,11 +115,7 @@ func reviewQueue[O any](s *Server, c *Call, list func(context.Context, storage.Q
 	if err != nil {
 		return nil, err
 	}
-	out := make([]orderJSON, len(orders))
-	for i, o := range orders {
-		out[i] = view(o)
-	}
-	return replyList(out, total, limit, offset), nil
+	return replyList(contentMap(orders, view), total, limit, offset), nil
 }
 
 // settledAs answers a second review of an order: fine if it already went
@@ -155,20 +156,13 @@ func reviewOrder[O any](s *Server, c *Call, remarkRequired bool, to int,
 	load func(context.Context, storage.Querier, int64) (O, error), status func(O) int,
 	move func(o O, remark string) error) (O, error) {
 	var zero O
-	var req reviewRequest
-	if err := c.Decode(&req); err != nil {
-		return zero, err
-	}
-	id, remark, err := req.parse(remarkRequired)
+	id, remark, err := decodeReview(c, remarkRequired)
 	if err != nil {
 		return zero, err
 	}
 	o, err := load(c.Ctx, s.DB, id)
-	if errors.Is(err, storage.ErrNotFound) {
-		return zero, apierr.NotFound()
-	}
 	if err != nil {
-		return zero, err
+		return zero, contentStoreErr(err)
 	}
 	if status(o) == storage.OrderUnderReview {
 		err = move(o, remark)
@@ -188,11 +182,7 @@ func reviewOrder[O any](s *Server, c *Call, remarkRequired bool, to int,
 }
 
 func (s *Server) adminRechargeFail(c *Call) (any, error) {
-	var req reviewRequest
-	if err := c.Decode(&req); err != nil {
-		return nil, err
-	}
-	id, remark, err := req.parse(false)
+	id, remark, err := decodeReview(c, false)
 	if err != nil {
 		return nil, err
 	}
@@ -213,11 +203,8 @@ func (s *Server) adminRechargeFail(c *Call) (any, error) {
 		return nil, err
 	}
 	o, err := storage.RechargeOrderByID(c.Ctx, s.DB, id)
-	if errors.Is(err, storage.ErrNotFound) {
-		return nil, apierr.NotFound()
-	}
 	if err != nil {
-		return nil, err
+		return nil, contentStoreErr(err)
 	}
 	if err := settledAs(o.Status, storage.OrderFailed); err != nil {
 		return nil, err
