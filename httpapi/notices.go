@@ -82,34 +82,20 @@ func (s *Server) noticeList(c *Call) (any, error) {
 	return noticePage{page, unread}, err
 }
 
-type noticeIDReq struct {
-	ID contentID `json:"id"`
-}
-
-func (r noticeIDReq) check() error {
-	if r.ID == 0 {
-		return apierr.Required("id")
-	}
-	return nil
-}
-
 func (s *Server) noticeReadOne(c *Call) (any, error) {
-	var req noticeIDReq
-	if err := c.Decode(&req); err != nil {
-		return nil, err
-	}
-	if err := req.check(); err != nil {
+	id, err := contentDecodeID(c)
+	if err != nil {
 		return nil, err
 	}
 	var n storage.Notice
 	var unread int
 	var changed bool
-	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		var err error
-		if changed, err = storage.MarkNoticeRead(c.Ctx, tx, c.User.ID, int64(req.ID), s.Clock.Now().UnixMilli()); err != nil {
+		if changed, err = storage.MarkNoticeRead(c.Ctx, tx, c.User.ID, id, s.Clock.Now().UnixMilli()); err != nil {
 			return err
 		}
-		if n, err = storage.UserNotice(c.Ctx, tx, c.User.ID, int64(req.ID)); err != nil {
+		if n, err = storage.UserNotice(c.Ctx, tx, c.User.ID, id); err != nil {
 			return err
 		}
 		unread, err = storage.UnreadNotices(c.Ctx, tx, c.User.ID)
@@ -262,15 +248,12 @@ func (s *Server) adminNoticeUpdate(c *Call) (any, error) {
 }
 
 func (s *Server) adminNoticeDelete(c *Call) (any, error) {
-	var req noticeIDReq
-	if err := c.Decode(&req); err != nil {
+	id, err := contentDecodeID(c)
+	if err != nil {
 		return nil, err
 	}
-	if err := req.check(); err != nil {
-		return nil, err
-	}
-	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
-		n, err := storage.NoticeByID(c.Ctx, tx, int64(req.ID))
+	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		n, err := storage.NoticeByID(c.Ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -282,5 +265,5 @@ func (s *Server) adminNoticeDelete(c *Call) (any, error) {
 	if err != nil {
 		return nil, contentStoreErr(err)
 	}
-	return map[string]any{"id": req.ID}, nil
+	return map[string]any{"id": contentID(id)}, nil
 }
