@@ -84,22 +84,17 @@ func (s *Server) chatUsersByNick(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	nick := strings.TrimSpace(req.Nickname)
-	if nick == "" {
-		return nil, apierr.Required("nickname")
-	}
-	if utf8.RuneCountInString(nick) > 10 {
-		return nil, apierr.Invalid("nickname")
+	nick, err := searchName(req.Nickname, "nickname", 10)
+	if err != nil {
+		return nil, err
 	}
 	users, err := storage.SearchUsersByNickname(c.Ctx, s.DB, nick, 20)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]chatUserView, len(users))
-	for i, u := range users {
-		out[i] = chatUserView{UserID: u.IDString(), Nickname: u.Nickname, FaceURL: u.Avatar}
-	}
-	return out, nil
+	return contentMap(users, func(u storage.User) chatUserView {
+		return chatUserView{UserID: u.IDString(), Nickname: u.Nickname, FaceURL: u.Avatar}
+	}), nil
 }
 
 // chatGroupsByName searches live groups and channels by name.
@@ -110,18 +105,28 @@ func (s *Server) chatGroupsByName(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(req.GroupName)
-	if name == "" {
-		return nil, apierr.Required("groupName")
-	}
-	if utf8.RuneCountInString(name) > 64 {
-		return nil, apierr.Invalid("groupName")
+	name, err := searchName(req.GroupName, "groupName", 64)
+	if err != nil {
+		return nil, err
 	}
 	gs, err := storage.SearchChatGroupsByName(c.Ctx, s.DB, name, 20)
 	if err != nil {
 		return nil, err
 	}
 	return chatGroupViews(gs), nil
+}
+
+// searchName is the name a search asks for, trimmed: required, and of at
+// most maxRunes characters.
+func searchName(name, field string, maxRunes int) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", apierr.Required(field)
+	}
+	if utf8.RuneCountInString(name) > maxRunes {
+		return "", apierr.Invalid(field)
+	}
+	return name, nil
 }
 
 // chatUserGroups lists the caller's groups (groupType 2) or channels (3),
