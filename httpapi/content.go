@@ -416,20 +416,10 @@ func (s *Server) listVideos(c *Call, kind string) (any, error) {
 	if err := c.Decode(&p); err != nil {
 		return nil, err
 	}
-	total, err := storage.CountVideos(c.Ctx, s.DB, kind, true)
-	if err != nil {
-		return nil, err
-	}
-	page, limit, offset, err := pageWindow[videoView](p, total, 10)
-	if err != nil {
-		return nil, err
-	}
-	videos, err := storage.ListVideos(c.Ctx, s.DB, kind, true, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	page.List = contentMap(videos, videoViewIn(c.Lang))
-	return page, nil
+	return listPage(p, 10, func() (int, error) { return storage.CountVideos(c.Ctx, s.DB, kind, true) },
+		func(limit, offset int) ([]storage.Video, error) {
+			return storage.ListVideos(c.Ctx, s.DB, kind, true, limit, offset)
+		}, videoViewIn(c.Lang))
 }
 
 func (s *Server) getFindVideo(c *Call) (any, error) { return s.listVideos(c, storage.VideoFind) }
@@ -608,22 +598,11 @@ func (s *Server) sameCityList(c *Call) (any, error) {
 	if city.Enabled != 1 {
 		return nil, apierr.Fail(apierr.CodeCityUnknown, "content.city.unknown")
 	}
-	total, err := storage.CountListings(c.Ctx, s.DB, city.ID, true)
-	if err != nil {
-		return nil, err
-	}
-	page, limit, offset, err := pageWindow[listingView](req.contentPaging, total, 10)
-	if err != nil {
-		return nil, err
-	}
-	listings, err := storage.ListListings(c.Ctx, s.DB, city.ID, true, limit, offset)
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range listings {
-		page.List = append(page.List, newListingView(l, c.Lang, city.Texts.Text(c.Lang, "name", city.Name)))
-	}
-	return page, nil
+	cityName := city.Texts.Text(c.Lang, "name", city.Name)
+	return listPage(req.contentPaging, 10, func() (int, error) { return storage.CountListings(c.Ctx, s.DB, city.ID, true) },
+		func(limit, offset int) ([]storage.Listing, error) {
+			return storage.ListListings(c.Ctx, s.DB, city.ID, true, limit, offset)
+		}, func(l storage.Listing) listingView { return newListingView(l, c.Lang, cityName) })
 }
 
 // contentCity is a city as a client names it: an id (string or number) or

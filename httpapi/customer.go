@@ -397,17 +397,10 @@ func (s *Server) customerMarkRead(ctx context.Context, v storage.Visitor, byAgen
 
 // customerPage loads one page of a visitor's messages, newest first.
 func (s *Server) customerPage(ctx context.Context, visitorID int64, p contentPaging) (contentList[customerMessageView], error) {
-	total, err := storage.CountCustomerMessages(ctx, s.DB, visitorID)
-	if err != nil {
-		return contentList[customerMessageView]{}, err
-	}
-	page, limit, offset, err := pageWindow[customerMessageView](p, total, 20)
-	if err != nil {
-		return page, err
-	}
-	list, err := storage.CustomerMessages(ctx, s.DB, visitorID, limit, offset)
-	page.List = contentMap(list, newCustomerMessageView)
-	return page, err
+	return listPage(p, 20, func() (int, error) { return storage.CountCustomerMessages(ctx, s.DB, visitorID) },
+		func(limit, offset int) ([]storage.CustomerMessage, error) {
+			return storage.CustomerMessages(ctx, s.DB, visitorID, limit, offset)
+		}, newCustomerMessageView)
 }
 
 // ---- visitor routes ----
@@ -527,20 +520,13 @@ func (s *Server) adminCustomerVisitors(c *Call) (any, error) {
 	if req.All {
 		agent = 0
 	}
-	total, err := storage.CountAgentVisitors(c.Ctx, s.DB, agent)
-	if err != nil {
-		return nil, err
-	}
-	page, limit, offset, err := pageWindow[customerVisitorView](req.contentPaging, total, 20)
-	if err != nil {
-		return nil, err
-	}
-	list, err := storage.AgentVisitors(c.Ctx, s.DB, agent, limit, offset)
-	page.List = contentMap(list, func(v storage.VisitorSummary) customerVisitorView {
-		return customerVisitorView{contentID(v.ID), contentID(v.UserID), v.Account, v.Nickname, contentID(v.AgentID),
-			v.Unread, v.LastContent, v.LastMessageAt, v.CreatedAt}
-	})
-	return page, err
+	return listPage(req.contentPaging, 20, func() (int, error) { return storage.CountAgentVisitors(c.Ctx, s.DB, agent) },
+		func(limit, offset int) ([]storage.VisitorSummary, error) {
+			return storage.AgentVisitors(c.Ctx, s.DB, agent, limit, offset)
+		}, func(v storage.VisitorSummary) customerVisitorView {
+			return customerVisitorView{contentID(v.ID), contentID(v.UserID), v.Account, v.Nickname, contentID(v.AgentID),
+				v.Unread, v.LastContent, v.LastMessageAt, v.CreatedAt}
+		})
 }
 
 func (s *Server) adminCustomerMessages(c *Call) (any, error) {
