@@ -66,21 +66,23 @@ type windowReq struct {
 	WindowID int64 `json:"windowId"`
 }
 
-func (r windowReq) check() error {
-	if r.WindowID == 0 {
-		return apierr.Required("windowId")
+// windowRequest is roundsRequest for a request about one window: its
+// windowId is required.
+func windowRequest[T interface{ windowID() int64 }](s *Server, c *Call) (*window.Rounds, T, error) {
+	rs, req, err := roundsRequest[T](s, c)
+	if err == nil && req.windowID() == 0 {
+		err = apierr.Required("windowId")
 	}
-	return nil
+	return rs, req, err
 }
+
+func (r windowReq) windowID() int64 { return r.WindowID }
 
 // windowRead answers a players' read of one window: the windowId is
 // required and checked, and a store error is translated for that window.
 func (s *Server) windowRead(c *Call, read func(rs *window.Rounds, windowID int64) (any, error)) (any, error) {
-	rs, req, err := roundsRequest[windowReq](s, c)
+	rs, req, err := windowRequest[windowReq](s, c)
 	if err != nil {
-		return nil, err
-	}
-	if err := req.check(); err != nil {
 		return nil, err
 	}
 	v, err := read(rs, req.WindowID)
@@ -199,13 +201,12 @@ type historyReq struct {
 	PageSize int   `json:"pageSize"`
 }
 
+func (r historyReq) windowID() int64 { return r.WindowID }
+
 func (s *Server) historyPrize(c *Call) (any, error) {
-	rs, req, err := roundsRequest[historyReq](s, c)
+	rs, req, err := windowRequest[historyReq](s, c)
 	if err != nil {
 		return nil, err
-	}
-	if req.WindowID == 0 {
-		return nil, apierr.Required("windowId")
 	}
 	limit, offset, err := paging(req.Page, req.PageSize)
 	if err != nil {
@@ -293,13 +294,12 @@ type windowUpdateReq struct {
 	RestMs    *int64           `json:"restMs"`
 }
 
+func (r windowUpdateReq) windowID() int64 { return r.WindowID }
+
 func (s *Server) adminWindowsUpdate(c *Call) (any, error) {
-	rs, req, err := roundsRequest[windowUpdateReq](s, c)
+	rs, req, err := windowRequest[windowUpdateReq](s, c)
 	if err != nil {
 		return nil, err
-	}
-	if req.WindowID == 0 {
-		return nil, apierr.Required("windowId")
 	}
 	ch := window.RulesChange{MinBet: req.MinBet, MaxBet: req.MaxBet, BettingMs: req.BettingMs,
 		DrawingMs: req.DrawingMs, RestMs: req.RestMs}
