@@ -123,6 +123,40 @@ func validateNewPassword(password, confirm string, confirmRequired bool) error {
 	return nil
 }
 
+// createAccount stores u, with its own new invite code, in one transaction
+// with what before and after do there (either may be nil): refused with
+// exists when the account is taken. A clash on the generated invite code
+// (never seen in practice) is retried with a new code; a clash on the
+// account is the caller's.
+func createAccount(ctx context.Context, db storage.DB, u *storage.User, exists error, before, after func(tx storage.Tx) error) error {
+	for attempt := 0; ; attempt++ {
+		u.InviteCode = NewInviteCode()
+		err := db.Tx(ctx, func(tx storage.Tx) error {
+			if before != nil {
+				if err := before(tx); err != nil {
+					return err
+				}
+			}
+			if _, err := storage.UserByAccount(ctx, tx, u.Account); err == nil {
+				return exists
+			} else if !errors.Is(err, storage.ErrNotFound) {
+				return err
+			}
+			if err := storage.CreateUser(ctx, tx, *u); err != nil || after == nil {
+				return err
+			}
+			return after(tx)
+		})
+		if errors.Is(err, storage.ErrConflict) {
+			if strings.Contains(err.Error(), "invite_code") && attempt < 3 {
+				continue
+			}
+			return exists
+		}
+		return err
+	}
+}
+
 // NewInviteCode makes a user's own invite code: "pro_" and 8 random
 // lower-case letters and digits (36^8, so a clash is retried, not feared).
 func NewInviteCode() string {
@@ -262,37 +296,22 @@ func (s *Server) register(c *Call) (any, error) {
 	now := s.Clock.Now().UnixMilli()
 	u := storage.User{ID: storage.NewID(), Account: req.Account, PasswordHash: hash, Nickname: req.Account,
 		CreatedAt: now, UpdatedAt: now}
-	// A clash on the generated invite code (never seen in practice) is
-	// retried with a new code; a clash on the account is the user's.
-	for attempt := 0; ; attempt++ {
-		u.InviteCode = NewInviteCode()
-		err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
-			if req.InviteCode != "" {
-				sup, err := storage.UserByInviteCode(c.Ctx, tx, req.InviteCode)
-				if errors.Is(err, storage.ErrNotFound) {
-					return apierr.Fail(apierr.CodeInviteUnknown, "invite.unknown")
-				}
-				if err != nil {
-					return err
-				}
-				u.SuperiorID = sup.ID
-			}
-			if _, err := storage.UserByAccount(c.Ctx, tx, req.Account); err == nil {
-				return apierr.Fail(apierr.CodeAccountExists, "account.exists")
-			} else if !errors.Is(err, storage.ErrNotFound) {
-				return err
-			}
-			return storage.CreateUser(c.Ctx, tx, u)
-		})
-		if errors.Is(err, storage.ErrConflict) {
-			if strings.Contains(err.Error(), "invite_code") && attempt < 3 {
-				continue
-			}
-			return nil, apierr.Fail(apierr.CodeAccountExists, "account.exists")
+	// The owner of the invite code, when one is given, is the superior.
+	superior := func(tx storage.Tx) error {
+		if req.InviteCode == "" {
+			return nil
 		}
-		break
+		sup, err := storage.UserByInviteCode(c.Ctx, tx, req.InviteCode)
+		if errors.Is(err, storage.ErrNotFound) {
+			return apierr.Fail(apierr.CodeInviteUnknown, "invite.unknown")
+		}
+		if err != nil {
+			return err
+		}
+		u.SuperiorID = sup.ID
+		return nil
 	}
-	if err != nil {
+	if err := createAccount(c.Ctx, s.DB, &u, apierr.Fail(apierr.CodeAccountExists, "account.exists"), superior, nil); err != nil {
 		return nil, err
 	}
 	registered = true

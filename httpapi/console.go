@@ -119,34 +119,17 @@ func CreateOperator(ctx context.Context, db storage.DB, now time.Time, account, 
 	}
 	u := storage.User{ID: storage.NewID(), Account: account, PasswordHash: hash, Nickname: account,
 		IsActivation: 1, IsOperator: 1, CreatedAt: now.UnixMilli(), UpdatedAt: now.UnixMilli()}
-	for attempt := 0; ; attempt++ {
-		u.InviteCode = NewInviteCode()
-		err = db.Tx(ctx, func(tx storage.Tx) error {
-			if _, err := storage.UserByAccount(ctx, tx, account); err == nil {
-				return ErrOperatorExists
-			} else if !errors.Is(err, storage.ErrNotFound) {
-				return err
-			}
-			if err := storage.CreateUser(ctx, tx, u); err != nil {
-				return err
-			}
-			if err := storage.SetOperatorRole(ctx, tx, u.ID, role, now.UnixMilli()); err != nil {
-				return err
-			}
-			if byOperator == 0 {
-				return nil
-			}
-			return storage.RecordAudit(ctx, tx, byOperator, "operator.create", u.IDString(),
-				map[string]string{"account": account, "role": role}, now.UnixMilli())
-		})
-		if errors.Is(err, storage.ErrConflict) && strings.Contains(err.Error(), "invite_code") && attempt < 3 {
-			continue
+	err = createAccount(ctx, db, &u, ErrOperatorExists, nil, func(tx storage.Tx) error {
+		if err := storage.SetOperatorRole(ctx, tx, u.ID, role, now.UnixMilli()); err != nil {
+			return err
 		}
-		if errors.Is(err, storage.ErrConflict) {
-			err = ErrOperatorExists
+		if byOperator == 0 {
+			return nil
 		}
-		return u, err
-	}
+		return storage.RecordAudit(ctx, tx, byOperator, "operator.create", u.IDString(),
+			map[string]string{"account": account, "role": role}, now.UnixMilli())
+	})
+	return u, err
 }
 
 func (s *Server) adminOperatorCreate(c *Call) (any, error) {
