@@ -221,10 +221,7 @@ func (s *Server) adminVideoList(c *Call) (any, error) {
 	if req.Kind != "" && req.Kind != storage.VideoFind && req.Kind != storage.VideoPassionate {
 		return nil, apierr.Invalid("kind")
 	}
-	return listPage(req.contentPaging, 20, func() (int, error) { return storage.CountVideos(c.Ctx, s.DB, req.Kind, false) },
-		func(limit, offset int) ([]storage.Video, error) {
-			return storage.ListVideos(c.Ctx, s.DB, req.Kind, false, limit, offset)
-		}, newAdminVideo)
+	return videosPage(c, req.Kind, false, req.contentPaging, 20, newAdminVideo)
 }
 
 func (s *Server) adminVideoSave(c *Call) (any, error) {
@@ -423,10 +420,7 @@ func newAdminListing(l storage.Listing) adminListing {
 }
 
 func (s *Server) adminListingList(c *Call) (any, error) {
-	var req struct {
-		City contentCity `json:"city"`
-		contentPaging
-	}
+	var req cityPaging
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -438,10 +432,7 @@ func (s *Server) adminListingList(c *Call) (any, error) {
 		}
 		cityID = city.ID
 	}
-	return listPage(req.contentPaging, 20, func() (int, error) { return storage.CountListings(c.Ctx, s.DB, cityID, false) },
-		func(limit, offset int) ([]storage.Listing, error) {
-			return storage.ListListings(c.Ctx, s.DB, cityID, false, limit, offset)
-		}, newAdminListing)
+	return listingsPage(c, cityID, false, req.contentPaging, 20, newAdminListing)
 }
 
 const listingMaxPhotos = 9

@@ -416,10 +416,16 @@ func (s *Server) listVideos(c *Call, kind string) (any, error) {
 	if err := c.Decode(&p); err != nil {
 		return nil, err
 	}
-	return listPage(p, 10, func() (int, error) { return storage.CountVideos(c.Ctx, s.DB, kind, true) },
+	return videosPage(c, kind, true, p, 10, videoViewIn(c.Lang))
+}
+
+// videosPage is a page of the videos of kind (of every kind when kind is
+// empty), only the enabled ones when onlyEnabled, each shown by view.
+func videosPage[T any](c *Call, kind string, onlyEnabled bool, p contentPaging, perPage int, view func(storage.Video) T) (contentList[T], error) {
+	return listPage(p, perPage, func() (int, error) { return storage.CountVideos(c.Ctx, c.s.DB, kind, onlyEnabled) },
 		func(limit, offset int) ([]storage.Video, error) {
-			return storage.ListVideos(c.Ctx, s.DB, kind, true, limit, offset)
-		}, videoViewIn(c.Lang))
+			return storage.ListVideos(c.Ctx, c.s.DB, kind, onlyEnabled, limit, offset)
+		}, view)
 }
 
 func (s *Server) getFindVideo(c *Call) (any, error) { return s.listVideos(c, storage.VideoFind) }
@@ -583,11 +589,23 @@ func (s *Server) findCity(ctx context.Context, q storage.Querier, city string) (
 	return c, err
 }
 
+// cityPaging is a page of a city's listings as a client asks for it.
+type cityPaging struct {
+	City contentCity `json:"city"`
+	contentPaging
+}
+
+// listingsPage is a page of the listings of a city (of every city when
+// cityID is 0), only the enabled ones when onlyEnabled, each shown by view.
+func listingsPage[T any](c *Call, cityID int64, onlyEnabled bool, p contentPaging, perPage int, view func(storage.Listing) T) (contentList[T], error) {
+	return listPage(p, perPage, func() (int, error) { return storage.CountListings(c.Ctx, c.s.DB, cityID, onlyEnabled) },
+		func(limit, offset int) ([]storage.Listing, error) {
+			return storage.ListListings(c.Ctx, c.s.DB, cityID, onlyEnabled, limit, offset)
+		}, view)
+}
+
 func (s *Server) sameCityList(c *Call) (any, error) {
-	var req struct {
-		City contentCity `json:"city"`
-		contentPaging
-	}
+	var req cityPaging
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
@@ -599,10 +617,9 @@ func (s *Server) sameCityList(c *Call) (any, error) {
 		return nil, apierr.Fail(apierr.CodeCityUnknown, "content.city.unknown")
 	}
 	cityName := city.Texts.Text(c.Lang, "name", city.Name)
-	return listPage(req.contentPaging, 10, func() (int, error) { return storage.CountListings(c.Ctx, s.DB, city.ID, true) },
-		func(limit, offset int) ([]storage.Listing, error) {
-			return storage.ListListings(c.Ctx, s.DB, city.ID, true, limit, offset)
-		}, func(l storage.Listing) listingView { return newListingView(l, c.Lang, cityName) })
+	return listingsPage(c, city.ID, true, req.contentPaging, 10, func(l storage.Listing) listingView {
+		return newListingView(l, c.Lang, cityName)
+	})
 }
 
 // contentCity is a city as a client names it: an id (string or number) or
