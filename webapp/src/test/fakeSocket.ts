@@ -1,3 +1,4 @@
+import { expect, vi } from 'vitest';
 import { ChatSocket, defaultSocketConfig, type SocketEnvironment, type WebSocketLike } from '../api/socket/socket';
 
 interface Frame {
@@ -91,4 +92,14 @@ export function scriptedSocket() {
       return ws;
     },
   };
+}
+
+/** A scriptedSocket started as user 1 and already connected. */
+export async function connectedSocket() {
+  const harness = scriptedSocket();
+  harness.socket.start({ userID: '1', token: 't' });
+  await vi.waitFor(() => {
+    expect(harness.socket.state).toBe('connected');
+  });
+  return harness;
 }

@@ -8,15 +8,21 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** The toast on a fresh store, under fake timers; the store is where showToast writes. */
+function renderToast() {
+  vi.useFakeTimers();
+  const store = createStore();
+  render(
+    <Provider store={store}>
+      <Toast />
+    </Provider>,
+  );
+  return store;
+}
+
 describe('Toast', () => {
   it('shows the latest message for 1500 ms', () => {
-    vi.useFakeTimers();
-    const store = createStore();
-    render(
-      <Provider store={store}>
-        <Toast />
-      </Provider>,
-    );
+    const store = renderToast();
     act(() => {
       showToast('Saved', store);
     });
@@ -32,13 +38,7 @@ describe('Toast', () => {
   });
 
   it('restarts the timer for a new message', () => {
-    vi.useFakeTimers();
-    const store = createStore();
-    render(
-      <Provider store={store}>
-        <Toast />
-      </Provider>,
-    );
+    const store = renderToast();
     act(() => {
       showToast('First', store);
     });

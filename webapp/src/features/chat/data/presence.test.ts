@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserStatus } from '../../../api/socket/types';
-import { scriptedSocket } from '../../../test/fakeSocket';
+import { connectedSocket } from '../../../test/fakeSocket';
 import { PresenceWatch } from './presence';
 
 afterEach(() => {
@@ -9,18 +9,9 @@ afterEach(() => {
 
 const status = (userID: string, s: number, lastSeen = 0): UserStatus => ({ userID, status: s, platformIDs: [], lastSeen });
 
-async function connected() {
-  const harness = scriptedSocket();
-  harness.socket.start({ userID: '1', token: 't' });
-  await vi.waitFor(() => {
-    expect(harness.socket.state).toBe('connected');
-  });
-  return harness;
-}
-
 describe('presence watch', () => {
   it('subscribes once per user, follows pushes, and unsubscribes when the last screen leaves', async () => {
-    const { socket, ws } = await connected();
+    const { socket, ws } = await connectedSocket();
     const subscribe = vi.fn((ids: string[]) => Promise.resolve(ids.map((id) => status(id, 1))));
     const unsubscribe = vi.fn(() => Promise.resolve(null));
     const watch = new PresenceWatch(socket, { subscribeUsersStatus: subscribe, unsubscribeUsersStatus: unsubscribe });
@@ -49,7 +40,7 @@ describe('presence watch', () => {
   });
 
   it('watches again after a reconnect (subscriptions belong to a socket)', async () => {
-    const { socket, ws } = await connected();
+    const { socket, ws } = await connectedSocket();
     const subscribe = vi.fn((ids: string[]) => Promise.resolve(ids.map((id) => status(id, 1))));
     const watch = new PresenceWatch(socket, { subscribeUsersStatus: subscribe, unsubscribeUsersStatus: () => Promise.resolve(null) });
     watch.watch('2');

@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chat } from '../../../api/chat';
 import type { ConversationItem } from '../../../api/socket/types';
-import { scriptedSocket } from '../../../test/fakeSocket';
+import { connectedSocket } from '../../../test/fakeSocket';
 import { chatKeys } from './keys';
 import { mergeMessages, type MessageWindow } from './messages';
 import { bindChatPushes } from './sync';
@@ -21,18 +21,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function connected() {
-  const harness = scriptedSocket();
-  harness.socket.start({ userID: '1', token: 't' });
-  await vi.waitFor(() => {
-    expect(harness.socket.state).toBe('connected');
-  });
-  return harness;
-}
-
 describe('pushes into the query cache', () => {
   it('adds new messages to an open conversation, moves it up and sets the unread total', async () => {
-    const { socket, ws } = await connected();
+    const { socket, ws } = await connectedSocket();
     const client = new QueryClient();
     client.setQueryData(chatKeys.conversations, [conversation('si_1_3', 200), conversation('si_1_2', 100)]);
     client.setQueryData<MessageWindow>(chatKeys.messages('si_1_2'), { messages: mergeMessages([], [textMessage({ clientMsgID: 'a', seq: 1 })]), isEnd: true });
@@ -49,7 +40,7 @@ describe('pushes into the query cache', () => {
   });
 
   it('shows typing notices (contentType 113) without storing them', async () => {
-    const { socket, ws } = await connected();
+    const { socket, ws } = await connectedSocket();
     const client = new QueryClient();
     client.setQueryData<MessageWindow>(chatKeys.messages('si_1_2'), { messages: [], isEnd: true });
     const off = bindChatPushes(client, socket);
@@ -60,7 +51,7 @@ describe('pushes into the query cache', () => {
   });
 
   it('after a reconnect, catches held conversations up by seq and refreshes the lists', async () => {
-    const { socket, ws } = await connected();
+    const { socket, ws } = await connectedSocket();
     const client = new QueryClient();
     client.setQueryData<MessageWindow>(chatKeys.messages('si_1_2'), { messages: mergeMessages([], [textMessage({ clientMsgID: 'a', seq: 4 })]), isEnd: true });
     client.setQueryData(chatKeys.unread, 0);
@@ -83,7 +74,7 @@ describe('pushes into the query cache', () => {
   });
 
   it('marks one\'s messages read when the peer reads them, and sets who read one\'s group messages', async () => {
-    const { socket, ws } = await connected();
+    const { socket, ws } = await connectedSocket();
     const client = new QueryClient();
     const mine = (id: string, seq: number) => textMessage({ clientMsgID: id, seq, sendID: '1', recvID: '2' });
     client.setQueryData<MessageWindow>(chatKeys.messages('si_1_2'), { messages: mergeMessages([], [mine('a', 1), mine('b', 2), mine('c', 3)]), isEnd: true });

@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationItem } from '../../../api/socket/types';
 import { STORAGE_KEYS } from '../../../api/storage';
-import { scriptedSocket } from '../../../test/fakeSocket';
+import { connectedSocket } from '../../../test/fakeSocket';
 import { memoryStore } from '../../../test/memoryStore';
 import { chatKeys } from '../data/keys';
 import { textMessage } from '../data/testMessages';
@@ -75,11 +75,7 @@ describe('notifications', () => {
   });
 
   it('shows a pushed message while hidden, names the chat and opens it on click; muted chats stay quiet', async () => {
-    const harness = scriptedSocket();
-    harness.socket.start({ userID: '1', token: 't' });
-    await vi.waitFor(() => {
-      expect(harness.socket.state).toBe('connected');
-    });
+    const harness = await connectedSocket();
     const client = new QueryClient();
     client.setQueryData(chatKeys.conversations, [conversation('si_1_2'), conversation('si_1_3', { recvMsgOpt: 2 })]);
     const store = memoryStore({ [STORAGE_KEYS.chatNotify]: 'on' });
