@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../../app/PageLoading';
 import { EmptyState } from '../empty-state/EmptyState';
@@ -21,3 +22,13 @@ export function LoadError({ error, onRetry }: LoadStateProps) {
 }
 
 export { PageLoading as Loading };
+
+/**
+ * What a chat list shows while its query loads, or after it failed with nothing to show (the
+ * error with a retry); null once there is data, even if a later refetch failed.
+ */
+export function chatQueryGate(query: { isPending: boolean; error: unknown; data: unknown; refetch: () => Promise<unknown> }): ReactNode {
+  if (query.isPending) return <PageLoading />;
+  if (query.error && !query.data) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+  return null;
+}

@@ -8,7 +8,7 @@ import { Avatar } from '../../../components/avatar/Avatar';
 import { Badge } from '../../../components/badge/Badge';
 import { ChannelIcon, ContactsIcon, GroupIcon, PersonAddIcon, PlusIcon } from '../../../components/icons/Icons';
 import { ListRow } from '../../../components/list-row/ListRow';
-import { Loading, LoadError } from '../../../components/status/LoadState';
+import { chatQueryGate } from '../../../components/status/LoadState';
 import { VirtualList } from '../../../components/virtual-list/VirtualList';
 import { useFriends, usePendingFriendRequests, usePendingGroupRequests } from '../data/hooks';
 import { friendName } from '../data/names';
@@ -40,10 +40,7 @@ export function ContactsPage() {
     ...sorted.map(({ friend, name }) => ({ kind: 'friend' as const, key: friend.friendInfo?.userID ?? name, friend, name })),
   ];
 
-  let footer = null;
-  if (friends.isPending) footer = <Loading />;
-  else if (friends.error && !friends.data) footer = <LoadError error={friends.error} onRetry={() => void friends.refetch()} />;
-  else if (sorted.length === 0) footer = <p className="chat-section-title">{t('chat.contacts.empty')}</p>;
+  const footer = chatQueryGate(friends) ?? (sorted.length === 0 ? <p className="chat-section-title">{t('chat.contacts.empty')}</p> : null);
 
   return (
     <main className="chat-page">

@@ -8,8 +8,8 @@ import { PageHeader } from '../../../components/page-header/PageHeader';
 import { showToast } from '../../../state/toast';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { ListRow } from '../../../components/list-row/ListRow';
-import { chatErrorText } from '../data/errors';
 import { useSelf, useUserInfo } from '../data/hooks';
+import { ChatFormError } from '../ChatFormError';
 
 const MAX_MESSAGE = 200;
 
@@ -64,9 +64,7 @@ export function FriendVerifyPage() {
             }}
           />
         </label>
-        <p className="chat-form-error" role="alert">
-          {missing ? t('chat.friendVerify.required') : send.error ? chatErrorText(send.error, t) : ''}
-        </p>
+        <ChatFormError required={missing ? t('chat.friendVerify.required') : null} error={send.error} />
         <div className="chat-actions">
           <button type="submit" className="button button--block" disabled={send.isPending}>
             {send.isPending ? t('chat.sending') : t('chat.friendVerify.send')}

@@ -8,12 +8,13 @@ import { EmptyState } from '../../../components/empty-state/EmptyState';
 import { showToast } from '../../../state/toast';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { ListRow } from '../../../components/list-row/ListRow';
-import { Loading, LoadError } from '../../../components/status/LoadState';
+import { chatQueryGate } from '../../../components/status/LoadState';
 import { VirtualList } from '../../../components/virtual-list/VirtualList';
 import { chatErrorText } from '../data/errors';
 import { useFriendRequestsByMe, useFriendRequestsToMe, useMe } from '../data/hooks';
 import { chatKeys } from '../data/keys';
 import { userInfoPath } from '../paths';
+import { ApplicationState } from './ApplicationState';
 
 type Row = { kind: 'header'; key: string; title: string } | { kind: 'request'; key: string; request: FriendApplicationItem; incoming: boolean };
 
@@ -59,40 +60,7 @@ export function NewFriendPage() {
     ...outgoing.map((r) => ({ kind: 'request' as const, key: `out-${r.toUserID}`, request: r, incoming: false })),
   ];
 
-  const state = (r: FriendApplicationItem, isIncoming: boolean) => {
-    if (r.handleResult === HandleResult.accepted) return <span className="chat-status-text">{t('chat.newFriend.added')}</span>;
-    if (r.handleResult === HandleResult.refused) return <span className="chat-status-text">{t('chat.newFriend.refused')}</span>;
-    if (!isIncoming) return <span className="chat-status-text">{t('chat.newFriend.waiting')}</span>;
-    return (
-      <>
-        <button
-          type="button"
-          className="chat-small-button chat-small-button--secondary"
-          disabled={busy !== null}
-          onClick={() => {
-            answer(r, false);
-          }}
-        >
-          {t('chat.newFriend.refuse')}
-        </button>
-        <button
-          type="button"
-          className="chat-small-button"
-          disabled={busy !== null}
-          onClick={() => {
-            answer(r, true);
-          }}
-        >
-          {t('chat.newFriend.accept')}
-        </button>
-      </>
-    );
-  };
-
-  let footer = null;
-  if (toMe.isPending) footer = <Loading />;
-  else if (toMe.error && !toMe.data) footer = <LoadError error={toMe.error} onRetry={() => void toMe.refetch()} />;
-  else if (rows.length === 0) footer = <EmptyState title={t('chat.newFriend.empty')} />;
+  const footer = chatQueryGate(toMe) ?? (rows.length === 0 ? <EmptyState title={t('chat.newFriend.empty')} /> : null);
 
   return (
     <main className="chat-page">
@@ -118,7 +86,19 @@ export function NewFriendPage() {
                 title={other.name}
                 subtitle={r.reqMsg}
               />
-              <div className="request-row__actions">{state(r, row.incoming)}</div>
+              <div className="request-row__actions">
+                <ApplicationState
+                  result={r.handleResult}
+                  busy={busy !== null}
+                  onAnswer={
+                    row.incoming
+                      ? (accept) => {
+                          answer(r, accept);
+                        }
+                      : undefined
+                  }
+                />
+              </div>
             </div>
           );
         }}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Composer as SharedComposer } from '../../../components/composer/Composer';
@@ -35,6 +35,35 @@ interface ComposerProps {
 }
 
 type Panel = 'none' | 'faces' | 'more';
+
+/** The button that opens one of the panels under the composer, or closes it again. */
+function PanelButton({
+  name,
+  open,
+  label,
+  onToggle,
+  children,
+}: {
+  name: Panel;
+  open: Panel;
+  label: string;
+  onToggle: (name: Panel) => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="icon-button chat-icon-button"
+      onClick={() => {
+        onToggle(name);
+      }}
+      aria-label={label}
+      aria-expanded={open === name}
+    >
+      {children}
+    </button>
+  );
+}
 
 const TYPING_EVERY_MS = 3_000;
 
@@ -148,30 +177,14 @@ export function Composer(props: ComposerProps) {
       }
       replaceField={voice ? <VoiceButton onRecorded={props.onVoice} /> : undefined}
       after={
-        <button
-          type="button"
-          className="icon-button chat-icon-button"
-          onClick={() => {
-            toggle('faces');
-          }}
-          aria-label={t('chat.composer.faces')}
-          aria-expanded={panel === 'faces'}
-        >
+        <PanelButton name="faces" open={panel} label={t('chat.composer.faces')} onToggle={toggle}>
           <SmileIcon />
-        </button>
+        </PanelButton>
       }
       idle={
-        <button
-          type="button"
-          className="icon-button chat-icon-button"
-          onClick={() => {
-            toggle('more');
-          }}
-          aria-label={t('chat.composer.more')}
-          aria-expanded={panel === 'more'}
-        >
+        <PanelButton name="more" open={panel} label={t('chat.composer.more')} onToggle={toggle}>
           <PlusIcon size={24} />
-        </button>
+        </PanelButton>
       }
       below={
         <>

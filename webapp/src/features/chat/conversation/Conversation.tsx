@@ -33,6 +33,7 @@ import { canRetry, placeholder, retry, sendMessage, type Sender } from '../data/
 import { retryAfterDrop } from '../data/queries';
 import { firstText } from '../data/text';
 import { useTyping } from '../data/typing';
+import { toggled } from '../data/selection';
 import { forwardDraftAtom } from '../forward/state';
 import { CHAT_PATHS, chooseLocationPath, conversationSettingsPath, groupInfoPath, userInfoPath } from '../paths';
 import { askNotificationsOnce } from '../session/notifications';
@@ -253,12 +254,7 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
   );
 
   const onToggleSelect = useCallback((m: ChatMessage) => {
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(m.localKey)) next.delete(m.localKey);
-      else next.add(m.localKey);
-      return next;
-    });
+    setSelected((current) => toggled(current, m.localKey));
   }, []);
 
   const all = messages.data?.messages ?? [];
@@ -456,26 +452,20 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
       ) : null}
       {selecting ? (
         <div className="conversation__select-bar">
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={selectedMessages.length === 0}
-            onClick={() => {
-              startForward(selectedMessages, false);
-            }}
-          >
-            {t('chat.forward.oneByOne')}
-          </button>
-          <button
-            type="button"
-            className="button"
-            disabled={selectedMessages.length === 0}
-            onClick={() => {
-              startForward(selectedMessages, true);
-            }}
-          >
-            {t('chat.forward.merge')}
-          </button>
+          {/* Forward the picked messages one by one, or merged into one chat record. */}
+          {([false, true] as const).map((merge) => (
+            <button
+              key={String(merge)}
+              type="button"
+              className={merge ? 'button' : 'button button--secondary'}
+              disabled={selectedMessages.length === 0}
+              onClick={() => {
+                startForward(selectedMessages, merge);
+              }}
+            >
+              {merge ? t('chat.forward.merge') : t('chat.forward.oneByOne')}
+            </button>
+          ))}
         </div>
       ) : composerHidden || !ready ? null : (
         <Composer

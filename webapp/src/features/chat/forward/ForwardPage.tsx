@@ -14,6 +14,7 @@ import { useConversations, useMe } from '../data/hooks';
 import { targetOf } from '../data/ids';
 import { messageText } from '../data/preview';
 import { sendBuilt } from '../data/send';
+import { toggled } from '../data/selection';
 import { forwardDraftAtom } from './state';
 import '../groups/groups.css';
 
@@ -92,12 +93,7 @@ export function ForwardPage() {
                 className="picker-row__check"
                 checked={selected.has(c.conversationID)}
                 onChange={() => {
-                  setSelected((current) => {
-                    const next = new Set(current);
-                    if (next.has(c.conversationID)) next.delete(c.conversationID);
-                    else next.add(c.conversationID);
-                    return next;
-                  });
+                  setSelected((current) => toggled(current, c.conversationID));
                 }}
               />
               <Avatar decorative name={c.showName} src={c.faceURL} size={40} square={Boolean(c.groupID)} />

@@ -6,11 +6,12 @@ import { chat } from '../../../api/chat';
 import { GroupType } from '../../../api/socket/types';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { Loading } from '../../../components/status/LoadState';
-import { chatErrorText } from '../data/errors';
 import { useFriends } from '../data/hooks';
 import { groupConversationID } from '../data/ids';
+import { toggled } from '../data/selection';
 import { conversationPath } from '../paths';
 import { FriendPicker } from './FriendPicker';
+import { ChatFormError } from '../ChatFormError';
 import './groups.css';
 
 /** /pages/chat/group?type=2 (create group chat) or 3 (create channel): name required, pick members. */
@@ -58,9 +59,7 @@ export function CreateGroupPage() {
             }}
           />
         </label>
-        <p className="chat-form-error" role="alert">
-          {missing ? t('chat.errors.groupNameRequired') : create.error ? chatErrorText(create.error, t) : ''}
-        </p>
+        <ChatFormError required={missing ? t('chat.errors.groupNameRequired') : null} error={create.error} />
         <h2 className="chat-section-title">{t('chat.group.pickMembersCount', { count: selected.size })}</h2>
       </form>
       {friends.isPending ? (
@@ -70,12 +69,7 @@ export function CreateGroupPage() {
           friends={friends.data ?? []}
           selected={selected}
           onToggle={(id) => {
-            setSelected((current) => {
-              const next = new Set(current);
-              if (next.has(id)) next.delete(id);
-              else next.add(id);
-              return next;
-            });
+            setSelected((current) => toggled(current, id));
           }}
           footer={(friends.data ?? []).length === 0 ? <p className="chat-section-title">{t('chat.contacts.empty')}</p> : null}
         />

@@ -6,9 +6,9 @@ import { chat } from '../../../api/chat';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { showToast } from '../../../state/toast';
 import { Loading } from '../../../components/status/LoadState';
-import { chatErrorText } from '../data/errors';
 import { useGroup } from '../data/hooks';
 import { chatKeys } from '../data/keys';
+import { ChatFormError } from '../ChatFormError';
 
 /** /pages/chat/group-edit?groupID=&field=name|notice: the group's name (required) or notice. */
 export function GroupEditPage() {
@@ -75,9 +75,7 @@ export function GroupEditPage() {
               />
             )}
           </label>
-          <p className="chat-form-error" role="alert">
-            {missing ? t('chat.errors.groupNameRequired') : save.error ? chatErrorText(save.error, t) : ''}
-          </p>
+          <ChatFormError required={missing ? t('chat.errors.groupNameRequired') : null} error={save.error} />
           <div className="chat-actions">
             <button type="submit" className="button button--block" disabled={save.isPending}>
               {t('chat.save')}

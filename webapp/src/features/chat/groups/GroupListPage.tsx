@@ -6,7 +6,7 @@ import { PageHeader } from '../../../components/page-header/PageHeader';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { PlusIcon } from '../../../components/icons/Icons';
 import { ListRow } from '../../../components/list-row/ListRow';
-import { Loading, LoadError } from '../../../components/status/LoadState';
+import { chatQueryGate } from '../../../components/status/LoadState';
 import { VirtualList } from '../../../components/virtual-list/VirtualList';
 import { useJoinedGroups } from '../data/hooks';
 import { groupConversationID } from '../data/ids';
@@ -21,12 +21,8 @@ export function GroupListPage() {
   const title = type === GroupType.channel ? t('chat.groupList.channels') : t('chat.groupList.groups');
   const list = groups.data ?? [];
 
-  let footer = null;
-  if (groups.isPending) footer = <Loading />;
-  else if (groups.error && !groups.data) footer = <LoadError error={groups.error} onRetry={() => void groups.refetch()} />;
-  else if (list.length === 0) {
-    footer = <EmptyState title={type === GroupType.channel ? t('chat.groupList.noChannels') : t('chat.groupList.noGroups')} />;
-  }
+  const empty = <EmptyState title={type === GroupType.channel ? t('chat.groupList.noChannels') : t('chat.groupList.noGroups')} />;
+  const footer = chatQueryGate(groups) ?? (list.length === 0 ? empty : null);
 
   return (
     <main className="chat-page">

@@ -8,6 +8,7 @@ import { showToast } from '../../../state/toast';
 import { chatErrorText } from '../data/errors';
 import { useFriends } from '../data/hooks';
 import { chatKeys } from '../data/keys';
+import { toggled } from '../data/selection';
 import { FriendPicker } from './FriendPicker';
 
 interface InviteSheetProps {
@@ -39,12 +40,7 @@ export function InviteSheet({ groupID, members, onClose }: InviteSheetProps) {
       fixed={inGroup}
       selected={selected}
       onToggle={(id) => {
-        setSelected((current) => {
-          const next = new Set(current);
-          if (next.has(id)) next.delete(id);
-          else next.add(id);
-          return next;
-        });
+        setSelected((current) => toggled(current, id));
       }}
     />
     {invite.error ? (

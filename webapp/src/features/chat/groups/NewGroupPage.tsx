@@ -2,18 +2,19 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { chat, getGroupByName } from '../../../api/chat';
-import { HandleResult, type GroupApplicationItem, type GroupItem } from '../../../api/socket/types';
+import type { GroupApplicationItem, GroupItem } from '../../../api/socket/types';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { showToast } from '../../../state/toast';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { ListRow } from '../../../components/list-row/ListRow';
-import { Loading, LoadError } from '../../../components/status/LoadState';
+import { chatQueryGate } from '../../../components/status/LoadState';
 import { VirtualList } from '../../../components/virtual-list/VirtualList';
 import { chatErrorText } from '../data/errors';
 import { useGroupRequests } from '../data/hooks';
 import { chatKeys } from '../data/keys';
 import { userInfoPath } from '../paths';
+import { ApplicationState } from '../contacts/ApplicationState';
 import './groups.css';
 
 type Row =
@@ -64,10 +65,7 @@ export function NewGroupPage() {
     ...list.map((r) => ({ kind: 'request' as const, key: `r-${r.groupID}-${r.userID}`, request: r })),
   ];
 
-  let footer = null;
-  if (requests.isPending) footer = <Loading />;
-  else if (requests.error && !requests.data) footer = <LoadError error={requests.error} onRetry={() => void requests.refetch()} />;
-  else if (list.length === 0) footer = <EmptyState title={t('chat.newGroup.empty')} />;
+  const footer = chatQueryGate(requests) ?? (list.length === 0 ? <EmptyState title={t('chat.newGroup.empty')} /> : null);
 
   return (
     <main className="chat-page">
@@ -123,35 +121,6 @@ export function NewGroupPage() {
             );
           }
           const r = row.request;
-          let state;
-          if (r.handleResult === HandleResult.accepted) state = <span className="chat-status-text">{t('chat.newFriend.added')}</span>;
-          else if (r.handleResult === HandleResult.refused) state = <span className="chat-status-text">{t('chat.newFriend.refused')}</span>;
-          else {
-            state = (
-              <>
-                <button
-                  type="button"
-                  className="chat-small-button chat-small-button--secondary"
-                  disabled={busy}
-                  onClick={() => {
-                    run(() => chat.refuseGroupApplication(r.groupID, r.userID), t('chat.newFriend.refused'));
-                  }}
-                >
-                  {t('chat.newFriend.refuse')}
-                </button>
-                <button
-                  type="button"
-                  className="chat-small-button"
-                  disabled={busy}
-                  onClick={() => {
-                    run(() => chat.acceptGroupApplication(r.groupID, r.userID), t('chat.newFriend.added'));
-                  }}
-                >
-                  {t('chat.newFriend.accept')}
-                </button>
-              </>
-            );
-          }
           return (
             <div className="request-row">
               <ListRow
@@ -160,7 +129,16 @@ export function NewGroupPage() {
                 title={t('chat.newGroup.wantsToJoin', { name: r.nickname, group: r.groupName })}
                 subtitle={r.reqMsg}
               />
-              <div className="request-row__actions">{state}</div>
+              <div className="request-row__actions">
+                <ApplicationState
+                  result={r.handleResult}
+                  busy={busy}
+                  onAnswer={(accept) => {
+                    if (accept) run(() => chat.acceptGroupApplication(r.groupID, r.userID), t('chat.newFriend.added'));
+                    else run(() => chat.refuseGroupApplication(r.groupID, r.userID), t('chat.newFriend.refused'));
+                  }}
+                />
+              </div>
             </div>
           );
         }}
