@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextField } from './TextField';
 
@@ -44,4 +45,14 @@ export function NewPasswordFields({ label, password, confirm, onPassword, onConf
       />
     </>
   );
+}
+
+/**
+ * What a form keeps for NewPasswordFields: the new password and its confirmation, and `fields`,
+ * the props that show and edit them.
+ */
+export function useNewPassword() {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  return { password, confirm, fields: { password, confirm, onPassword: setPassword, onConfirm: setConfirm } };
 }

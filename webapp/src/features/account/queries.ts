@@ -2,7 +2,7 @@
  * Query keys and query options of the account screens. Everything here belongs to the
  * signed-in user; the whole cache is dropped when the session changes (see session.ts).
  */
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { accountsApi, type UserInfo } from '../../api/accounts';
 import { appApi } from '../../api/app';
 import { walletApi } from '../../api/wallet';
@@ -40,6 +40,12 @@ export const userInfoQuery = queryOptions({
 export function useUserInfo({ fresh = false } = {}) {
   const { token } = useSession();
   return useQuery({ ...userInfoQuery, enabled: Boolean(token), refetchOnMount: fresh ? 'always' : true });
+}
+
+/** A change to the profile the server took: the cached user shows it at once, then is asked again. */
+export function patchUserInfo(client: QueryClient, patch: Partial<UserInfo>): void {
+  client.setQueryData<UserInfo>(queryKeys.user, (old) => (old ? { ...old, ...patch } : old));
+  void client.invalidateQueries({ queryKey: queryKeys.user });
 }
 
 export const walletSummaryQuery = queryOptions({

@@ -5,7 +5,7 @@ import { accountsApi, type ForgetInput } from '../../../api/accounts';
 import { checkConfirmation, checkPassword, checkPhone, checkSmsCode } from '../validation';
 import { AccountField, PhoneField, SmsCodeField, useSmsSender } from '../fields';
 import { FormMessage } from '../../../components/form/FormMessage';
-import { NewPasswordFields } from '../../../components/form/NewPasswordFields';
+import { NewPasswordFields, useNewPassword } from '../../../components/form/NewPasswordFields';
 import { SubmitButton } from '../../../components/form/SubmitButton';
 import { useFormChecks } from '../../../components/form/useFormChecks';
 import { showToast } from '../../../state/toast';
@@ -54,8 +54,7 @@ function SmsForgetForm({ initialAccount, onDone, onCancel }: ForgetFormProps) {
   const [account, setAccount] = useState(initialAccount);
   const [phone, setPhone] = useState('');
   const [smsCode, setSmsCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const { password, confirm, fields: newPasswordFields } = useNewPassword();
 
   const reset = useMutation({
     mutationFn: (input: ForgetInput) => accountsApi.forget(input),
@@ -98,13 +97,7 @@ function SmsForgetForm({ initialAccount, onDone, onCancel }: ForgetFormProps) {
       <AccountField value={account} invalid={form.invalid('account')} onChange={setAccount} />
       <PhoneField label={t('auth.boundPhone')} value={phone} invalid={form.invalid('phone')} onChange={setPhone} />
       <SmsCodeField value={smsCode} invalid={form.invalid('sms')} onChange={setSmsCode} sms={sms} />
-      <NewPasswordFields
-        password={password}
-        confirm={confirm}
-        onPassword={setPassword}
-        onConfirm={setConfirm}
-        invalid={form.invalid}
-      />
+      <NewPasswordFields {...newPasswordFields} invalid={form.invalid} />
       <FormMessage message={form.message(sms.error ?? reset.error?.message)} />
       <SubmitButton label={t('auth.resetPassword')} busy={reset.isPending} blocked={form.blocked} />
       <button type="button" className="button button--text button--block" onClick={onCancel}>

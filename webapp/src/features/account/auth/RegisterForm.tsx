@@ -13,7 +13,7 @@ import {
   isInviteCode,
 } from '../validation';
 import { FormMessage } from '../../../components/form/FormMessage';
-import { NewPasswordFields } from '../../../components/form/NewPasswordFields';
+import { NewPasswordFields, useNewPassword } from '../../../components/form/NewPasswordFields';
 import { TextField } from '../../../components/form/TextField';
 import { SubmitButton } from '../../../components/form/SubmitButton';
 import { useFormChecks } from '../../../components/form/useFormChecks';
@@ -39,8 +39,7 @@ export function RegisterForm({ switching, launchInviteCode, onSignedIn }: Regist
   const { register } = useAccountActions();
   const form = useFormChecks<Field>();
   const [account, setAccount] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const { password, confirm, fields: newPasswordFields } = useNewPassword();
   const [invite, setInvite] = useState(() =>
     isInviteCode(launchInviteCode) ? launchInviteCode : (storedSuperior() ?? ''),
   );
@@ -107,14 +106,7 @@ export function RegisterForm({ switching, launchInviteCode, onSignedIn }: Regist
         invalid={form.invalid('account')}
         onChange={setAccount}
       />
-      <NewPasswordFields
-        label={t('pages.login.password')}
-        password={password}
-        confirm={confirm}
-        onPassword={setPassword}
-        onConfirm={setConfirm}
-        invalid={form.invalid}
-      />
+      <NewPasswordFields label={t('pages.login.password')} {...newPasswordFields} invalid={form.invalid} />
       <TextField
         label={inviteRequired ? t('auth.inviteCode') : t('auth.inviteCodeOptional')}
         name="invite-code"

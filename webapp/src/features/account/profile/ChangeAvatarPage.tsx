@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { accountsApi, type UserInfo } from '../../../api/accounts';
-import { queryKeys, useUserInfo } from '../queries';
+import { accountsApi } from '../../../api/accounts';
+import { patchUserInfo, useUserInfo } from '../queries';
 import type { MessageKey } from '../validation';
 import { MY_PATHS } from '../../../app/paths';
 import { useReturn } from '../../../app/useReturn';
@@ -53,8 +53,7 @@ export function ChangeAvatarPage() {
       return accountsApi.uploadAvatar(blob, picked.name || 'avatar');
     },
     onSuccess: ({ avatar }) => {
-      queryClient.setQueryData<UserInfo>(queryKeys.user, (old) => (old ? { ...old, avatar } : old));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.user });
+      patchUserInfo(queryClient, { avatar });
       showToast(t('profile.avatarSaved'));
       done();
     },

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accountsApi } from '../../../api/accounts';
-import { queryKeys, useUserInfo } from '../queries';
+import { patchUserInfo, useUserInfo } from '../queries';
 import { characterCount, checkNickname, NICKNAME_MAX } from '../validation';
 import { MY_PATHS } from '../../../app/paths';
 import { PageLoading } from '../../../app/PageLoading';
@@ -13,7 +13,6 @@ import { SubmitButton } from '../../../components/form/SubmitButton';
 import { useFormChecks } from '../../../components/form/useFormChecks';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { showToast } from '../../../state/toast';
-import type { UserInfo } from '../../../api/accounts';
 
 /** Set the nickname (1-10 characters). Also serves /pages/setting/nick-name. */
 export function EditNickNamePage() {
@@ -36,8 +35,7 @@ function NicknameForm({ current }: { current: string }) {
   const save = useMutation({
     mutationFn: (nickName: string) => accountsApi.editNick(nickName),
     onSuccess: ({ nickName }) => {
-      queryClient.setQueryData<UserInfo>(queryKeys.user, (old) => (old ? { ...old, nickName } : old));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.user });
+      patchUserInfo(queryClient, { nickName });
       showToast(t('kit.saved'));
       done();
     },

@@ -7,7 +7,7 @@ import { CurrentPasswordField } from '../fields';
 import { MY_PATHS } from '../../../app/paths';
 import { useReturn } from '../../../app/useReturn';
 import { FormMessage } from '../../../components/form/FormMessage';
-import { NewPasswordFields } from '../../../components/form/NewPasswordFields';
+import { NewPasswordFields, useNewPassword } from '../../../components/form/NewPasswordFields';
 import { SubmitButton } from '../../../components/form/SubmitButton';
 import { useFormChecks } from '../../../components/form/useFormChecks';
 import { PageHeader } from '../../../components/page-header/PageHeader';
@@ -21,8 +21,7 @@ export function ModifyPasswordPage() {
   const done = useReturn(MY_PATHS.safetySetting);
   const form = useFormChecks<Field>();
   const [oldPassword, setOld] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const { password, confirm, fields: newPasswordFields } = useNewPassword();
   const save = useMutation({
     mutationFn: (input: ChangePasswordInput) => accountsApi.changePassword(input),
     onSuccess: () => {
@@ -47,13 +46,7 @@ export function ModifyPasswordPage() {
       <PageHeader title={t('safety.loginPassword')} back fallback={MY_PATHS.safetySetting} />
       <form className="form" onSubmit={onSubmit} noValidate>
         <CurrentPasswordField original value={oldPassword} invalid={form.invalid('old')} onChange={setOld} />
-        <NewPasswordFields
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          invalid={form.invalid}
-        />
+        <NewPasswordFields {...newPasswordFields} invalid={form.invalid} />
         <FormMessage message={form.message(save.error?.message)} />
         <SubmitButton label={t('kit.confirm')} busyLabel={t('kit.saving')} busy={save.isPending} blocked={form.blocked} />
       </form>

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { accountsApi, type UserInfo } from '../../../api/accounts';
-import { queryKeys, useUserInfo, verifyTypesQuery } from '../queries';
+import { accountsApi } from '../../../api/accounts';
+import { patchUserInfo, useUserInfo, verifyTypesQuery } from '../queries';
 import { checkPhone, checkSmsCode } from '../validation';
 import { PhoneField, SmsCodeField, useSmsSender } from '../fields';
 import { MY_PATHS } from '../../../app/paths';
@@ -30,8 +30,7 @@ export function PhoneNumberPage() {
   const save = useMutation({
     mutationFn: () => accountsApi.setPhone(phone, needSms ? smsCode : undefined),
     onSuccess: (data) => {
-      queryClient.setQueryData<UserInfo>(queryKeys.user, (old) => (old ? { ...old, phone: data.phone } : old));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.user });
+      patchUserInfo(queryClient, { phone: data.phone });
       showToast(t('safety.phoneSaved'));
       done();
     },

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { ParseKeys, TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { walletApi, type PointsRecord, type PointsTab } from '../../../api/wallet';
 import { formatDateTime, formatMoney } from '../../../format';
@@ -26,25 +26,19 @@ export function PointsDetailsPage() {
   );
 }
 
+/** The label key of each kind of wallet movement the server names; any other kind is 'other'. */
+const POINTS_TYPE_KEYS = new Map<string, ParseKeys>([
+  ['recharge', 'records.type.recharge'],
+  ['exchange', 'records.type.exchange'],
+  ['exchange_refund', 'records.type.exchangeRefund'],
+  ['bet', 'records.type.bet'],
+  ['bet_return', 'records.type.betReturn'],
+  ['bet_win', 'records.type.betWin'],
+  ['reversal', 'records.type.reversal'],
+]);
+
 export function pointsTypeLabel(type: string, t: TFunction): string {
-  switch (type) {
-    case 'recharge':
-      return t('records.type.recharge');
-    case 'exchange':
-      return t('records.type.exchange');
-    case 'exchange_refund':
-      return t('records.type.exchangeRefund');
-    case 'bet':
-      return t('records.type.bet');
-    case 'bet_return':
-      return t('records.type.betReturn');
-    case 'bet_win':
-      return t('records.type.betWin');
-    case 'reversal':
-      return t('records.type.reversal');
-    default:
-      return t('records.type.other');
-  }
+  return t(POINTS_TYPE_KEYS.get(type) ?? 'records.type.other');
 }
 
 function PointsRow({ record }: { record: PointsRecord }) {
