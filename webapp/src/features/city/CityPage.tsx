@@ -1,12 +1,13 @@
 import '../../components/ui/ui.css';
 import { useQueryClient } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { TAB_PATHS } from '../../app/paths';
 import { PageHeader } from '../../components/page-header/PageHeader';
+import { useNextPageNearEnd } from '../../components/infinite-list/useNextPageNearEnd';
 import { PullRefresh } from '../../components/pull-refresh/PullRefresh';
 import { CityPicker } from './CityPicker';
 import { ListingCard } from './ListingCard';
@@ -39,11 +40,7 @@ export function CityPage() {
     getItemKey: (index) => rows[index]?.id ?? index,
   });
   const items = virtualizer.getVirtualItems();
-  const last = items[items.length - 1];
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = listings;
-  useEffect(() => {
-    if (last && last.index >= rows.length - 2 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [last, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  useNextPageNearEnd(listings, items.at(-1)?.index, rows.length, 2);
 
   const refresh = () =>
     Promise.all([
@@ -102,7 +99,7 @@ export function CityPage() {
             })}
           </div>
         )}
-        {isFetchingNextPage ? <p className="muted-note">{t('common.loading')}</p> : null}
+        {listings.isFetchingNextPage ? <p className="muted-note">{t('common.loading')}</p> : null}
       </>
     );
   }

@@ -1,7 +1,8 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RoundResult } from '../../api/rounds';
+import { useNextPageNearEnd } from '../../components/infinite-list/useNextPageNearEnd';
 import { sectionGate } from '../../components/status/SectionState';
 import { formatDateTime } from '../../format';
 import { useHistory } from './queries';
@@ -46,12 +47,7 @@ export function HistoryList({ windowId }: HistoryListProps) {
     scrollMargin: offset,
   });
   const items = virtualizer.getVirtualItems();
-  const last = items[items.length - 1];
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
-
-  useEffect(() => {
-    if (last && last.index >= rows.length - 3 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [last, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  useNextPageNearEnd(history, items.at(-1)?.index, rows.length, 3);
 
   if (!history.isSuccess) return sectionGate(history);
   if (rows.length === 0) return <p className="muted-note">{t('rounds.history.empty')}</p>;
@@ -105,7 +101,7 @@ export function HistoryList({ windowId }: HistoryListProps) {
           );
         })}
       </ul>
-      {isFetchingNextPage ? <p className="muted-note">{t('common.loading')}</p> : null}
+      {history.isFetchingNextPage ? <p className="muted-note">{t('common.loading')}</p> : null}
       {verifying ? (
         <VerifyDialog result={verifying} onClose={closeVerify} />
       ) : null}

@@ -82,6 +82,13 @@ export function IncentiveWindowPage() {
 
   const lobbyWindow = lobby.data?.windows.find((w) => w.windowId === id);
   const balance = lobby.data ? lobby.data.availablePoints : null;
+  // The window's figures under the round, each '—' until it is known.
+  const stats: { name: string; label: string; value: number | string | null }[] = [
+    { name: 'rounds', label: t('rounds.stats.rounds'), value: lobbyWindow ? lobbyWindow.roundsCount : null },
+    { name: 'orders', label: t('rounds.stats.orders'), value: round ? round.ordersCount : null },
+    { name: 'total', label: t('rounds.stats.total'), value: round ? formatMoney(round.totalPoints, t) : null },
+    { name: 'available', label: t('rounds.stats.available'), value: balance === null ? null : formatMoney(balance, t) },
+  ];
   const windowRules = rules.data?.rules.find((r) => r.windowId === id);
 
   // What the result board shows: the draw running, this round's result, or the one before.
@@ -145,30 +152,14 @@ export function IncentiveWindowPage() {
       )}
 
       <section className="window-stats" aria-label={t('rounds.stats.title')}>
-        <div className="window-stats__item">
-          <span className="window-stats__value" data-stat="rounds">
-            {lobbyWindow ? lobbyWindow.roundsCount : '—'}
-          </span>
-          <span className="window-stats__label">{t('rounds.stats.rounds')}</span>
-        </div>
-        <div className="window-stats__item">
-          <span className="window-stats__value" data-stat="orders">
-            {round ? round.ordersCount : '—'}
-          </span>
-          <span className="window-stats__label">{t('rounds.stats.orders')}</span>
-        </div>
-        <div className="window-stats__item">
-          <span className="window-stats__value" data-stat="total">
-            {round ? formatMoney(round.totalPoints, t) : '—'}
-          </span>
-          <span className="window-stats__label">{t('rounds.stats.total')}</span>
-        </div>
-        <div className="window-stats__item">
-          <span className="window-stats__value" data-stat="available">
-            {balance === null ? '—' : formatMoney(balance, t)}
-          </span>
-          <span className="window-stats__label">{t('rounds.stats.available')}</span>
-        </div>
+        {stats.map(({ name, label, value }) => (
+          <div key={name} className="window-stats__item">
+            <span className="window-stats__value" data-stat={name}>
+              {value ?? '—'}
+            </span>
+            <span className="window-stats__label">{label}</span>
+          </div>
+        ))}
       </section>
 
       {round ? <BetPanel round={round} open={phase === 'betting' && round.phase === 'betting'} balance={balance} /> : null}

@@ -4,6 +4,7 @@ import { VideoListState } from './VideoListState';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Video } from '../../api/content';
 import { FIND_PATHS, singleChatPath, TAB_PATHS } from '../../app/paths';
+import { useNextPageNearEnd } from '../../components/infinite-list/useNextPageNearEnd';
 import { useSession } from '../../state/session';
 import { showToast } from '../../state/toast';
 import { useHighlightVideos } from './queries';
@@ -33,7 +34,6 @@ export function HighlightsPage() {
   const feed = useRef<HTMLDivElement>(null);
   const scrolledToStart = useRef(false);
   const list = useMemo(() => videos.data?.pages.flatMap((p) => p.list) ?? [], [videos.data]);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = videos;
 
   // Which slide fills the screen: play it, pause the others.
   useEffect(() => {
@@ -68,9 +68,7 @@ export function HighlightsPage() {
     if (index > 0) feed.current?.querySelector(`[data-index="${index}"]`)?.scrollIntoView({ block: 'start' });
   }, [startId, list]);
 
-  useEffect(() => {
-    if (active >= list.length - 2 && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [active, list.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  useNextPageNearEnd(videos, active, list.length, 2);
 
   const goBack = (): void => {
     const state: unknown = window.history.state;
