@@ -1,8 +1,8 @@
 import '../../components/ui/ui.css';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { TAB_PATHS } from '../../app/paths';
+import { useSearchParam } from '../../app/useSearchParam';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { InlineError, LoadingNote } from '../../components/status/SectionState';
@@ -21,8 +21,7 @@ import { countEvent } from '../launch/beacon';
  */
 export function CustomerPage() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
-  const draft = params.get('draft') ?? '';
+  const draft = useSearchParam('draft');
   const chat = useCustomerChat();
   const { token } = useSession();
   const [image, setImage] = useState<string | null>(null);

@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { chat } from '../../../api/chat';
+import { useSearchParam } from '../../../app/useSearchParam';
 import { MissingPage } from '../../../components/page-header/MissingPage';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { showToast } from '../../../state/toast';
@@ -17,8 +18,7 @@ const MAX_MESSAGE = 200;
 export function FriendVerifyPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const userID = params.get('userID') ?? '';
+  const userID = useSearchParam('userID');
   const { data: user } = useUserInfo(userID);
   const { data: self } = useSelf();
   const [message, setMessage] = useState<string | null>(null);

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { chat } from '../../../api/chat';
+import { useSearchParam } from '../../../app/useSearchParam';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 import { MissingPage } from '../../../components/page-header/MissingPage';
 import { PageHeader } from '../../../components/page-header/PageHeader';
@@ -28,8 +29,7 @@ export function UserInfoPage() {
   const me = useMe();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [params] = useSearchParams();
-  const userID = params.get('userID') ?? '';
+  const userID = useSearchParam('userID');
   const info = useUserInfo(userID);
   const [remark, setRemark] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Confirm>(null);
@@ -70,6 +70,30 @@ export function UserInfoPage() {
           showToast(t('chat.userInfo.remarkSaved'));
         },
       });
+    };
+    // What deleting the friend and blocking the user ask first, and what a yes does.
+    const confirmations = {
+      delete: {
+        dialog: {
+          title: t('chat.userInfo.deleteFriend'),
+          text: t('chat.userInfo.deleteConfirm', { name }),
+          confirmLabel: t('chat.delete'),
+          busy: action.isPending,
+        },
+        run: () => {
+          action.mutate(() => chat.deleteFriend(userID), {
+            onSuccess: () => {
+              showToast(t('chat.userInfo.deleted'));
+            },
+          });
+        },
+      },
+      block: {
+        dialog: { title: t('chat.userInfo.block'), text: t('chat.userInfo.blockConfirm', { name }), confirmLabel: t('chat.userInfo.block') },
+        run: () => {
+          action.mutate(() => chat.addBlack(userID));
+        },
+      },
     };
     body = (
       <div className="chat-page__scroll">
@@ -153,38 +177,16 @@ export function UserInfoPage() {
             ) : null}
           </div>
         ) : null}
-        {confirm === 'delete' ? (
+        {confirm ? (
           <ConfirmDialog
-            title={t('chat.userInfo.deleteFriend')}
-            text={t('chat.userInfo.deleteConfirm', { name })}
-            confirmLabel={t('chat.delete')}
-            danger
-            busy={action.isPending}
-            onCancel={() => {
-              setConfirm(null);
-            }}
-            onConfirm={() => {
-              setConfirm(null);
-              action.mutate(() => chat.deleteFriend(userID), {
-                onSuccess: () => {
-                  showToast(t('chat.userInfo.deleted'));
-                },
-              });
-            }}
-          />
-        ) : null}
-        {confirm === 'block' ? (
-          <ConfirmDialog
-            title={t('chat.userInfo.block')}
-            text={t('chat.userInfo.blockConfirm', { name })}
-            confirmLabel={t('chat.userInfo.block')}
+            {...confirmations[confirm].dialog}
             danger
             onCancel={() => {
               setConfirm(null);
             }}
             onConfirm={() => {
               setConfirm(null);
-              action.mutate(() => chat.addBlack(userID));
+              confirmations[confirm].run();
             }}
           />
         ) : null}

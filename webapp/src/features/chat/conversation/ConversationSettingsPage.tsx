@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { chat } from '../../../api/chat';
+import { useSearchParam } from '../../../app/useSearchParam';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { ConfirmDialog } from '../../../components/dialog/ConfirmDialog';
 import { BellIcon, BellOffIcon, PinIcon } from '../../../components/icons/Icons';
@@ -43,8 +43,7 @@ export function ConversationSettingsPage() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const me = useMe();
-  const [params] = useSearchParams();
-  const conversationID = params.get('conversationID') ?? '';
+  const conversationID = useSearchParam('conversationID');
   const target = me && conversationID ? targetOf(conversationID, me) : null;
   const { item, pending, error, refetch } = useConversation(target?.conversationID ?? '');
   const [confirmClear, setConfirmClear] = useState(false);

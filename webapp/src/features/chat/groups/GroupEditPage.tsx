@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { chat } from '../../../api/chat';
+import { useSearchParam } from '../../../app/useSearchParam';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { showToast } from '../../../state/toast';
 import { Loading } from '../../../components/status/LoadState';
@@ -15,9 +16,8 @@ export function GroupEditPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [params] = useSearchParams();
-  const groupID = params.get('groupID') ?? '';
-  const isName = params.get('field') !== 'notice';
+  const groupID = useSearchParam('groupID');
+  const isName = useSearchParam('field') !== 'notice';
   const group = useGroup(groupID);
   const [value, setValue] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { chat } from '../../../api/chat';
+import { useSearchParam } from '../../../app/useSearchParam';
 import { GroupRole, GroupStatus, GroupType, type GroupMemberItem } from '../../../api/socket/types';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 import { MissingPage } from '../../../components/page-header/MissingPage';
@@ -45,8 +46,7 @@ export function GroupInfoPage() {
   const me = useMe();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [params] = useSearchParams();
-  const groupID = params.get('groupID') ?? '';
+  const groupID = useSearchParam('groupID');
   const group = useGroup(groupID);
   const dismissed = group.data?.status === GroupStatus.dismissed;
   const members = useGroupMembers(groupID, !dismissed);
