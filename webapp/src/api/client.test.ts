@@ -1,22 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ApiConfig } from './config';
+import { defaultApiConfig, type ApiConfig } from './config';
 import { ApiError, ApiErrorCode, createApiClient, parseLines, rotate, setLineList, type ApiEnvironment } from './client';
 import { STORAGE_KEYS } from './storage';
 import { memoryStore } from '../test/memoryStore';
 
+// The app's defaults, with what the build environment may set pinned.
 const baseConfig: ApiConfig = {
+  ...defaultApiConfig,
   hosts: ['/api'],
   lineListUrls: [],
-  combineId: 'kj',
   packageId: 100002001,
   platformId: 10000,
-  platform: 5,
-  timeoutMs: 15_000,
-  uploadTimeoutMs: 60_000,
-  maxAttempts: 60,
-  switchHostAfterFailures: 2,
-  retryDelayMs: 1_000,
-  kickedRedirectDelayMs: 1_000,
 };
 
 function reply(code: number, data: unknown = null, message = '', status = 200): Response {

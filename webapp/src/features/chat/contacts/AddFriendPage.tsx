@@ -15,6 +15,7 @@ import { useMe, useSelf } from '../data/hooks';
 import { friendLinkOf, userInfoPath } from '../paths';
 import { appPathOf } from './qr';
 import { QrScanner } from './QrScanner';
+import { ChatSearchForm } from '../ChatSearchForm';
 import './AddFriendPage.css';
 
 /** /pages/chat/add-friend: search by nickname, scan a QR code, or share my own link. */
@@ -72,24 +73,16 @@ export function AddFriendPage() {
     <main className="chat-page">
       <PageHeader title={t('chat.addFriend.title')} back />
       <div className="chat-page__scroll">
-        <form className="chat-search-form" onSubmit={onSearch} noValidate>
-          <input
-            className="chat-input"
-            type="search"
-            name="nickname"
-            value={nickname}
-            maxLength={10}
-            placeholder={t('chat.addFriend.searchPlaceholder')}
-            aria-label={t('chat.addFriend.searchPlaceholder')}
-            aria-invalid={missing}
-            onChange={(event) => {
-              setNickname(event.target.value);
-            }}
-          />
-          <button type="submit" className="chat-small-button" disabled={search.isPending}>
-            {t('chat.addFriend.search')}
-          </button>
-        </form>
+        <ChatSearchForm
+          name="nickname"
+          value={nickname}
+          maxLength={10}
+          placeholder={t('chat.addFriend.searchPlaceholder')}
+          invalid={missing}
+          busy={search.isPending}
+          onChange={setNickname}
+          onSubmit={onSearch}
+        />
         {missing ? <p className="chat-form-error" role="alert">{t('chat.addFriend.nicknameRequired')}</p> : null}
         {search.error ? <p className="chat-form-error" role="alert">{chatErrorText(search.error, t)}</p> : null}
         {search.isSuccess && results.length === 0 ? <EmptyState title={t('chat.search.empty')} /> : null}

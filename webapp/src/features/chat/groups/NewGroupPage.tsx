@@ -15,6 +15,7 @@ import { useGroupRequests } from '../data/hooks';
 import { chatKeys } from '../data/keys';
 import { userInfoPath } from '../paths';
 import { ApplicationState } from '../contacts/ApplicationState';
+import { ChatSearchForm } from '../ChatSearchForm';
 import './groups.css';
 
 type Row =
@@ -70,22 +71,15 @@ export function NewGroupPage() {
   return (
     <main className="chat-page">
       <PageHeader title={t('chat.newGroup.title')} back />
-      <form className="chat-page__fixed chat-search-form" onSubmit={onSearch} noValidate>
-        <input
-          className="chat-input"
-          type="search"
-          value={name}
-          maxLength={64}
-          placeholder={t('chat.newGroup.searchPlaceholder')}
-          aria-label={t('chat.newGroup.searchPlaceholder')}
-          onChange={(event) => {
-            setName(event.target.value);
-          }}
-        />
-        <button type="submit" className="chat-small-button" disabled={search.isPending}>
-          {t('chat.addFriend.search')}
-        </button>
-      </form>
+      <ChatSearchForm
+        fixed
+        value={name}
+        maxLength={64}
+        placeholder={t('chat.newGroup.searchPlaceholder')}
+        busy={search.isPending}
+        onChange={setName}
+        onSubmit={onSearch}
+      />
       {search.isSuccess && found.length === 0 ? <p className="chat-section-title">{t('chat.search.empty')}</p> : null}
       <VirtualList
         items={rows}
