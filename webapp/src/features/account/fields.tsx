@@ -12,17 +12,26 @@ interface FieldProps {
   invalid: boolean;
 }
 
-/** The account name of the sign-in and forgot-password forms. */
-export function AccountField(props: FieldProps) {
+/**
+ * The account name of the sign-in and forgot-password forms; registering names a new account,
+ * with the naming rule as the placeholder.
+ */
+export function AccountField({
+  newAccount = false,
+  ...props
+}: FieldProps & {
+  /** Registration's account, not yet taken, rather than an existing one. */
+  newAccount?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <TextField
       label={t('pages.login.account')}
-      name="account"
+      name={newAccount ? 'new-account' : 'account'}
       autoComplete="username"
       autoCapitalize="none"
       spellCheck={false}
-      placeholder={t('pages.login.accountPlaceholder')}
+      placeholder={newAccount ? t('auth.accountRule') : t('pages.login.accountPlaceholder')}
       {...props}
     />
   );

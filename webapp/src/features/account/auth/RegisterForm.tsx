@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { accountsApi, type RegisterInput } from '../../../api/accounts';
 import { storedSuperior } from '../invite';
 import { registerConfigQuery, verifyTypesQuery } from '../queries';
+import { AccountField } from '../fields';
 import { useAccountActions } from '../session';
 import {
   checkAccount,
@@ -95,17 +96,7 @@ export function RegisterForm({ switching, launchInviteCode, onSignedIn }: Regist
 
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <TextField
-        label={t('pages.login.account')}
-        name="new-account"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-        placeholder={t('auth.accountRule')}
-        value={account}
-        invalid={form.invalid('account')}
-        onChange={setAccount}
-      />
+      <AccountField newAccount value={account} invalid={form.invalid('account')} onChange={setAccount} />
       <NewPasswordFields label={t('pages.login.password')} {...newPasswordFields} invalid={form.invalid} />
       <TextField
         label={inviteRequired ? t('auth.inviteCode') : t('auth.inviteCodeOptional')}
