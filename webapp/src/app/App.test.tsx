@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../api/storage';
 import { createI18n } from '../i18n';
 import { fakeServer, Refusal } from '../test/fakeServer';
+import { submitSignIn } from '../test/renderApp';
 import { AppProviders } from './AppProviders';
 import { routes } from './routes';
 
@@ -172,11 +173,7 @@ describe('login page', () => {
 
   it("shows the server's message when sign-in is refused", async () => {
     fakeServer({ '/accountLogin': () => new Refusal(1109, 'Invalid login credential') });
-    const user = userEvent.setup();
-    renderApp('/pages/auth/login');
-    await user.type(await screen.findByLabelText('Account'), 'alice');
-    await user.type(screen.getByLabelText('Password'), 'wrong1');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await submitSignIn('alice', 'wrong1');
     expect(await screen.findByText('Invalid login credential')).toBeInTheDocument();
     expect(window.localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
   });

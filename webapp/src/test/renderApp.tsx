@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createStore } from 'jotai';
 import type { ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -26,6 +27,16 @@ export function renderApp(path: string, { language }: { language?: ProductLangua
     </AppProviders>,
   );
   return { router, store, queryClient, ...view };
+}
+
+/** The sign-in page, its form filled in with `account` and `password` and sent. */
+export async function submitSignIn(account: string, password: string) {
+  const user = userEvent.setup();
+  const rendered = renderApp('/pages/auth/login');
+  await user.type(await screen.findByLabelText('Account'), account);
+  await user.type(screen.getByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+  return rendered;
 }
 
 /**

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../../api/storage';
 import { fakeServer, Refusal } from '../../../test/fakeServer';
-import { alice, renderApp } from '../../../test/renderApp';
+import { alice, renderApp, submitSignIn } from '../../../test/renderApp';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -99,11 +99,7 @@ describe('register tab', () => {
 describe('sign-in tab', () => {
   it("shows the server's lockout message as said", async () => {
     fakeServer({ '/accountLogin': () => new Refusal(1110, 'Too many login errors, retry after 10 minutes') });
-    const user = userEvent.setup();
-    renderApp('/pages/auth/login');
-    await user.type(await screen.findByLabelText('Account'), 'alice');
-    await user.type(screen.getByLabelText('Password'), 'abc123');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await submitSignIn('alice', 'abc123');
     expect(await screen.findByRole('alert')).toHaveTextContent('Too many login errors, retry after 10 minutes');
   });
 
