@@ -379,17 +379,15 @@ func (s *session) writeLoop() {
 			}
 			continue
 		}
-		// Every frame waiting goes to the kernel in one write. A single
-		// frame is batched too: gorilla writes a large frame's header and
-		// payload separately, and one over its write buffer in fragments,
-		// each a system call of its own outside a batch.
+		// Every frame waiting goes to the kernel in one write (a few past
+		// batchFlushAt), a single one too: its header and payload together.
 		s.out.Batch()
 		// One deadline for the batch: its frames reach the kernel in one
 		// write (or a few, past batchFlushAt).
-		_ = s.conn.SetWriteDeadline(time.Now().Add(s.e.cfg.WriteTimeout))
+		_ = s.out.SetWriteDeadline(time.Now().Add(s.e.cfg.WriteTimeout))
 		for _, f := range batch {
-			// gorilla has copied the frame (or written it) on return.
-			if err := s.conn.WriteMessage(websocket.TextMessage, f.b); err != nil {
+			// The frame is copied (or written) on return.
+			if err := s.out.WriteText(f.b); err != nil {
 				s.writeFailed()
 				return
 			}

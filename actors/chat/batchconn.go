@@ -2,6 +2,7 @@ package chat
 
 import (
 	"bufio"
+	"encoding/binary"
 	"errors"
 	"net"
 	"net/http"
@@ -70,6 +71,52 @@ func (b *batchConn) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// WriteText writes a text frame carrying payload: buffered with the rest
+// of a batch, or at once outside one. A server's frames are not masked
+// (RFC 6455 section 5.1), so a frame is its header and the payload as it
+// is, which the writer builds here instead of through gorilla's
+// WriteMessage: per frame that took gorilla's write lock, set the
+// connection's deadline and copied the payload through its own buffer, 13 %
+// of the gateway's CPU at 20,000 deliveries/s (W3 profile), for three frames
+// a delivery. gorilla still writes the control frames (pings, the close),
+// each whole in one Write, so frames never interleave. The caller sets the
+// write deadline (SetWriteDeadline) before the batch.
+func (b *batchConn) WriteText(payload []byte) error {
+	var head [10]byte
+	h := textFrameHeader(head[:], len(payload))
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.buf == nil {
+		b.buf = batchBuffers.Get().(*[]byte)
+	}
+	*b.buf = append(append(*b.buf, h...), payload...)
+	if !b.batching || len(*b.buf) >= batchFlushAt {
+		return b.flushLocked()
+	}
+	return nil
+}
+
+// textFrameHeader puts the header of an unmasked, final text frame of n
+// bytes in head and returns it: the payload length in 7 bits, or 126 and 16
+// bits, or 127 and 64 bits (RFC 6455 section 5.2).
+func textFrameHeader(head []byte, n int) []byte {
+	const finText = 0x80 | 0x1
+	head[0] = finText
+	switch {
+	case n < 126:
+		head[1] = byte(n)
+		return head[:2]
+	case n <= 0xFFFF:
+		head[1] = 126
+		binary.BigEndian.PutUint16(head[2:], uint16(n))
+		return head[:4]
+	default:
+		head[1] = 127
+		binary.BigEndian.PutUint64(head[2:], uint64(n))
+		return head[:10]
+	}
 }
 
 // Batch starts buffering writes.
