@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/gorilla/websocket"
 )
 
 // batchConn lets a socket's writer send every frame waiting in its queue
@@ -22,10 +24,11 @@ import (
 // writes go straight through.
 type batchConn struct {
 	net.Conn
-	mu       sync.Mutex
-	batching bool
-	buf      *[]byte
-	deadline int64 // the write deadline last set on Conn, unix ns (0: none)
+	mu        sync.Mutex
+	batching  bool
+	closeSent bool // a close frame went out: no text frame may follow it
+	buf       *[]byte
+	deadline  int64 // the write deadline last set on Conn, unix ns (0: none)
 }
 
 // SetWriteDeadline sets t on the connection unless the deadline already
@@ -58,6 +61,12 @@ const batchFlushAt = 64 << 10
 func (b *batchConn) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	// What reaches Write is the upgrade's HTTP response, then gorilla's
+	// control frames, each whole (the text frames come through WriteText):
+	// note the close (a final frame of opcode 8), as gorilla would.
+	if len(p) > 0 && p[0] == 0x80|websocket.CloseMessage {
+		b.closeSent = true
+	}
 	if !b.batching {
 		return b.Conn.Write(p)
 	}
@@ -88,6 +97,11 @@ func (b *batchConn) WriteText(payload []byte) error {
 	h := textFrameHeader(head[:], len(payload))
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.closeSent {
+		// A frame after the close is a protocol error (RFC 6455 section
+		// 5.5.1); gorilla's WriteMessage refused it the same way.
+		return websocket.ErrCloseSent
+	}
 	if b.buf == nil {
 		b.buf = batchBuffers.Get().(*[]byte)
 	}

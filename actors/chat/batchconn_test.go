@@ -243,3 +243,27 @@ func TestBatchConnWriteTextFramesReadByAClient(t *testing.T) {
 		t.Fatal("the ping between the frames was not read")
 	}
 }
+
+// Once gorilla has written the close frame (a slow consumer dropped while
+// its writer is mid-batch), a text frame is refused, as gorilla's own
+// WriteMessage refused it, and nothing follows the close on the wire.
+func TestBatchConnNoTextFrameAfterClose(t *testing.T) {
+	under := &countingConn{}
+	b := &batchConn{Conn: under}
+	if err := b.WriteText([]byte("before")); err != nil {
+		t.Fatal(err)
+	}
+	b.Batch()
+	if _, err := b.Write([]byte{0x80 | websocket.CloseMessage, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WriteText([]byte("after")); !errors.Is(err, websocket.ErrCloseSent) {
+		t.Fatalf("a text frame after the close: %v", err)
+	}
+	if err := b.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(under.writes); n != 2 || len(under.writes[1]) != 2 {
+		t.Fatalf("on the wire: %q", under.writes)
+	}
+}
