@@ -51,7 +51,7 @@ func (ev *userEvent) prepare() {
 			if m.encoded == nil {
 				m.encoded, _ = json.Marshal(m)
 				m.encodedText = string(m.encoded)
-				m.latestWire = jsonEscape(jsonEscape(m.encoded))
+				m.latestWire = appendEscapedTwice(nil, m.encoded)
 			}
 			ev.frames[i] = encodeReply("OnRecvNewMessage", "", rawJSON(m.encoded), 0, "")
 		}

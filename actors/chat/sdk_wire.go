@@ -399,9 +399,6 @@ func appendConversationItem(out []byte, it *ConversationItem, latestWire []byte)
 // unsafeBytes views s as bytes without copying; the bytes are only read.
 func unsafeBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
-// jsonEscape is b as the inside of a JSON string (escaped, no quotes).
-func jsonEscape(b []byte) []byte { return appendEscaped(nil, b) }
-
 const hexDigits = "0123456789abcdef"
 
 // appendEscaped appends src escaped as encoding/json escapes a string's
