@@ -10,18 +10,30 @@ import (
 
 // The PostgreSQL side of the chat batch binds whole columns as arrays
 // (unnest), so each statement has one text whatever the batch's size —
-// prepared once per connection — and the three writes go to the server
-// as one pipelined round trip.
+// prepared once per connection — and a batch goes to the server as one
+// pipelined round trip.
 
 func (c *chatBatch) writePG(ctx context.Context, tx pgx.Tx, members []ChatUserConvRow) error {
 	var batch pgx.Batch
-	c.queueWritesPG(&batch, members)
+	queueMembersPG(&batch, members)
+	batch.Queue(`INSERT INTO chat_messages (`+chatMessageColumns+`)
+		SELECT * FROM unnest(`+messageArraysPG+`)`, c.messageArrays()...)
+	batch.Queue(`UPDATE chat_user_conversations AS u SET read_seq = v.seq
+		FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS v(user_id, conv, seq)
+		WHERE u.user_id = v.user_id AND u.conversation_id = v.conv AND u.read_seq < v.seq`,
+		c.readUser, c.readConv, c.readSeq)
 	return pgErr(tx.SendBatch(ctx, &batch).Close())
 }
 
-// queueWritesPG queues the insert of the messages, the users' rows of new
-// conversations and the move of the senders' read positions.
-func (c *chatBatch) queueWritesPG(batch *pgx.Batch, members []ChatUserConvRow) {
+// messageArraysPG binds the 17 columns of chat_messages, in their order,
+// from $1.
+const messageArraysPG = `$1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[],
+	$7::bigint[], $8::smallint[], $9::smallint[], $10::integer[], $11::text[], $12::text[], $13::text[],
+	$14::smallint[], $15::bigint[], $16::bigint[], $17::text[]`
+
+// messageArrays is the batch's rows as one array per column of
+// chat_messages (messageArraysPG's order).
+func (c *chatBatch) messageArrays() []any {
 	n := len(c.rows)
 	conv, server, client, content, nick, face, ex := make([]string, n), make([]string, n), make([]string, n),
 		make([]string, n), make([]string, n), make([]string, n), make([]string, n)
@@ -34,43 +46,69 @@ func (c *chatBatch) queueWritesPG(batch *pgx.Batch, members []ChatUserConvRow) {
 		from[i], ctype[i], content[i], nick[i] = int32(m.MsgFrom), int32(m.ContentType), m.Content, m.SenderNickname
 		face[i], platform[i], created[i], sent[i], ex[i] = m.SenderFaceURL, int32(m.SenderPlatformID), m.CreateTime, m.SendTime, m.Ex
 	}
-	batch.Queue(`INSERT INTO chat_messages (`+chatMessageColumns+`)
-		SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[],
-			$7::bigint[], $8::smallint[], $9::smallint[], $10::integer[], $11::text[], $12::text[], $13::text[],
-			$14::smallint[], $15::bigint[], $16::bigint[], $17::text[])`,
-		conv, seq, server, client, send, recv, group, kind, from, ctype, content, nick, face, platform, created, sent, ex)
-	if len(members) > 0 {
-		m := len(members)
-		users, peers, groups, starts, at := make([]int64, m), make([]int64, m), make([]int64, m), make([]int64, m), make([]int64, m)
-		convs := make([]string, m)
-		for i, r := range members {
-			users[i], convs[i], peers[i], groups[i], starts[i], at[i] = r.UserID, r.ConversationID, r.PeerID, r.GroupID, r.StartSeq, r.CreatedAt
-		}
-		batch.Queue(`INSERT INTO chat_user_conversations
-			(user_id, conversation_id, peer_id, group_id, read_seq, min_seq, created_at)
-			SELECT u, c, p, g, s, s, t FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
-				AS v(u, c, p, g, s, t)
-			ORDER BY u, c ON CONFLICT (user_id, conversation_id) DO NOTHING`, users, convs, peers, groups, starts, at)
-	}
-	batch.Queue(`UPDATE chat_user_conversations AS u SET read_seq = v.seq
-		FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS v(user_id, conv, seq)
-		WHERE u.user_id = v.user_id AND u.conversation_id = v.conv AND u.read_seq < v.seq`,
-		c.readUser, c.readConv, c.readSeq)
+	return []any{conv, seq, server, client, send, recv, group, kind, from, ctype, content, nick, face, platform, created, sent, ex}
 }
 
-// runFastPG is the batch in two round trips, for when no message is
+// queueMembersPG queues the users' rows of new conversations.
+func queueMembersPG(batch *pgx.Batch, members []ChatUserConvRow) {
+	if len(members) == 0 {
+		return
+	}
+	m := len(members)
+	users, peers, groups, starts, at := make([]int64, m), make([]int64, m), make([]int64, m), make([]int64, m), make([]int64, m)
+	convs := make([]string, m)
+	for i, r := range members {
+		users[i], convs[i], peers[i], groups[i], starts[i], at[i] = r.UserID, r.ConversationID, r.PeerID, r.GroupID, r.StartSeq, r.CreatedAt
+	}
+	batch.Queue(`INSERT INTO chat_user_conversations
+		(user_id, conversation_id, peer_id, group_id, read_seq, min_seq, created_at)
+		SELECT u, c, p, g, s, s, t FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
+			AS v(u, c, p, g, s, t)
+		ORDER BY u, c ON CONFLICT (user_id, conversation_id) DO NOTHING`, users, convs, peers, groups, starts, at)
+}
+
+// appendPG is the whole of a batch in one statement: the seq allocation
+// (rows locked until commit), the messages and the senders' read
+// positions. The messages and read positions carry seqs relative to their
+// conversation's first fresh message (1, 2 ...); the statement adds each
+// conversation's base (its max seq before the batch) and returns the
+// bases. A message whose conversation has no row gets no base, so a NULL
+// seq, which the table refuses: the transaction fails rather than lose it.
+const appendPG = `WITH alloc AS (
+		UPDATE chat_conversations AS c SET max_seq = c.max_seq + v.n, latest_time = $18
+		FROM unnest($19::text[], $20::bigint[]) AS v(id, n)
+		WHERE c.id = v.id RETURNING c.id, c.max_seq - v.n AS base
+	), stored AS (
+		INSERT INTO chat_messages (` + chatMessageColumns + `)
+		SELECT m.conv, a.base + m.seq, m.server, m.client, m.send, m.recv, m.grp, m.kind, m.src, m.ctype,
+			m.content, m.nick, m.face, m.platform, m.created, m.sent, m.ex
+		FROM unnest(` + messageArraysPG + `)
+			AS m(conv, seq, server, client, send, recv, grp, kind, src, ctype, content, nick, face, platform, created, sent, ex)
+		LEFT JOIN alloc a ON a.id = m.conv
+	), reads AS (
+		UPDATE chat_user_conversations AS u SET read_seq = a.base + r.seq
+		FROM unnest($21::bigint[], $22::text[], $23::bigint[]) AS r(user_id, conv, seq) JOIN alloc a ON a.id = r.conv
+		WHERE u.user_id = r.user_id AND u.conversation_id = r.conv AND u.read_seq < a.base + r.seq
+	)
+	SELECT id, base FROM alloc`
+
+// runFastPG is the batch in one round trip, for when no message is
 // expected to be stored already (the actors answer resends they remember;
 // the store sees a resend only after a restart, or from another node):
-// BEGIN, the new conversations' rows and the seq allocation in one; the
-// writes and COMMIT in the other. A clientMsgID that was stored after all
-// makes the insert fail on the unique index (ErrConflict): the
-// transaction is rolled back and the batch runs again with its dedupe
-// read (run).
+// BEGIN, the new conversations' rows and their users' rows, appendPG and
+// COMMIT, pipelined. A clientMsgID that was stored after all makes the
+// insert fail on the unique index (ErrConflict): the transaction is
+// rolled back and the batch runs again with its dedupe read (run).
 func (c *chatBatch) runFastPG(ctx context.Context, pool *pgxpool.Pool) error {
 	c.dedupe(nil)
 	p := c.plan()
 	if len(p.ids) == 0 {
 		return nil
+	}
+	// Seqs relative to each conversation's base: as if every conversation
+	// had held no message before.
+	if err := c.assign(countsByID(p), p); err != nil {
+		return err
 	}
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
@@ -79,16 +117,18 @@ func (c *chatBatch) runFastPG(ctx context.Context, pool *pgxpool.Pool) error {
 	// A connection left inside a transaction (an error below) is closed by
 	// the pool on release rather than reused.
 	defer conn.Release()
-	var first pgx.Batch
-	first.Queue(`BEGIN`)
+	var b pgx.Batch
+	b.Queue(`BEGIN`)
 	if len(p.newIDs) > 0 {
-		first.Queue(createConversationsPG, p.newIDs, p.newKind, p.newGrp, c.now)
+		b.Queue(createConversationsPG, p.newIDs, p.newKind, p.newGrp, c.now)
 	}
-	first.Queue(allocateSeqsPG, p.ids, p.counts, c.now)
-	br := conn.SendBatch(ctx, &first)
-	maxSeqs, err := func() (map[string]int64, error) {
-		defer br.Close()
-		for range len(first.QueuedQueries) - 1 {
+	queueMembersPG(&b, p.members)
+	args := append(c.messageArrays(), c.now, p.ids, p.counts, c.readUser, c.readConv, c.readSeq)
+	b.Queue(appendPG, args...)
+	b.Queue(`COMMIT`)
+	br := conn.SendBatch(ctx, &b)
+	bases, err := func() (map[string]int64, error) {
+		for range len(b.QueuedQueries) - 2 {
 			if _, err := br.Exec(); err != nil {
 				return nil, err
 			}
@@ -97,27 +137,37 @@ func (c *chatBatch) runFastPG(ctx context.Context, pool *pgxpool.Pool) error {
 		if err != nil {
 			return nil, err
 		}
-		return scanMaxSeqs(pgRows{rows})
+		bases, err := scanMaxSeqs(pgRows{rows})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := br.Exec(); err != nil { // COMMIT
+			return nil, err
+		}
+		return bases, nil
 	}()
-	if err == nil {
-		err = br.Close()
+	if cerr := br.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		rollbackPG(conn.Conn())
 		return pgErr(err)
 	}
-	if err := c.assign(maxSeqs, p); err != nil {
-		rollbackPG(conn.Conn())
-		return err
-	}
-	var second pgx.Batch
-	c.queueWritesPG(&second, p.members)
-	second.Queue(`COMMIT`)
-	if err := conn.SendBatch(ctx, &second).Close(); err != nil {
-		rollbackPG(conn.Conn())
-		return pgErr(err)
+	for i, a := range c.in {
+		base := bases[a.Conversation.ID]
+		for j := range c.out[i].Messages {
+			c.out[i].Messages[j].Seq += base
+		}
 	}
 	return nil
+}
+
+func countsByID(p batchPlan) map[string]int64 {
+	m := make(map[string]int64, len(p.ids))
+	for k, id := range p.ids {
+		m[id] = p.counts[k]
+	}
+	return m
 }
 
 func rollbackPG(conn *pgx.Conn) {

@@ -248,3 +248,33 @@ func storedCount(t *testing.T, db storage.DB, user int64, conv string) int {
 	}
 	return len(page)
 }
+
+// A conversation whose row was never made (an append that did not ask to
+// create it) fails alone and stores nothing: its messages never get a seq
+// without the row that allocates them.
+func TestChatBatchConversationWithoutRowFailsAlone(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		ctx := context.Background()
+		x, w := single(1, 2), single(7, 8)
+		w.Create, w.Members = false, nil
+		x.Messages = []storage.ChatMessage{batchText(1, "x1", "a"), batchText(2, "x2", "b")}
+		w.Messages = []storage.ChatMessage{batchText(7, "w1", "lost?")}
+		res, err := storage.CommitChatBatch(ctx, db, 50, []storage.ChatAppend{w, x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].Err == nil || res[1].Err != nil {
+			t.Fatalf("errors %v, %v: want only the first", res[0].Err, res[1].Err)
+		}
+		if s := []int64{res[1].Messages[0].Seq, res[1].Messages[1].Seq}; s[0] != 1 || s[1] != 2 {
+			t.Fatalf("seqs %v, want [1 2]", s)
+		}
+		var n int64
+		if err := db.QueryRow(ctx, `SELECT COUNT(*) FROM chat_messages WHERE conversation_id = $1`, w.Conversation.ID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Fatalf("%d messages stored without a conversation row", n)
+		}
+	})
+}
