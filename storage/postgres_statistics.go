@@ -55,6 +55,9 @@ func (p *PG) AnalyzeStale(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
+// analyzeTimeout bounds one pass of KeepStatistics.
+const analyzeTimeout = 5 * time.Minute
+
 // KeepStatistics runs AnalyzeStale every interval until the returned stop
 // is called. Where autovacuum is on for every table, each run is one
 // catalog query that finds nothing.
@@ -72,7 +75,10 @@ func (p *PG) KeepStatistics(every time.Duration, log *slog.Logger) (stop func())
 				return
 			case <-t.C:
 			}
-			rctx, rcancel := context.WithTimeout(ctx, every)
+			// An analyze samples a fixed number of rows, so it takes seconds
+			// even on a table of millions; a bound of one interval could cut
+			// it short every time. The ticker drops the ticks it misses.
+			rctx, rcancel := context.WithTimeout(ctx, analyzeTimeout)
 			names, err := p.AnalyzeStale(rctx)
 			rcancel()
 			switch {
