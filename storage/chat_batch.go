@@ -41,10 +41,11 @@ type ChatAppendResult struct {
 // first's commit and continues from its max), one multi-row insert of the
 // messages, and one UPDATE of the senders' read positions.
 //
-// On PostgreSQL a batch first runs in two round trips without the dedupe
-// read (runFastPG): resends are answered by the actors from memory, so a
-// stored clientMsgID is rare, and when there is one the unique index
-// refuses the insert and the batch runs again with the read.
+// On PostgreSQL the allocation, the insert and the read positions are one
+// statement (appendPG), and a batch first runs without the dedupe read,
+// in one round trip (runFastPG): resends are answered by the actors from
+// memory, so a stored clientMsgID is rare, and when there is one the
+// unique index refuses the insert and the batch runs again with the read.
 //
 // A concurrent writer storing the same clientMsgID first, a deadlock or a
 // serialization failure reruns the batch (the rerun's dedupe read finds
@@ -138,6 +139,9 @@ func (c *chatBatch) run(ctx context.Context, tx Tx) error {
 	p := c.plan()
 	if len(p.ids) == 0 {
 		return nil
+	}
+	if pg, ok := PgxTx(tx); ok {
+		return c.appendInTxPG(ctx, pg, p)
 	}
 	if err := c.createConversations(ctx, tx, p); err != nil {
 		return err
@@ -309,14 +313,10 @@ func (c *chatBatch) storedMessages(ctx context.Context, tx Tx, convs, clients []
 }
 
 // createConversations inserts the missing rows of conversations that may
-// be new.
+// be new (SQLite).
 func (c *chatBatch) createConversations(ctx context.Context, tx Tx, p batchPlan) error {
 	if len(p.newIDs) == 0 {
 		return nil
-	}
-	if pg, ok := PgxTx(tx); ok {
-		_, err := pgExec(ctx, pg, createConversationsPG, []any{p.newIDs, p.newKind, p.newGrp, c.now})
-		return err
 	}
 	args := make([]any, 0, 3*len(p.newIDs)+1)
 	args = append(args, c.now)
@@ -330,24 +330,18 @@ func (c *chatBatch) createConversations(ctx context.Context, tx Tx, p batchPlan)
 }
 
 // allocateSeqs moves each conversation's max seq by its count of fresh
-// messages and returns the new max seqs. The UPDATE locks the rows until
-// commit: a writer on another node appending to the same conversation
-// waits here, then continues from this batch's max.
+// messages and returns the new max seqs (SQLite; on PostgreSQL appendPG
+// does this within its statement). The UPDATE holds the database's write
+// lock until commit.
 func (c *chatBatch) allocateSeqs(ctx context.Context, tx Tx, ids []string, counts []int64) (map[string]int64, error) {
-	var rows Rows
-	var err error
-	if pg, ok := PgxTx(tx); ok {
-		rows, err = pgQuery(ctx, pg, allocateSeqsPG, []any{ids, counts, c.now})
-	} else {
-		args := make([]any, 0, 2*len(ids)+1)
-		args = append(args, c.now)
-		for i := range ids {
-			args = append(args, ids[i], counts[i])
-		}
-		rows, err = tx.Query(ctx, `UPDATE chat_conversations SET max_seq = chat_conversations.max_seq + v.column2, latest_time = $1
-			FROM (VALUES `+valueRows(2, len(ids), 2)+`) AS v
-			WHERE chat_conversations.id = v.column1 RETURNING chat_conversations.id, chat_conversations.max_seq`, args...)
+	args := make([]any, 0, 2*len(ids)+1)
+	args = append(args, c.now)
+	for i := range ids {
+		args = append(args, ids[i], counts[i])
 	}
+	rows, err := tx.Query(ctx, `UPDATE chat_conversations SET max_seq = chat_conversations.max_seq + v.column2, latest_time = $1
+		FROM (VALUES `+valueRows(2, len(ids), 2)+`) AS v
+		WHERE chat_conversations.id = v.column1 RETURNING chat_conversations.id, chat_conversations.max_seq`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -357,10 +351,6 @@ func (c *chatBatch) allocateSeqs(ctx context.Context, tx Tx, ids []string, count
 const createConversationsPG = `INSERT INTO chat_conversations (id, session_type, group_id, max_seq, latest_time, created_at)
 	SELECT id, kind, grp, 0, 0, $4 FROM unnest($1::text[], $2::smallint[], $3::bigint[]) AS v(id, kind, grp)
 	ORDER BY id ON CONFLICT (id) DO NOTHING`
-
-const allocateSeqsPG = `UPDATE chat_conversations AS c SET max_seq = c.max_seq + v.n, latest_time = $3
-	FROM unnest($1::text[], $2::bigint[]) AS v(id, n)
-	WHERE c.id = v.id RETURNING c.id, c.max_seq`
 
 // scanMaxSeqs reads (id, max_seq) rows and closes them.
 func scanMaxSeqs(rows Rows) (map[string]int64, error) {
@@ -383,11 +373,8 @@ func scanMaxSeqs(rows Rows) (map[string]int64, error) {
 }
 
 // write inserts the messages, the users' rows of new conversations and
-// moves the senders' read positions.
+// moves the senders' read positions (SQLite).
 func (c *chatBatch) write(ctx context.Context, tx Tx, members []ChatUserConvRow) error {
-	if pg, ok := PgxTx(tx); ok {
-		return c.writePG(ctx, pg, members)
-	}
 	if err := InsertChatMessages(ctx, tx, c.rows); err != nil {
 		return err
 	}

@@ -13,18 +13,6 @@ import (
 // prepared once per connection — and a batch goes to the server as one
 // pipelined round trip.
 
-func (c *chatBatch) writePG(ctx context.Context, tx pgx.Tx, members []ChatUserConvRow) error {
-	var batch pgx.Batch
-	queueMembersPG(&batch, members)
-	batch.Queue(`INSERT INTO chat_messages (`+chatMessageColumns+`)
-		SELECT * FROM unnest(`+messageArraysPG+`)`, c.messageArrays()...)
-	batch.Queue(`UPDATE chat_user_conversations AS u SET read_seq = v.seq
-		FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS v(user_id, conv, seq)
-		WHERE u.user_id = v.user_id AND u.conversation_id = v.conv AND u.read_seq < v.seq`,
-		c.readUser, c.readConv, c.readSeq)
-	return pgErr(tx.SendBatch(ctx, &batch).Close())
-}
-
 // messageArraysPG binds the 17 columns of chat_messages, in their order,
 // from $1.
 const messageArraysPG = `$1::text[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::bigint[],
@@ -119,33 +107,13 @@ func (c *chatBatch) runFastPG(ctx context.Context, pool *pgxpool.Pool) error {
 	defer conn.Release()
 	var b pgx.Batch
 	b.Queue(`BEGIN`)
-	if len(p.newIDs) > 0 {
-		b.Queue(createConversationsPG, p.newIDs, p.newKind, p.newGrp, c.now)
-	}
-	queueMembersPG(&b, p.members)
-	args := append(c.messageArrays(), c.now, p.ids, p.counts, c.readUser, c.readConv, c.readSeq)
-	b.Queue(appendPG, args...)
+	c.queueAppendPG(&b, p)
 	b.Queue(`COMMIT`)
 	br := conn.SendBatch(ctx, &b)
-	bases, err := func() (map[string]int64, error) {
-		for range len(b.QueuedQueries) - 2 {
-			if _, err := br.Exec(); err != nil {
-				return nil, err
-			}
-		}
-		rows, err := br.Query()
-		if err != nil {
-			return nil, err
-		}
-		bases, err := scanMaxSeqs(pgRows{rows})
-		if err != nil {
-			return nil, err
-		}
-		if _, err := br.Exec(); err != nil { // COMMIT
-			return nil, err
-		}
-		return bases, nil
-	}()
+	bases, err := readBasesPG(br, len(b.QueuedQueries)-2)
+	if err == nil {
+		_, err = br.Exec() // COMMIT
+	}
 	if cerr := br.Close(); err == nil {
 		err = cerr
 	}
@@ -153,13 +121,71 @@ func (c *chatBatch) runFastPG(ctx context.Context, pool *pgxpool.Pool) error {
 		rollbackPG(conn.Conn())
 		return pgErr(err)
 	}
-	for i, a := range c.in {
-		base := bases[a.Conversation.ID]
-		for j := range c.out[i].Messages {
-			c.out[i].Messages[j].Seq += base
+	c.rebase(bases)
+	return nil
+}
+
+// appendInTxPG writes a batch whose dedupe read is done inside tx: its
+// statements in one round trip, then the seqs made absolute.
+func (c *chatBatch) appendInTxPG(ctx context.Context, tx pgx.Tx, p batchPlan) error {
+	if err := c.assign(countsByID(p), p); err != nil {
+		return err
+	}
+	var b pgx.Batch
+	c.queueAppendPG(&b, p)
+	br := tx.SendBatch(ctx, &b)
+	bases, err := readBasesPG(br, len(b.QueuedQueries)-1)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return pgErr(err)
+	}
+	c.rebase(bases)
+	return nil
+}
+
+// queueAppendPG queues a planned batch whose seqs are relative (assign
+// with countsByID): the new conversations' rows, their users' rows and
+// appendPG, which comes last.
+func (c *chatBatch) queueAppendPG(b *pgx.Batch, p batchPlan) {
+	if len(p.newIDs) > 0 {
+		b.Queue(createConversationsPG, p.newIDs, p.newKind, p.newGrp, c.now)
+	}
+	queueMembersPG(b, p.members)
+	args := append(c.messageArrays(), c.now, p.ids, p.counts, c.readUser, c.readConv, c.readSeq)
+	b.Queue(appendPG, args...)
+}
+
+// readBasesPG reads the results of a batch's statements up to appendPG:
+// execs statements without rows, then appendPG's bases.
+func readBasesPG(br pgx.BatchResults, execs int) (map[string]int64, error) {
+	for range execs {
+		if _, err := br.Exec(); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	rows, err := br.Query()
+	if err != nil {
+		return nil, err
+	}
+	return scanMaxSeqs(pgRows{rows})
+}
+
+// rebase makes the relative seqs of the results absolute by adding each
+// conversation's base: the messages written and their repeats within the
+// batch, not the ones found stored, whose seqs are absolute already.
+func (c *chatBatch) rebase(bases map[string]int64) {
+	for i, a := range c.in {
+		base := bases[a.Conversation.ID]
+		r := &c.out[i]
+		for j := range r.Messages {
+			if _, repeat := c.repeats[msgRef{i, j}]; r.Dup[j] && !repeat {
+				continue
+			}
+			r.Messages[j].Seq += base
+		}
+	}
 }
 
 func countsByID(p batchPlan) map[string]int64 {
