@@ -292,9 +292,12 @@ func (s *Stack) startNodeAt(ctx context.Context, i int, addr string) (*Node, err
 	}
 	cmd := exec.Command(s.Bin, "serve")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
-	for _, k := range []string{"GOGC", "GOMEMLIMIT", "GOMAXPROCS", "GODEBUG"} {
-		if v := os.Getenv("KJ_LOAD_SERVER_" + k); v != "" {
-			cmd.Env = append(cmd.Env, k+"="+v)
+	// KJ_LOAD_SERVER_<NAME>=v in the harness's environment is NAME=v in
+	// every node's (GOGC, GODEBUG, a KJ_ setting to compare ...); the
+	// stack's own settings below win.
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "KJ_LOAD_SERVER_") && v != "" {
+			cmd.Env = append(cmd.Env, strings.TrimPrefix(k, "KJ_LOAD_SERVER_")+"="+v)
 		}
 	}
 	for k, v := range envs {
