@@ -65,9 +65,13 @@ func (a *conversationActor) receive(ctx actor.Context) {
 		fresh, skip := e.applySends(&a.pipe, m)
 		if len(fresh) > 0 {
 			a.rowsReady = true
+		}
+		// The next batch first, so its commit overlaps this one's fan-out
+		// (its report queues behind this message).
+		e.startFlush(ctx, a, &a.pipe, a.spec())
+		if len(fresh) > 0 {
 			e.deliver([]int64{a.ref.A, a.ref.B}, &userEvent{Kind: evMsgs, Conv: a.ref.ID, Msgs: fresh, Skip: skip})
 		}
-		e.startFlush(ctx, a, &a.pipe, a.spec())
 	case *opDone:
 		a.pipe.landed(m.owner, a)
 		a.rules = pairRules{} // an op may have changed what the rules depend on

@@ -110,9 +110,14 @@ func (a *groupActor) receive(ctx actor.Context) {
 		fresh, skip := e.applySends(&a.pipe, m)
 		if len(fresh) > 0 {
 			a.ready = true
+		}
+		// The next batch goes to the writer before this one is fanned out,
+		// so its commit overlaps the fan-out; its report queues behind
+		// this message, so deliveries keep their order.
+		e.startFlush(ctx, a, &a.pipe, a.spec())
+		if len(fresh) > 0 {
 			e.deliver(a.memberList(), &userEvent{Kind: evMsgs, Conv: a.convID, Msgs: fresh, Skip: skip})
 		}
-		e.startFlush(ctx, a, &a.pipe, a.spec())
 	case *opDone:
 		a.pipe.landed(m.owner, a)
 		a.rules = groupRules{} // reloaded on the next send

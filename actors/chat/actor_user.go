@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -50,7 +51,9 @@ func (ev *userEvent) prepare() {
 		for i, m := range ev.Msgs {
 			if m.encoded == nil {
 				m.encoded, _ = json.Marshal(m)
-				m.encodedText = string(m.encoded)
+				// The same bytes as a string: encoded is never written
+				// again, so it need not be copied.
+				m.encodedText = unsafe.String(unsafe.SliceData(m.encoded), len(m.encoded))
 				m.latestWire = appendEscapedTwice(nil, m.encoded)
 			}
 			ev.frames[i] = encodeReply("OnRecvNewMessage", "", rawJSON(m.encoded), 0, "")

@@ -87,9 +87,12 @@ func (p *pipeline) landed(owner, self any) {
 // actor keeps to answer a resend without the store. A client resends what
 // it sent last (its acknowledgement was lost); an older resend is answered
 // by the store's unique index on clientMsgID just the same. Each message
-// kept holds its encoded forms (~1.5 KB), and an actor lives as long as its
-// conversation is busy: at 256 a node running W2's 5,000 busy pairs held
-// ~1 GB of them after two minutes, and the collector's work grew with it.
+// kept is a copy made before it is fanned out, so it does not hold the
+// encoded forms the fan-out attaches to the original (~1.5 KB, kept alive
+// only by the conversations' latest messages). An actor lives as long as
+// its conversation is busy: at 256 with the encoded forms, a node running
+// W2's 5,000 busy pairs held ~1 GB of them after two minutes, and the
+// collector's work grew with it.
 const recentMessages = 32
 
 func newPipeline() pipeline {
@@ -122,7 +125,8 @@ func (p *pipeline) remember(m *Message) {
 	if _, ok := p.recent[m.ClientMsgID]; ok {
 		return
 	}
-	p.recent[m.ClientMsgID] = m
+	kept := *m // before the fan-out encodes m (see recentMessages)
+	p.recent[m.ClientMsgID] = &kept
 	p.order = append(p.order, m.ClientMsgID)
 	if len(p.order) > recentMessages {
 		delete(p.recent, p.order[0])
