@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -100,6 +101,10 @@ type userEntry struct {
 	pending  []*userEvent
 	spare    []*userEvent // the previous flush's slice, reused
 	flushDue bool
+
+	// flushedAt is when the flusher last told the actor to flush (since
+	// the flusher's start; 0: never). Only the flusher's goroutine uses it.
+	flushedAt time.Duration
 }
 
 func (u *userEntry) sockets() []*session {

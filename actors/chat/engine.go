@@ -82,8 +82,13 @@ type Config struct {
 	MaxMuteSeconds int64
 	// Coalesce is how long a user's conversation and unread-total pushes
 	// wait to take in more changes (KJ_CHAT_COALESCE), 5 ms; negative
-	// pushes after every change. Message frames never wait.
+	// pushes after every change. The message frames fanned out meanwhile
+	// wait with them, so they leave in one write.
 	Coalesce time.Duration
+	// PushInterval is the least time between two such pushes to one user
+	// (KJ_CHAT_PUSH_INTERVAL): changes within it wait for its end and go
+	// in one push. Zero or less than Coalesce: none.
+	PushInterval time.Duration
 	// SocketWriters is how many goroutines write sockets' queued frames, 128.
 	SocketWriters int
 }
@@ -180,7 +185,7 @@ func New(d Deps, cfg Config) *Engine {
 		pushed: newFannedOut(), watchers: newWatchers(),
 	}
 	e.writer = newWriter(e, cfg.Writers)
-	e.flushes = newFlusher(e, cfg.Coalesce)
+	e.flushes = newFlusher(e, cfg.Coalesce, cfg.PushInterval)
 	e.socketWriters = newWriterPool(cfg.SocketWriters)
 	e.poller = newPoller(e, max(2, runtime.GOMAXPROCS(0)))
 	e.wheel = newWheel(e)

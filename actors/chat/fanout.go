@@ -10,9 +10,19 @@ import (
 // in a window (userEntry.flushDue), so a burst of posts into a group costs
 // each member one actor message, not one per post. One goroutine serves
 // the node; it is parked while nothing is due.
+//
+// A user flushed less than interval ago waits until interval has passed
+// since that flush: a member of a busy group then gets the posts of each
+// interval in one write with one conversation frame, instead of a write
+// and a conversation frame per post (on a loopback socket the write costs
+// as much as everything else a delivery does). A quiet user, whose last
+// flush is older than interval, still gets its change after one window.
+// The held users wait on a wheel of window-long slots.
 type flusher struct {
-	e      *Engine
-	window time.Duration
+	e        *Engine
+	window   time.Duration
+	interval time.Duration
+	send     func(*userEntry) // tells the user actor to flush
 
 	mu    sync.Mutex
 	due   []*userEntry
@@ -20,11 +30,24 @@ type flusher struct {
 	wake  chan struct{}
 	quit  chan struct{}
 	once  sync.Once
+
+	// Owned by run: the wheel of held users, by the slot (window-long,
+	// counted from start) of the time their interval ends, and the last
+	// slot flushed.
+	start time.Time
+	held  [][]*userEntry
+	nHeld int
+	slot  int64
 }
 
-func newFlusher(e *Engine, window time.Duration) *flusher {
-	f := &flusher{e: e, window: window, wake: make(chan struct{}, 1), quit: make(chan struct{})}
+func newFlusher(e *Engine, window, interval time.Duration) *flusher {
+	f := &flusher{e: e, window: window, interval: interval, wake: make(chan struct{}, 1), quit: make(chan struct{}),
+		start: time.Now()}
+	f.send = func(u *userEntry) { e.root.Send(u.pid, u) }
 	if window > 0 {
+		if interval > window {
+			f.held = make([][]*userEntry, interval/window+3)
+		}
 		go f.run()
 	}
 	return f
@@ -33,7 +56,7 @@ func newFlusher(e *Engine, window time.Duration) *flusher {
 // add lists u for the next flush.
 func (f *flusher) add(u *userEntry) {
 	if f.window <= 0 {
-		f.e.root.Send(u.pid, u)
+		f.send(u)
 		return
 	}
 	f.mu.Lock()
@@ -52,13 +75,16 @@ func (f *flusher) run() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for {
-		select {
-		case <-f.quit:
-			return
-		case <-f.wake:
+		if f.nHeld == 0 {
+			select {
+			case <-f.quit:
+				return
+			case <-f.wake:
+			}
 		}
 		// The window starts with the first change: what arrives within it
-		// is taken in by the same flush.
+		// is taken in by the same flush. While users are held, the loop
+		// ticks once a window.
 		timer.Reset(f.window)
 		select {
 		case <-f.quit:
@@ -70,14 +96,49 @@ func (f *flusher) run() {
 		due := f.due
 		f.due, f.spare = f.spare, nil
 		f.mu.Unlock()
-		for _, u := range due {
-			f.e.root.Send(u.pid, u)
-		}
+		f.flushDue(due, time.Since(f.start))
 		clear(due)
 		f.mu.Lock()
 		f.spare = due[:0]
 		f.mu.Unlock()
 	}
+}
+
+// flushDue flushes the users whose window ended, and the held ones whose
+// interval has, at now (since start); the others are held.
+func (f *flusher) flushDue(due []*userEntry, now time.Duration) {
+	nowSlot := int64(now / f.window)
+	if f.held != nil {
+		// Every slot since the last pass (at most the whole wheel).
+		from := max(f.slot+1, nowSlot-int64(len(f.held))+1)
+		for s := from; s <= nowSlot; s++ {
+			b := &f.held[s%int64(len(f.held))]
+			for _, u := range *b {
+				f.flush(u, now)
+			}
+			f.nHeld -= len(*b)
+			clear(*b)
+			*b = (*b)[:0]
+		}
+		f.slot = nowSlot
+	}
+	for _, u := range due {
+		if f.held == nil || u.flushedAt == 0 || now-u.flushedAt >= f.interval {
+			f.flush(u, now)
+			continue
+		}
+		// Held until interval after its last flush, rounded up to a slot
+		// (which is after nowSlot, so the wheel reaches it).
+		s := int64((u.flushedAt + f.interval + f.window - 1) / f.window)
+		b := &f.held[s%int64(len(f.held))]
+		*b = append(*b, u)
+		f.nHeld++
+	}
+}
+
+func (f *flusher) flush(u *userEntry, now time.Duration) {
+	u.flushedAt = now
+	f.send(u)
 }
 
 func (f *flusher) stop() { f.once.Do(func() { close(f.quit) }) }

@@ -62,9 +62,9 @@ func (c *client) pushedView() pushedView {
 // final one.
 func TestCoalescedPushesEndInTheSameState(t *testing.T) {
 	const n = 20
-	run := func(t *testing.T, window time.Duration) pushedView {
+	run := func(t *testing.T, window, interval time.Duration) pushedView {
 		h := newHarness(t, storagetest.SQLite(t), func(c *Config) {
-			c.Coalesce = window
+			c.Coalesce, c.PushInterval = window, interval
 			c.RequestRate, c.RequestBurst = 1000, 1000 // the burst is pipelined from one socket
 		})
 		owner, poster, reader := h.user("owner"), h.user("poster"), h.user("reader")
@@ -112,9 +112,11 @@ func TestCoalescedPushesEndInTheSameState(t *testing.T) {
 		}, "reader's pushes never reached the store's state")
 		return v
 	}
-	plain := run(t, -1)
-	coalesced := run(t, 50*time.Millisecond)
-	t.Logf("conversation pushes for %d messages: %d without coalescing, %d with a 50 ms window", 3*n, plain.pushes, coalesced.pushes)
+	plain := run(t, -1, 0)
+	coalesced := run(t, 50*time.Millisecond, 0)
+	paced := run(t, 5*time.Millisecond, 40*time.Millisecond)
+	t.Logf("conversation pushes for %d messages: %d without coalescing, %d with a 50 ms window, %d with 40 ms between pushes",
+		3*n, plain.pushes, coalesced.pushes, paced.pushes)
 	norm := func(v pushedView) string {
 		// Conversation ids differ between the runs (new users, new
 		// group); what the client shows per kind of conversation must not.
@@ -129,8 +131,9 @@ func TestCoalescedPushesEndInTheSameState(t *testing.T) {
 		}
 		return fmt.Sprintf("group: %s; pair: %s; total %d; messages %d", group, pair, v.total, v.messages)
 	}
-	if norm(plain) != norm(coalesced) {
-		t.Fatalf("final state differs:\nwithout coalescing: %s\nwith coalescing:    %s", norm(plain), norm(coalesced))
+	if norm(plain) != norm(coalesced) || norm(plain) != norm(paced) {
+		t.Fatalf("final state differs:\nwithout coalescing: %s\nwith coalescing:    %s\nwith an interval:   %s",
+			norm(plain), norm(coalesced), norm(paced))
 	}
 	// Messages: the texts plus two notices (the group was created, the
 	// two became friends), which count as no unread.
@@ -203,5 +206,37 @@ func TestPostReachesAMemberInOneWrite(t *testing.T) {
 	}
 	if len(writes) != 1 || len(events) != 3 {
 		t.Fatalf("the post reached the member's socket in %d writes carrying %v; want one write with all three frames", len(writes), events)
+	}
+}
+
+// TestFlusherHoldsABusyUserForItsInterval drives the flusher's passes at
+// chosen times: a user's first change is flushed at the first pass, a
+// change within the interval after a flush waits for the interval's end
+// (on the wheel, through passes that find nothing new), and a change after
+// the interval, or a pass long after, is flushed at once.
+func TestFlusherHoldsABusyUserForItsInterval(t *testing.T) {
+	const ms = time.Millisecond
+	f := &flusher{window: 2 * ms, interval: 30 * ms, held: make([][]*userEntry, 30/2+3)}
+	var got []string
+	at := ms
+	f.send = func(u *userEntry) { got = append(got, fmt.Sprintf("%d@%d", u.id, at/ms)) }
+	pass := func(now time.Duration, due ...*userEntry) {
+		at = now
+		f.flushDue(due, now)
+	}
+	a, b := &userEntry{id: 1}, &userEntry{id: 2}
+	pass(10*ms, a)         // first change: flushed now
+	pass(15*ms, a, b)      // a flushed 5 ms ago: held until 40; b is new
+	pass(38 * ms)          // nothing due yet
+	pass(40 * ms)          // a's interval has passed
+	pass(75*ms, a)         // 35 ms after a's flush: at once
+	pass(80*ms, a)         // held until 105 ...
+	pass(10 * time.Second) // ... and a pass long after still flushes it
+	want := "[1@10 2@15 1@40 1@75 1@10000]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("flushes %v, want %s", got, want)
+	}
+	if f.nHeld != 0 {
+		t.Fatalf("%d users still held", f.nHeld)
 	}
 }

@@ -73,19 +73,20 @@ type Config struct {
 	// Activation windows. The count decides which windows run (1..n); the
 	// rest are the rules given to windows that do not exist yet (an
 	// operator edits existing ones).
-	WindowCount     int           // KJ_WINDOW_COUNT
-	WindowBetting   time.Duration // KJ_WINDOW_BETTING
-	WindowDrawing   time.Duration // KJ_WINDOW_DRAWING
-	WindowRest      time.Duration // KJ_WINDOW_REST
-	WindowOddsBP    int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
-	WindowMinBet    int64         // KJ_WINDOW_MIN_BET, cents
-	WindowMaxBet    int64         // KJ_WINDOW_MAX_BET, cents
-	GroupMaxMembers int           // KJ_GROUP_MAX_MEMBERS: largest group or channel
-	ReceiptGroupMax int           // KJ_CHAT_RECEIPT_GROUP_MAX: largest group whose reads are reported to senders
-	ChatWriters     int           // KJ_CHAT_WRITERS: chat writer workers (sends of many conversations per transaction)
-	ChatBatch       int           // KJ_CHAT_BATCH: messages per chat writer transaction at most
-	RevokeWindow    time.Duration // KJ_REVOKE_WINDOW: how long a sender may revoke a chat message
-	ChatCoalesce    time.Duration // KJ_CHAT_COALESCE: how long a user's conversation and unread pushes gather changes (0: none)
+	WindowCount      int           // KJ_WINDOW_COUNT
+	WindowBetting    time.Duration // KJ_WINDOW_BETTING
+	WindowDrawing    time.Duration // KJ_WINDOW_DRAWING
+	WindowRest       time.Duration // KJ_WINDOW_REST
+	WindowOddsBP     int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
+	WindowMinBet     int64         // KJ_WINDOW_MIN_BET, cents
+	WindowMaxBet     int64         // KJ_WINDOW_MAX_BET, cents
+	GroupMaxMembers  int           // KJ_GROUP_MAX_MEMBERS: largest group or channel
+	ReceiptGroupMax  int           // KJ_CHAT_RECEIPT_GROUP_MAX: largest group whose reads are reported to senders
+	ChatWriters      int           // KJ_CHAT_WRITERS: chat writer workers (sends of many conversations per transaction)
+	ChatBatch        int           // KJ_CHAT_BATCH: messages per chat writer transaction at most
+	RevokeWindow     time.Duration // KJ_REVOKE_WINDOW: how long a sender may revoke a chat message
+	ChatCoalesce     time.Duration // KJ_CHAT_COALESCE: how long a user's conversation and unread pushes gather changes (0: none)
+	ChatPushInterval time.Duration // KJ_CHAT_PUSH_INTERVAL: least time between two conversation pushes to one user (0: none)
 
 	PprofAddr string // KJ_PPROF_ADDR: loopback address serving /debug/pprof/; empty = off
 
@@ -303,6 +304,14 @@ var Vars = []Var{
 			return errors.New("want a Go duration from 0 to 1s, e.g. 5ms")
 		}
 		c.ChatCoalesce = d
+		return nil
+	}},
+	{"KJ_CHAT_PUSH_INTERVAL", "chat-push-interval", "0s", "least time between two conversation pushes to one user: a member of a busy group gets what changed within it, messages included, in one write (0: none)", func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > time.Second {
+			return errors.New("want a Go duration from 0 to 1s, e.g. 50ms")
+		}
+		c.ChatPushInterval = d
 		return nil
 	}},
 	{"KJ_PPROF_ADDR", "pprof-addr", "", "loopback host:port serving Go profiles at /debug/pprof/ (CPU, heap, goroutine, block, mutex) for load tests; empty = off", func(c *Config, v string) error {
