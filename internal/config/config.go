@@ -298,22 +298,8 @@ var Vars = []Var{
 	{"KJ_GROUP_MAX_MEMBERS", "group-max-members", "2000", "largest number of members of a chat group or channel", intVar(2, 100000, func(c *Config) *int { return &c.GroupMaxMembers })},
 	{"KJ_CHAT_RECEIPT_GROUP_MAX", "chat-receipt-group-max", "100", "largest chat group (members) whose senders see who read their messages (1-2000)", intVar(1, 2000, func(c *Config) *int { return &c.ReceiptGroupMax })},
 	{"KJ_REVOKE_WINDOW", "revoke-window", "2m", "how long after sending a chat message its sender may revoke it", durationVar(func(c *Config) *time.Duration { return &c.RevokeWindow })},
-	{"KJ_CHAT_COALESCE", "chat-coalesce", "5ms", "how long a user's conversation and unread-total pushes gather changes before one push, which the message frames delivered meanwhile wait for (0: push every change)", func(c *Config, v string) error {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > time.Second {
-			return errors.New("want a Go duration from 0 to 1s, e.g. 5ms")
-		}
-		c.ChatCoalesce = d
-		return nil
-	}},
-	{"KJ_CHAT_PUSH_INTERVAL", "chat-push-interval", "0s", "least time between two conversation pushes to one user: a member of a busy group gets what changed within it, messages included, in one write (0: none)", func(c *Config, v string) error {
-		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 || d > time.Second {
-			return errors.New("want a Go duration from 0 to 1s, e.g. 50ms")
-		}
-		c.ChatPushInterval = d
-		return nil
-	}},
+	{"KJ_CHAT_COALESCE", "chat-coalesce", "5ms", "how long a user's conversation and unread-total pushes gather changes before one push, which the message frames delivered meanwhile wait for (0: push every change)", shortDurationVar("5ms", func(c *Config) *time.Duration { return &c.ChatCoalesce })},
+	{"KJ_CHAT_PUSH_INTERVAL", "chat-push-interval", "0s", "least time between two conversation pushes to one user: a member of a busy group gets what changed within it, messages included, in one write (0: none)", shortDurationVar("50ms", func(c *Config) *time.Duration { return &c.ChatPushInterval })},
 	{"KJ_PPROF_ADDR", "pprof-addr", "", "loopback host:port serving Go profiles at /debug/pprof/ (CPU, heap, goroutine, block, mutex) for load tests; empty = off", func(c *Config, v string) error {
 		if v != "" {
 			if err := checkAddr(v); err != nil {
@@ -444,6 +430,19 @@ func durationVar(field func(*Config) *time.Duration) func(*Config, string) error
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
 			return errors.New("want a positive Go duration such as 10s, 5m or 2h")
+		}
+		*field(c) = d
+		return nil
+	}
+}
+
+// shortDurationVar parses a duration from 0 to 1s (0 turns the setting
+// off); example goes into the error.
+func shortDurationVar(example string, field func(*Config) *time.Duration) func(*Config, string) error {
+	return func(c *Config, v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > time.Second {
+			return errors.New("want a Go duration from 0 to 1s, e.g. " + example)
 		}
 		*field(c) = d
 		return nil

@@ -33,14 +33,16 @@ func TestFlagBeatsEnvBeatsDefault(t *testing.T) {
 
 func TestBadValuesNameTheVariable(t *testing.T) {
 	cases := map[string]string{
-		"KJ_ADDR":             "nonsense",
-		"KJ_DATABASE_URL":     "mysql://x",
-		"KJ_REDIS_URL":        "localhost:6379",
-		"KJ_NATS_URL":         "http://x",
-		"KJ_LOG_LEVEL":        "loud",
-		"KJ_AUTO_MIGRATE":     "maybe",
-		"KJ_SHUTDOWN_TIMEOUT": "-1s",
-		"KJ_TOKEN_TTL":        "ten",
+		"KJ_ADDR":               "nonsense",
+		"KJ_DATABASE_URL":       "mysql://x",
+		"KJ_REDIS_URL":          "localhost:6379",
+		"KJ_NATS_URL":           "http://x",
+		"KJ_LOG_LEVEL":          "loud",
+		"KJ_AUTO_MIGRATE":       "maybe",
+		"KJ_SHUTDOWN_TIMEOUT":   "-1s",
+		"KJ_TOKEN_TTL":          "ten",
+		"KJ_CHAT_COALESCE":      "-1ms",
+		"KJ_CHAT_PUSH_INTERVAL": "2s",
 	}
 	for name, val := range cases {
 		_, err := Load(nil, env(map[string]string{name: val}))
@@ -62,5 +64,20 @@ func TestGoodURLsAccepted(t *testing.T) {
 	}))
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The chat's short durations: 0 turns them off, anything up to 1s is kept.
+func TestChatShortDurations(t *testing.T) {
+	c, err := Load(nil, env(map[string]string{"KJ_CHAT_COALESCE": "0", "KJ_CHAT_PUSH_INTERVAL": "40ms"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ChatCoalesce != 0 || c.ChatPushInterval != 40*time.Millisecond {
+		t.Fatalf("coalesce %v, push interval %v", c.ChatCoalesce, c.ChatPushInterval)
+	}
+	c, err = Load(nil, env(nil))
+	if err != nil || c.ChatCoalesce != 5*time.Millisecond || c.ChatPushInterval != 0 {
+		t.Fatalf("defaults: coalesce %v, push interval %v (%v)", c.ChatCoalesce, c.ChatPushInterval, err)
 	}
 }
