@@ -19,7 +19,6 @@ import (
 // flush is older than interval, still gets its change after one window.
 // The held users wait on a wheel of window-long slots.
 type flusher struct {
-	e        *Engine
 	window   time.Duration
 	interval time.Duration
 	send     func(*userEntry) // tells the user actor to flush
@@ -41,14 +40,21 @@ type flusher struct {
 }
 
 func newFlusher(e *Engine, window, interval time.Duration) *flusher {
-	f := &flusher{e: e, window: window, interval: interval, wake: make(chan struct{}, 1), quit: make(chan struct{}),
-		start: time.Now()}
-	f.send = func(u *userEntry) { e.root.Send(u.pid, u) }
+	f := makeFlusher(window, interval, func(u *userEntry) { e.root.Send(u.pid, u) })
 	if window > 0 {
-		if interval > window {
-			f.held = make([][]*userEntry, interval/window+3)
-		}
 		go f.run()
+	}
+	return f
+}
+
+// makeFlusher is a flusher that send tells, not yet running.
+func makeFlusher(window, interval time.Duration, send func(*userEntry)) *flusher {
+	f := &flusher{window: window, interval: interval, send: send, wake: make(chan struct{}, 1), quit: make(chan struct{}),
+		start: time.Now()}
+	if window > 0 && interval > window {
+		// The interval and the slot it ends in, rounded up, fit without
+		// wrapping onto the slot being flushed.
+		f.held = make([][]*userEntry, interval/window+3)
 	}
 	return f
 }

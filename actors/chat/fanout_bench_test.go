@@ -21,7 +21,7 @@ import (
 func BenchmarkFanOutThousandMembers(b *testing.B) {
 	const members = 1000
 	e := &Engine{users: newRegistry[int64, *userEntry]()}
-	e.flushes = &flusher{e: e, window: time.Hour}
+	e.flushes = makeFlusher(time.Hour, 0, nil)
 	ids := make([]int64, members)
 	sessions := make([]*session, members)
 	entries := make([]*userEntry, members)

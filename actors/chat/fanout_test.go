@@ -216,10 +216,9 @@ func TestPostReachesAMemberInOneWrite(t *testing.T) {
 // the interval, or a pass long after, is flushed at once.
 func TestFlusherHoldsABusyUserForItsInterval(t *testing.T) {
 	const ms = time.Millisecond
-	f := &flusher{window: 2 * ms, interval: 30 * ms, held: make([][]*userEntry, 30/2+3)}
 	var got []string
 	at := ms
-	f.send = func(u *userEntry) { got = append(got, fmt.Sprintf("%d@%d", u.id, at/ms)) }
+	f := makeFlusher(2*ms, 30*ms, func(u *userEntry) { got = append(got, fmt.Sprintf("%d@%d", u.id, at/ms)) })
 	pass := func(now time.Duration, due ...*userEntry) {
 		at = now
 		f.flushDue(due, now)
