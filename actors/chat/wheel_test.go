@@ -33,8 +33,11 @@ func TestWheelSpreadsFirstPingsOverThePeriod(t *testing.T) {
 			tenths[min(9, (s.nextPing-before)*10/period)]++
 		}
 	}
-	// 100 slots in the period: 100 sockets each on average.
-	if busiest > 200 {
+	// 100 slots in the period: 100 sockets each on average. The first
+	// slot after the wheel's position also takes every ping due before it
+	// (schedule never files into a slot already passed), so it holds about
+	// two ticks' share, more when the adds are slow (-race).
+	if busiest > 400 {
 		t.Fatalf("a slot holds %d of %d first pings: they are not spread", busiest, sockets)
 	}
 	for i, n := range tenths {
