@@ -84,8 +84,10 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.refuseTooMany(conn, lang)
 		return
 	}
+	// From here the session frames everything itself (bw.conn); conn,
+	// gorilla's, is left for the collector.
 	s := &session{
-		e: e, id: storage.NewID(), conn: conn, out: bw.conn, userID: user.ID, self: senderOf(user, platform),
+		e: e, id: storage.NewID(), out: bw.conn, userID: user.ID, self: senderOf(user, platform),
 		authID: sess.ID, tokenHash: tokenDigest(token),
 		// A copy: r.Host points into the request's buffers, which the
 		// socket would otherwise keep alive for its whole life.
@@ -137,10 +139,12 @@ func closeReason(msg string) string {
 // through a bounded queue drained by one of the engine's writers
 // (writerPool) while there is something to write.
 type session struct {
-	e         *Engine
-	id        int64
-	conn      *websocket.Conn
-	out       *batchConn // conn's writes, batched by the writer
+	e  *Engine
+	id int64
+	// The connection: every frame after the handshake is read (wsread.go)
+	// and written (batchConn) by the node itself, so the session keeps no
+	// gorilla Conn, whose struct and read buffer an idle socket would hold.
+	out       *batchConn
 	pid       *actor.PID
 	userID    int64
 	self      sender
@@ -363,7 +367,7 @@ func (s *session) writeLoop() {
 			s.mu.Unlock()
 			if closing {
 				deadline := time.Now().Add(s.e.cfg.WriteTimeout)
-				_ = s.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(note.code, note.reason), deadline)
+				_ = s.out.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(note.code, note.reason), deadline)
 				// The peer answers the close; stop waiting for it soon.
 				time.AfterFunc(2*time.Second, s.teardown)
 			}
@@ -454,7 +458,7 @@ func (s *session) closeNormally() {
 // is not reading) and drops the connection.
 func (s *session) disconnect(code, reasonCode int) {
 	reason := closeReason(s.translate(apierr.ChatError(reasonCode)))
-	_ = s.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
+	_ = s.out.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
 	s.teardown()
 }
 
@@ -491,7 +495,7 @@ func (s *session) queuePing() {
 // ping writes a ping and refreshes the socket's presence (its writer
 // calls it); false when the socket failed.
 func (s *session) ping() bool {
-	if err := s.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(s.e.cfg.WriteTimeout)); err != nil {
+	if err := s.out.WriteControl(websocket.PingMessage, nil, time.Now().Add(s.e.cfg.WriteTimeout)); err != nil {
 		s.writeFailed()
 		return false
 	}
@@ -515,7 +519,7 @@ func (s *session) teardown() {
 	s.closed = true
 	s.queue.drop()
 	s.mu.Unlock()
-	s.conn.Close()
+	s.out.Close()
 	s.e.root.Send(s.pid, &closed{s: s})
 	s.e.sockets.removeIf(s.id, func(x *session) bool { return x == s })
 	s.e.releaseSocket(s.userID, int(s.platform))

@@ -18,7 +18,7 @@ import (
 // the unread total), and on a busy node the write syscalls were most of
 // the gateway's CPU (W3 profile: 47 % in syscalls, 57 % under writeLoop).
 //
-// Between Batch and Flush, writes (gorilla's frames, pings included) are
+// Between Batch and Flush, writes (text and control frames) are
 // appended to a buffer taken from a pool; Flush writes it at once and gives
 // the buffer back, so an idle socket holds no buffer. Outside a batch,
 // writes go straight through.
@@ -33,11 +33,11 @@ type batchConn struct {
 
 // SetWriteDeadline sets t on the connection unless the deadline already
 // set is no more than a tenth of the time left before t earlier than it:
-// a write then times out after 90 to 100 % of what was asked. gorilla sets
-// the deadline before every frame it writes, three per delivery, and each
-// call re-arms a runtime timer, which the whole process's timer heap pays
-// for; kept within that tenth, a busy socket re-arms about once per tenth
-// of its write timeout instead. A deadline earlier than the one set, or
+// a write then times out after 90 to 100 % of what was asked. A deadline
+// is set before every batch and control frame, and each call re-arms a
+// runtime timer, which the whole process's timer heap pays for; kept
+// within that tenth, a busy socket re-arms about once per tenth of its
+// write timeout instead. A deadline earlier than the one set, or
 // none, is always set.
 func (b *batchConn) SetWriteDeadline(t time.Time) error {
 	b.mu.Lock()
@@ -61,9 +61,10 @@ const batchFlushAt = 64 << 10
 func (b *batchConn) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	// What reaches Write is the upgrade's HTTP response, then gorilla's
-	// control frames, each whole (the text frames come through WriteText):
-	// note the close (a final frame of opcode 8), as gorilla would.
+	// What reaches Write is the upgrade's HTTP response, then, on a socket
+	// refused after its handshake (refuse), gorilla's frames, each whole:
+	// note the close (a final frame of opcode 8), as gorilla would. A
+	// session's frames come through WriteText and WriteControl.
 	if len(p) > 0 && p[0] == 0x80|websocket.CloseMessage {
 		b.closeSent = true
 	}
@@ -89,9 +90,9 @@ func (b *batchConn) Write(p []byte) (int, error) {
 // WriteMessage: per frame that took gorilla's write lock, set the
 // connection's deadline and copied the payload through its own buffer, 13 %
 // of the gateway's CPU at 20,000 deliveries/s (W3 profile), for three frames
-// a delivery. gorilla still writes the control frames (pings, the close),
-// each whole in one Write, so frames never interleave. The caller sets the
-// write deadline (SetWriteDeadline) before the batch.
+// a delivery. Control frames (WriteControl) go whole under the same lock,
+// so frames never interleave. The caller sets the write deadline
+// (SetWriteDeadline) before the batch.
 func (b *batchConn) WriteText(payload []byte) error {
 	var head [10]byte
 	h := textFrameHeader(head[:], len(payload))
@@ -109,6 +110,51 @@ func (b *batchConn) WriteText(payload []byte) error {
 	if !b.batching || len(*b.buf) >= batchFlushAt {
 		return b.flushLocked()
 	}
+	return nil
+}
+
+// errControlTooLong is a control frame payload over the 125 bytes RFC 6455
+// section 5.5 allows.
+var errControlTooLong = errors.New("chat: control frame payload over 125 bytes")
+
+// emptyPing is the ping the heartbeat sends: a server's frames are not
+// masked, so it is always these two bytes, written without building it.
+var emptyPing = []byte{0x80 | websocket.PingMessage, 0}
+
+// WriteControl writes a control frame (a ping, a pong, a close) carrying
+// payload, buffered with the rest of a batch or at once outside one, after
+// setting the write deadline. It is what gorilla's WriteControl did, which
+// a session no longer keeps a gorilla Conn for: once the handshake is done
+// the node reads (wsread.go) and writes every frame itself, and the Conn,
+// with its read buffer, was ~600 of the bytes an idle socket held (W1 heap
+// profile). A ping costs no allocation (gorilla's made a frame buffer and a
+// timer per call). After a close frame, nothing more is written.
+func (b *batchConn) WriteControl(op int, payload []byte, deadline time.Time) error {
+	if len(payload) > 125 {
+		return errControlTooLong
+	}
+	frame := emptyPing
+	if op != websocket.PingMessage || len(payload) > 0 {
+		frame = append(make([]byte, 0, 2+len(payload)), byte(0x80|op), byte(len(payload)))
+		frame = append(frame, payload...)
+	}
+	_ = b.SetWriteDeadline(deadline)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closeSent {
+		return websocket.ErrCloseSent
+	}
+	if op == websocket.CloseMessage {
+		b.closeSent = true
+	}
+	if !b.batching {
+		_, err := b.Conn.Write(frame)
+		return err
+	}
+	if b.buf == nil {
+		b.buf = batchBuffers.Get().(*[]byte)
+	}
+	*b.buf = append(*b.buf, frame...)
 	return nil
 }
 

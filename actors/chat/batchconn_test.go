@@ -115,7 +115,7 @@ func TestBatchConnReportsAFailedFlush(t *testing.T) {
 }
 
 func TestBatchConnConcurrentWriters(t *testing.T) {
-	// Pings (WriteControl from a timer) may write while the writer batches.
+	// Pongs (WriteControl from the reader) may write while the writer batches.
 	a, z := net.Pipe()
 	defer a.Close()
 	b := &batchConn{Conn: a}
@@ -183,15 +183,14 @@ func TestBatchConnSetsFewDeadlines(t *testing.T) {
 // Text frames written by WriteText, in a batch and outside one, reach a
 // websocket client whole and in order, at every length the header encodes
 // differently (7-bit, 16-bit and 64-bit lengths and their edges), with a
-// ping written by gorilla in between.
+// ping written by WriteControl in between.
 func TestBatchConnWriteTextFramesReadByAClient(t *testing.T) {
 	sizes := []int{0, 1, 125, 126, 127, 65535, 65536, 200000}
 	frame := func(n int) []byte { return bytes.Repeat([]byte{byte('a' + n%26)}, n) }
 	served := make(chan error, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bw := &batchingWriter{ResponseWriter: w}
-		conn, err := (&websocket.Upgrader{}).Upgrade(bw, r, nil)
-		if err != nil {
+		if _, err := (&websocket.Upgrader{}).Upgrade(bw, r, nil); err != nil {
 			served <- err
 			return
 		}
@@ -207,7 +206,7 @@ func TestBatchConnWriteTextFramesReadByAClient(t *testing.T) {
 			served <- err
 			return
 		}
-		if err := conn.WriteControl(websocket.PingMessage, []byte("p"), time.Now().Add(time.Second)); err != nil {
+		if err := b.WriteControl(websocket.PingMessage, []byte("p"), time.Now().Add(time.Second)); err != nil {
 			served <- err
 			return
 		}
@@ -267,3 +266,99 @@ func TestBatchConnNoTextFrameAfterClose(t *testing.T) {
 		t.Fatalf("on the wire: %q", under.writes)
 	}
 }
+
+// Control frames reach a websocket client as gorilla's own would: a ping
+// and a pong read by its handlers with their payloads, buffered in a batch
+// and written at once outside one, then a close with its code and reason.
+func TestBatchConnControlFramesReadByAClient(t *testing.T) {
+	served := make(chan error, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bw := &batchingWriter{ResponseWriter: w}
+		if _, err := (&websocket.Upgrader{}).Upgrade(bw, r, nil); err != nil {
+			served <- err
+			return
+		}
+		b := bw.conn
+		deadline := time.Now().Add(time.Second)
+		b.Batch()
+		err := errors.Join(
+			b.WriteControl(websocket.PingMessage, nil, deadline),
+			b.WriteText([]byte("one")),
+			b.Flush(),
+			b.WriteControl(websocket.PongMessage, []byte("pong"), deadline),
+			b.WriteControl(websocket.PingMessage, bytes.Repeat([]byte{'x'}, 125), deadline),
+			b.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4001, "bye"), deadline),
+		)
+		served <- err
+	}))
+	defer srv.Close()
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	var pings, pongs []string
+	ws.SetPingHandler(func(p string) error { pings = append(pings, p); return nil })
+	ws.SetPongHandler(func(p string) error { pongs = append(pongs, p); return nil })
+	if _, got, err := ws.ReadMessage(); err != nil || string(got) != "one" {
+		t.Fatalf("text frame: %q, %v", got, err)
+	}
+	_, _, err = ws.ReadMessage()
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != 4001 || ce.Text != "bye" {
+		t.Fatalf("close: %v", err)
+	}
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	if len(pings) != 2 || pings[0] != "" || pings[1] != strings.Repeat("x", 125) || len(pongs) != 1 || pongs[0] != "pong" {
+		t.Fatalf("pings %q, pongs %q", pings, pongs)
+	}
+}
+
+// A control payload over 125 bytes is refused and writes nothing; after a
+// close frame, no frame of any kind is written.
+func TestBatchConnWriteControlRefuses(t *testing.T) {
+	under := &countingConn{}
+	b := &batchConn{Conn: under}
+	deadline := time.Now().Add(time.Second)
+	if err := b.WriteControl(websocket.PingMessage, make([]byte, 126), deadline); !errors.Is(err, errControlTooLong) {
+		t.Fatalf("a 126-byte ping: %v", err)
+	}
+	if len(under.writes) != 0 {
+		t.Fatalf("on the wire: %q", under.writes)
+	}
+	if err := b.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1000, ""), deadline); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WriteControl(websocket.PingMessage, nil, deadline); !errors.Is(err, websocket.ErrCloseSent) {
+		t.Fatalf("a ping after the close: %v", err)
+	}
+	if err := b.WriteText([]byte("after")); !errors.Is(err, websocket.ErrCloseSent) {
+		t.Fatalf("a text frame after the close: %v", err)
+	}
+	if len(under.writes) != 1 || !bytes.Equal(under.writes[0], []byte{0x88, 2, 0x03, 0xe8}) {
+		t.Fatalf("on the wire: %q", under.writes)
+	}
+}
+
+// The heartbeat's ping allocates nothing: at 18,000 idle sockets (W1) it
+// runs ~700 times a second, and its garbage was what grew an idle node's
+// heap between collections.
+func TestBatchConnPingAllocatesNothing(t *testing.T) {
+	b := &batchConn{Conn: discardConn{}}
+	deadline := time.Now().Add(time.Minute)
+	if n := testing.AllocsPerRun(100, func() {
+		if err := b.WriteControl(websocket.PingMessage, nil, deadline); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations per ping", n)
+	}
+}
+
+// discardConn takes every write and deadline, keeping nothing.
+type discardConn struct{ net.Conn }
+
+func (discardConn) Write(p []byte) (int, error)      { return len(p), nil }
+func (discardConn) SetWriteDeadline(time.Time) error { return nil }

@@ -192,8 +192,9 @@ func New(d Deps, cfg Config) *Engine {
 	// Small buffers and a shared write buffer pool keep an idle socket
 	// cheap: the write buffer is held only while a frame is written.
 	e.upgrader = websocket.Upgrader{
-		// gorilla's own reader is never used (wsread.go reads the frames),
-		// but it allocates one: the smallest it allows.
+		// The Conn that Upgrade returns is dropped after the handshake
+		// (the node reads and writes the frames itself) but comes with a
+		// read buffer: the smallest gorilla allows.
 		ReadBufferSize:  125,
 		WriteBufferSize: 512,
 		WriteBufferPool: &sync.Pool{},

@@ -16,9 +16,10 @@ import (
 // stays in the buffer until the rest comes (or the idle timeout closes
 // the socket); an idle socket holds no buffer at all.
 //
-// gorilla/websocket frames everything the node writes. It cannot read
-// frames from bytes it did not fetch itself without blocking for the
-// rest, so the few rules of client frames (RFC 6455 §5) are read here:
+// gorilla/websocket does the handshake; the node frames what it writes
+// (batchConn). gorilla cannot read frames from bytes it did not fetch
+// itself without blocking for the rest, so the few rules of client frames
+// (RFC 6455 §5) are read here:
 // masked, no extensions, control frames short and whole, fragments
 // continued in order, messages no longer than Config.MaxFrame.
 
@@ -150,7 +151,7 @@ func (s *session) frames() (int, error) {
 		s.lastRead.Store(time.Now().UnixNano())
 		switch {
 		case op == websocket.PingMessage:
-			_ = s.conn.WriteControl(websocket.PongMessage, payload, time.Now().Add(s.e.cfg.WriteTimeout))
+			_ = s.out.WriteControl(websocket.PongMessage, payload, time.Now().Add(s.e.cfg.WriteTimeout))
 		case op == websocket.PongMessage:
 		case op == websocket.CloseMessage:
 			// Answer with the client's code, as gorilla's reader does.
@@ -158,7 +159,7 @@ func (s *session) frames() (int, error) {
 			if len(payload) >= 2 {
 				reply = websocket.FormatCloseMessage(int(binary.BigEndian.Uint16(payload)), "")
 			}
-			_ = s.conn.WriteControl(websocket.CloseMessage, reply, time.Now().Add(s.e.cfg.WriteTimeout))
+			_ = s.out.WriteControl(websocket.CloseMessage, reply, time.Now().Add(s.e.cfg.WriteTimeout))
 			return 0, errClosed
 		case fin && r.frag == nil:
 			if err := s.received(append([]byte(nil), payload...)); err != nil {
@@ -202,7 +203,7 @@ func (s *session) readFailed(err error) {
 		code = websocket.CloseProtocolError
 	}
 	if code != 0 {
-		_ = s.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), time.Now().Add(time.Second))
+		_ = s.out.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), time.Now().Add(time.Second))
 	}
 	s.teardown()
 }
@@ -214,7 +215,7 @@ func (s *session) readBlocking() {
 	need := 0
 	for {
 		b := s.rd.space(max(need, 512))
-		n, err := s.conn.UnderlyingConn().Read(b[len(b):cap(b)])
+		n, err := s.out.Conn.Read(b[len(b):cap(b)])
 		if n > 0 {
 			*s.rd.buf = b[:len(b)+n]
 			var ferr error
