@@ -187,43 +187,26 @@ func TestBatchConnSetsFewDeadlines(t *testing.T) {
 func TestBatchConnWriteTextFramesReadByAClient(t *testing.T) {
 	sizes := []int{0, 1, 125, 126, 127, 65535, 65536, 200000}
 	frame := func(n int) []byte { return bytes.Repeat([]byte{byte('a' + n%26)}, n) }
-	served := make(chan error, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		bw := &batchingWriter{ResponseWriter: w}
-		if _, err := (&websocket.Upgrader{}).Upgrade(bw, r, nil); err != nil {
-			served <- err
-			return
-		}
-		b := bw.conn
+	ws, served := dialBatchConn(t, func(b *batchConn) error {
 		b.Batch()
 		for _, n := range sizes[:4] {
 			if err := b.WriteText(frame(n)); err != nil {
-				served <- err
-				return
+				return err
 			}
 		}
 		if err := b.Flush(); err != nil {
-			served <- err
-			return
+			return err
 		}
 		if err := b.WriteControl(websocket.PingMessage, []byte("p"), time.Now().Add(time.Second)); err != nil {
-			served <- err
-			return
+			return err
 		}
 		for _, n := range sizes[4:] { // outside a batch
 			if err := b.WriteText(frame(n)); err != nil {
-				served <- err
-				return
+				return err
 			}
 		}
-		served <- nil
-	}))
-	defer srv.Close()
-	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+		return nil
+	})
 	pinged := false
 	ws.SetPingHandler(func(string) error { pinged = true; return nil })
 	for _, n := range sizes {
@@ -241,6 +224,28 @@ func TestBatchConnWriteTextFramesReadByAClient(t *testing.T) {
 	if !pinged {
 		t.Fatal("the ping between the frames was not read")
 	}
+}
+
+// dialBatchConn serves one websocket whose server side writes through a
+// batchConn with write, and returns the client's end and write's result.
+func dialBatchConn(t *testing.T, write func(*batchConn) error) (*websocket.Conn, <-chan error) {
+	t.Helper()
+	served := make(chan error, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bw := &batchingWriter{ResponseWriter: w}
+		if _, err := (&websocket.Upgrader{}).Upgrade(bw, r, nil); err != nil {
+			served <- err
+			return
+		}
+		served <- write(bw.conn)
+	}))
+	t.Cleanup(srv.Close)
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return ws, served
 }
 
 // Once gorilla has written the close frame (a slow consumer dropped while
@@ -271,17 +276,10 @@ func TestBatchConnNoTextFrameAfterClose(t *testing.T) {
 // and a pong read by its handlers with their payloads, buffered in a batch
 // and written at once outside one, then a close with its code and reason.
 func TestBatchConnControlFramesReadByAClient(t *testing.T) {
-	served := make(chan error, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		bw := &batchingWriter{ResponseWriter: w}
-		if _, err := (&websocket.Upgrader{}).Upgrade(bw, r, nil); err != nil {
-			served <- err
-			return
-		}
-		b := bw.conn
+	ws, served := dialBatchConn(t, func(b *batchConn) error {
 		deadline := time.Now().Add(time.Second)
 		b.Batch()
-		err := errors.Join(
+		return errors.Join(
 			b.WriteControl(websocket.PingMessage, nil, deadline),
 			b.WriteText([]byte("one")),
 			b.Flush(),
@@ -289,21 +287,14 @@ func TestBatchConnControlFramesReadByAClient(t *testing.T) {
 			b.WriteControl(websocket.PingMessage, bytes.Repeat([]byte{'x'}, 125), deadline),
 			b.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(4001, "bye"), deadline),
 		)
-		served <- err
-	}))
-	defer srv.Close()
-	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
+	})
 	var pings, pongs []string
 	ws.SetPingHandler(func(p string) error { pings = append(pings, p); return nil })
 	ws.SetPongHandler(func(p string) error { pongs = append(pongs, p); return nil })
 	if _, got, err := ws.ReadMessage(); err != nil || string(got) != "one" {
 		t.Fatalf("text frame: %q, %v", got, err)
 	}
-	_, _, err = ws.ReadMessage()
+	_, _, err := ws.ReadMessage()
 	var ce *websocket.CloseError
 	if !errors.As(err, &ce) || ce.Code != 4001 || ce.Text != "bye" {
 		t.Fatalf("close: %v", err)
