@@ -68,19 +68,27 @@ func (b *batchConn) Write(p []byte) (int, error) {
 	if len(p) > 0 && p[0] == 0x80|websocket.CloseMessage {
 		b.closeSent = true
 	}
+	if err := b.writeLocked(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// writeLocked writes p at once outside a batch, or adds it to the batch's
+// buffer (written early past batchFlushAt). The caller holds b.mu.
+func (b *batchConn) writeLocked(p []byte) error {
 	if !b.batching {
-		return b.Conn.Write(p)
+		_, err := b.Conn.Write(p)
+		return err
 	}
 	if b.buf == nil {
 		b.buf = batchBuffers.Get().(*[]byte)
 	}
 	*b.buf = append(*b.buf, p...)
 	if len(*b.buf) >= batchFlushAt {
-		if err := b.flushLocked(); err != nil {
-			return 0, err
-		}
+		return b.flushLocked()
 	}
-	return len(p), nil
+	return nil
 }
 
 // WriteText writes a text frame carrying payload: buffered with the rest
@@ -147,15 +155,7 @@ func (b *batchConn) WriteControl(op int, payload []byte, deadline time.Time) err
 	if op == websocket.CloseMessage {
 		b.closeSent = true
 	}
-	if !b.batching {
-		_, err := b.Conn.Write(frame)
-		return err
-	}
-	if b.buf == nil {
-		b.buf = batchBuffers.Get().(*[]byte)
-	}
-	*b.buf = append(*b.buf, frame...)
-	return nil
+	return b.writeLocked(frame)
 }
 
 // textFrameHeader puts the header of an unmasked, final text frame of n

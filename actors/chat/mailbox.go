@@ -10,7 +10,7 @@ import (
 
 // smallMailbox is the mailbox of the actors every socket has (its session
 // actor and its user's actor). protoactor's unbounded mailbox keeps a
-// ring of ten slots and a lock-free queue with its stub node for each
+// ring of ten slots and a lock-free queue with its sentinel node for each
 // actor, ~0.4 KB whether or not anything waits, and allocates a closure
 // each time it schedules its actor; an idle node holds two of them per
 // socket. This one keeps the message that waits alone in a field, a slice
