@@ -7,7 +7,7 @@ BIN := bin/kj
 # some npm packages ship Go sources (flatted does) that are not ours to test.
 GO_PKGS = $(shell $(GO) list ./... | grep -v -e '/node_modules/' -e '/dist/')
 
-.PHONY: run demo test services lint audit bench build webapp deps test-go test-web test-e2e load k6 cluster cluster-check fuzz faults
+.PHONY: run demo test test-quick services lint audit bench build webapp deps test-go test-web test-e2e load k6 cluster cluster-check fuzz faults
 
 ## run: install npm deps, build the web app, serve on the embedded store (:8080)
 run: webapp
@@ -34,6 +34,14 @@ webapp: deps
 ## test: Go (race), web unit tests, browser smoke test; needs PostgreSQL, Redis, NATS
 ## (test-go includes the fault suite, TestF1Faults: see `make faults`)
 test: services test-go test-web test-e2e
+
+## test-quick: the quick tier, for a change in progress: Go tests with -short on the
+## embedded store and in-process services (no PostgreSQL, Redis, NATS or browser; the
+## tests that need one are left out by testenv.Needs), then the web unit tests.
+## It is not the gate: `make test` runs everything and fails on a missing service.
+test-quick: deps
+	$(GO) test -short -count=1 -timeout 5m $(GO_PKGS)
+	npm test
 
 test-go:
 	$(GO) vet $(GO_PKGS)

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"kj/internal/testenv"
 )
 
 func natsURL() string {
@@ -26,6 +28,7 @@ func each(t *testing.T, f func(t *testing.T, b Bus)) {
 		f(t, b)
 	})
 	t.Run("nats", func(t *testing.T) {
+		testenv.Needs(t, "NATS")
 		b, err := NewNATS(natsURL(), "kj-test")
 		if err != nil {
 			t.Fatalf("NATS is required for this test and is unreachable at %s (set KJ_TEST_NATS_URL or run `make services`): %v", natsURL(), err)

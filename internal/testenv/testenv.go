@@ -1,6 +1,8 @@
 // Package testenv finds the real services integration tests run against
 // (PostgreSQL, Redis, NATS) and fails the test, naming what is missing, when
-// one is unreachable. Tests never skip for a missing service.
+// one is unreachable. Tests never skip for a missing service; the quick tier
+// (`go test -short`, `make test-quick`) leaves out, on purpose and whether or
+// not the services are up, the tests that need them (see Needs).
 package testenv
 
 import (
@@ -21,6 +23,18 @@ func get(name, def string) string {
 	return def
 }
 
+// Needs marks a test as needing the named outside services (PostgreSQL,
+// Redis, NATS). The full tier (`make test`) runs it and fails it when a
+// service is unreachable; the quick tier (`go test -short`, the embedded
+// store and in-process services only) leaves it out, so the decision
+// depends on the tier asked for, never on what happens to be running.
+func Needs(t testing.TB, services string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("quick tier: needs %s; `make test` runs it", services)
+	}
+}
+
 // DatabaseURL is the PostgreSQL server for tests (KJ_TEST_DATABASE_URL).
 func DatabaseURL() string {
 	return get("KJ_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable")
@@ -36,6 +50,7 @@ func NATSURL() string { return get("KJ_TEST_NATS_URL", "nats://127.0.0.1:4222") 
 // unique to this test, deleting the test's keys at the end.
 func Redis(t testing.TB) (*redis.Client, string) {
 	t.Helper()
+	Needs(t, "Redis")
 	opt, err := redis.ParseURL(RedisURL())
 	if err != nil {
 		t.Fatalf("KJ_TEST_REDIS_URL=%q: %v", RedisURL(), err)

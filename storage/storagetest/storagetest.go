@@ -87,6 +87,7 @@ func Postgres(t testing.TB) storage.DB {
 // tests that start a separate server process on it.
 func PostgresURL(t testing.TB) (storage.DB, string) {
 	t.Helper()
+	testenv.Needs(t, "PostgreSQL")
 	ctx := context.Background()
 	url := testenv.DatabaseURL()
 	admin, err := pgx.Connect(ctx, url)
