@@ -1,0 +1,118 @@
+package wallet
+
+// USDT recharge orders: the user says how much they sent, over which
+// protocol, in which transaction; an operator checks the chain and credits
+// it (review.go).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"kj/internal/apierr"
+	"kj/storage"
+)
+
+// Protocol is a USDT protocol offered for recharge.
+type Protocol struct {
+	Protocol string `json:"protocol"` // TRC20, ERC20: the value a recharge order names
+	Name     string `json:"name"`     // USDT-TRC20
+	Network  string `json:"network"`  // TRON, Ethereum
+	Address  string `json:"address"`  // where to send
+	MinDep   int64  `json:"minDep"`   // cents
+}
+
+// RechargeOptions is what the recharge screen offers.
+type RechargeOptions struct {
+	Protocols  []Protocol // those with a configured deposit address; never nil
+	MinDeposit int64      // cents
+	// ViaService: the app offers "recharge through customer service"
+	// beside (or, with no deposit address, instead of) the protocols.
+	ViaService bool
+}
+
+// RechargeOptions lists the recharge protocols with a configured deposit
+// address and the recharge limits.
+func (w *Wallet) RechargeOptions() RechargeOptions {
+	min := w.Config.RechargeMinDeposit
+	out := []Protocol{}
+	if a := w.Config.USDTTRC20Address; a != "" {
+		out = append(out, Protocol{Protocol: "TRC20", Name: "USDT-TRC20", Network: "TRON", Address: a, MinDep: min})
+	}
+	if a := w.Config.USDTERC20Address; a != "" {
+		out = append(out, Protocol{Protocol: "ERC20", Name: "USDT-ERC20", Network: "Ethereum", Address: a, MinDep: min})
+	}
+	return RechargeOptions{Protocols: out, MinDeposit: min, ViaService: w.Config.RechargeViaService}
+}
+
+// txHashPattern: a TRON transaction id is 64 hex digits; an Ethereum
+// transaction hash is 0x and 64 hex digits.
+var txHashPattern = map[string]*regexp.Regexp{
+	"TRC20": regexp.MustCompile(`^[0-9a-f]{64}$`),
+	"ERC20": regexp.MustCompile(`^0x[0-9a-f]{64}$`),
+}
+
+// RechargeRequest is a user's recharge order as the client sends it.
+type RechargeRequest struct {
+	Amount   json.RawMessage `json:"amount"` // cents, read by ParseAmount
+	Protocol string          `json:"protocol"`
+	TxHash   string          `json:"txHash"`
+}
+
+// Recharge places a recharge order under review. A transaction claims one
+// order: the same request again answers the order it made; any other
+// claim of the transaction is refused.
+func (w *Wallet) Recharge(ctx context.Context, userID int64, req RechargeRequest) (storage.RechargeOrder, error) {
+	var none storage.RechargeOrder
+	amount, err := ParseAmount(req.Amount, "amount")
+	if err != nil {
+		return none, err
+	}
+	opts := w.RechargeOptions()
+	if amount < opts.MinDeposit {
+		return none, apierr.Fail(apierr.CodeBelowMinDeposit, "wallet.recharge.min", "min", FormatCents(opts.MinDeposit))
+	}
+	protocol := strings.ToUpper(strings.TrimSpace(req.Protocol))
+	if protocol == "" {
+		return none, apierr.Required("protocol")
+	}
+	var chain *Protocol
+	for _, p := range opts.Protocols {
+		if p.Protocol == protocol {
+			chain = &p
+		}
+	}
+	if chain == nil {
+		return none, apierr.Fail(apierr.CodeProtocolUnknown, "wallet.protocol.unknown")
+	}
+	hash := strings.ToLower(strings.TrimSpace(req.TxHash))
+	if hash == "" {
+		return none, apierr.Required("txHash")
+	}
+	if !txHashPattern[protocol].MatchString(hash) {
+		return none, apierr.Fail(apierr.CodeTxHashInvalid, "wallet.txhash.invalid", "protocol", protocol)
+	}
+	id := storage.NewID()
+	o := storage.RechargeOrder{ID: id, OrderNo: "R" + strconv.FormatInt(id, 10), UserID: userID, Amount: amount,
+		Protocol: protocol, Address: chain.Address, TxHash: hash, Status: storage.OrderUnderReview, CreatedAt: w.now()}
+	err = storage.CreateRechargeOrder(ctx, w.DB, o)
+	if errors.Is(err, storage.ErrConflict) {
+		// The hash was claimed: a resubmission of the same order answers
+		// that order; anything else is a second claim of one deposit.
+		prev, lerr := storage.RechargeOrderByTxHash(ctx, w.DB, hash)
+		if lerr != nil {
+			return none, lerr
+		}
+		if prev.UserID == userID && prev.Amount == amount && prev.Protocol == protocol {
+			return prev, nil
+		}
+		return none, apierr.Fail(apierr.CodeTxHashUsed, "wallet.txhash.used")
+	}
+	if err != nil {
+		return none, err
+	}
+	return o, nil
+}
