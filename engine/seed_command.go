@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"kj/internal/seed"
+	"kj/engine/seed"
 )
 
 // Seed runs `kj seed --demo`: load the configuration, open and migrate the
