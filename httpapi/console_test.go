@@ -15,11 +15,11 @@ import (
 	"kj/storage/storagetest"
 )
 
-// readmeRoleTable reads the README's table of /api/admin routes and the
-// roles allowed on each.
-func readmeRoleTable(t *testing.T) map[string][]string {
+// documentedRoleTable reads docs/API.md's table of /api/admin routes and
+// the roles allowed on each.
+func documentedRoleTable(t *testing.T) map[string][]string {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/API.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,12 +42,12 @@ func newAgent(t *testing.T, s *Server, account string) (storage.User, auth.Token
 }
 
 // Every /api/admin route × {admin, agent, player, none} is allowed or
-// refused exactly as the README's role table says; the table lists every
+// refused exactly as docs/API.md's role table says; the table lists every
 // route. A refused call is refused before its handler runs, so it changes
 // nothing.
 func TestEveryAdminRouteByRole(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
-		table := readmeRoleTable(t)
+		table := documentedRoleTable(t)
 		_, adminTok := newOperator(t, s, "boss_a")
 		_, agentTok := newAgent(t, s, "desk_a")
 		_, playerTok := newUser(t, s, "pat_a")
@@ -59,7 +59,7 @@ func TestEveryAdminRouteByRole(t *testing.T) {
 			seen++
 			roles, listed := table[r.Path]
 			if !listed {
-				t.Errorf("%s is missing from the README's role table", r.Path)
+				t.Errorf("%s is missing from docs/API.md's role table", r.Path)
 				continue
 			}
 			if r.Access != Operator {
@@ -70,7 +70,7 @@ func TestEveryAdminRouteByRole(t *testing.T) {
 				agentAllowed = agentAllowed || role == "agent"
 			}
 			if agentAllowed != RoleAllows(storage.OperatorAgent, r.Path) {
-				t.Errorf("%s: the README says agent=%v, the server %v", r.Path, agentAllowed, !agentAllowed)
+				t.Errorf("%s: docs/API.md says agent=%v, the server %v", r.Path, agentAllowed, !agentAllowed)
 			}
 			path := "/api" + r.Path
 			if got := call(t, h, r.Method, path, `{}`); got.Code != apierr.CodeTokenExpired {
@@ -94,7 +94,7 @@ func TestEveryAdminRouteByRole(t *testing.T) {
 			}
 		}
 		if seen != len(table) {
-			t.Errorf("the README lists %d /admin routes, the server has %d", len(table), seen)
+			t.Errorf("docs/API.md lists %d /admin routes, the server has %d", len(table), seen)
 		}
 		if seen < 55 {
 			t.Errorf("only %d /admin routes registered", seen)
