@@ -17,7 +17,7 @@ import (
 	"kj/storage"
 )
 
-// drawByTheBook recomputes a draw literally as the README states it, with
+// drawByTheBook recomputes a draw literally as docs/ROUNDS.md states it, with
 // exact rationals: u = x / 2^32, digit = floor(u × 10).
 func drawByTheBook(seed []byte, issue string) [3]int {
 	m := hmac.New(sha256.New, seed)
@@ -165,7 +165,7 @@ func TestIssueNumbers(t *testing.T) {
 	}
 }
 
-// workedExample is the README's worked example, computed.
+// workedExample is docs/ROUNDS.md's worked example, computed.
 func workedExample(seedHex, issue string) string {
 	seed, _ := hex.DecodeString(seedHex)
 	m := hmac.New(sha256.New, seed)
@@ -198,18 +198,18 @@ func workedExample(seedHex, issue string) string {
 	return b.String()
 }
 
-// TestREADMEWorkedExample keeps the README's worked example true: the text
-// there must be exactly what the code computes.
-func TestREADMEWorkedExample(t *testing.T) {
+// TestDocumentedWorkedExample keeps docs/ROUNDS.md's worked example true:
+// the text there must be exactly what the code computes.
+func TestDocumentedWorkedExample(t *testing.T) {
 	const seed = "b5c2ff18248a578045a421a656ba258b7483aab06777a99e953ff493a776f6bf"
 	const issue = "20260301000100001"
 	want := workedExample(seed, issue)
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/ROUNDS.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), want) {
-		t.Fatalf("README.md's worked example has drifted; its block must read:\n%s", want)
+	if !strings.Contains(string(doc), want) {
+		t.Fatalf("docs/ROUNDS.md's worked example has drifted; its block must read:\n%s", want)
 	}
 	o := Draw(mustHex(t, seed), issue)
 	if o.Digits != [3]int{1, 2, 4} || o.Sum != 7 || o.Labels() != [2]Content{Small, Single} {

@@ -6,7 +6,7 @@ import { stubApi } from '../../test/routeStub';
 import { renderScreen } from '../../test/renderApp';
 import { IncentiveWindowPage } from './IncentiveWindowPage';
 
-// The README's worked example, as a past result of window 1.
+// docs/ROUNDS.md's worked example, as a past result of window 1.
 const drawn: RoundResult = {
   windowId: 1,
   issue: '20260301000100001',

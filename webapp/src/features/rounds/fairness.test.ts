@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, digitOf, hexToBytes, outcomeOf, VerificationUnavailableError, verifyRound } from './fairness';
 
-// The README's worked example (checked against the Go draw by TestREADMEWorkedExample).
+// docs/ROUNDS.md's worked example (checked against the Go draw by TestDocumentedWorkedExample).
 const example = {
   issue: '20260301000100001',
   serverSeed: 'b5c2ff18248a578045a421a656ba258b7483aab06777a99e953ff493a776f6bf',
@@ -10,7 +10,7 @@ const example = {
 };
 
 describe('verifyRound', () => {
-  it('recomputes the README example exactly', async () => {
+  it('recomputes the documented worked example exactly', async () => {
     const v = await verifyRound(example);
     expect(v.computedHash).toBe(example.seedHash);
     expect(v.hmac).toBe('2bc557e24136e55f71ace4a42338ca9e3f9eedcbad718ca831fde288d9826aba');
