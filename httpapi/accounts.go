@@ -581,17 +581,35 @@ func (s *Server) forget(c *Call) (any, error) {
 	if err := s.countAttempt(c.Ctx, "forget:ip:"+c.ClientIP(), forgetPerIPPerHour, time.Hour); err != nil {
 		return nil, err
 	}
-	// An unknown account, another phone or one bound without an SMS code
-	// is answered like a wrong code (and counted like one): the answer
-	// does not tell which accounts and phones exist.
-	u, err := s.accountWithPhone(c, req.Account, req.Phone)
-	var e *apierr.Error
-	if errors.As(err, &e) {
-		_, _ = s.Counters.Incr(c.Ctx, smsFailKey(req.Phone, smsForget), 1, s.Config.SMSCodeTTL)
-		return nil, apierr.Fail(apierr.CodeSMSCodeInvalid, "sms.code.invalid")
-	}
+	// Every try on the phone is counted before anything is compared
+	// (increment, then compare), so parallel guesses get smsMaxWrongTries
+	// of them compared, not all.
+	tries, err := s.Counters.Incr(c.Ctx, smsFailKey(req.Phone, smsForget), 1, s.Config.SMSCodeTTL)
 	if err != nil {
 		return nil, err
+	}
+	// An unknown account, another phone, one bound without an SMS code and
+	// a wrong code get the same answer after the same work: both look-ups
+	// and the code's check run whatever the first found, and the new
+	// password is hashed (tens of milliseconds) only once all of them
+	// passed. Otherwise the time of the answer would tell which phone is
+	// which account's.
+	u, bound, err := s.accountWithPhone(c, req.Account, req.Phone)
+	if err != nil {
+		return nil, err
+	}
+	codeHash := smsHash(req.Phone, smsForget, req.SMSCode)
+	right, err := storage.SMSCodeMatches(c.Ctx, s.DB, req.Phone, smsForget, codeHash, s.Clock.Now().UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	if !bound || !right || tries > smsMaxWrongTries {
+		if tries >= smsMaxWrongTries { // the last allowed try failed: the code is burnt
+			if err := storage.DeleteSMSCode(c.Ctx, s.DB, req.Phone, smsForget); err != nil {
+				s.Log.Warn("sms: burning a code failed", "err", err)
+			}
+		}
+		return nil, apierr.Fail(apierr.CodeSMSCodeInvalid, "sms.code.invalid")
 	}
 	hash, err := auth.HashPassword(req.Password)
 	if err != nil {
@@ -599,7 +617,13 @@ func (s *Server) forget(c *Call) (any, error) {
 	}
 	var ended []int64
 	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
-		if err := s.takeSMSCode(c.Ctx, tx, req.Phone, smsForget, req.SMSCode); err != nil {
+		// Taken in the reset's transaction, so it is spent only if the
+		// reset commits; a parallel reset that took it first wins.
+		err := storage.TakeSMSCode(c.Ctx, tx, req.Phone, smsForget, codeHash, s.Clock.Now().UnixMilli())
+		if errors.Is(err, storage.ErrNotFound) {
+			return apierr.Fail(apierr.CodeSMSCodeInvalid, "sms.code.invalid")
+		}
+		if err != nil {
 			return err
 		}
 		if err := storage.UpdateUserFields(c.Ctx, tx, u.ID, s.Clock.Now().UnixMilli(), map[string]any{"password_hash": hash}); err != nil {
@@ -609,7 +633,7 @@ func (s *Server) forget(c *Call) (any, error) {
 		return err
 	})
 	if err != nil {
-		return nil, s.smsCodeFailed(c.Ctx, req.Phone, smsForget, err)
+		return nil, err
 	}
 	s.Sessions.Announce(c.Ctx, u.ID, auth.ReasonSignedOut, ended...)
 	for _, k := range []string{"acct:login:fail:", "acct:login:lock:"} {
@@ -621,26 +645,23 @@ func (s *Server) forget(c *Call) (any, error) {
 	return nil, nil
 }
 
-// accountWithPhone loads the account a password reset is for and checks
-// that phone is the one bound to it: CodeAccountUnknown, CodePhoneMismatch
-// (an account without a phone matches no phone).
-func (s *Server) accountWithPhone(c *Call, account, phone string) (storage.User, error) {
+// accountWithPhone loads the account a password reset is for and says
+// whether phone is its bound phone, verified by an SMS code (an account
+// without a phone matches no phone). It makes the same two look-ups
+// whatever the first finds (for an unknown account, the second asks for id
+// 0, which nobody has), so its time does not tell the cases apart.
+func (s *Server) accountWithPhone(c *Call, account, phone string) (storage.User, bool, error) {
 	u, err := storage.UserByAccount(c.Ctx, s.DB, account)
-	if errors.Is(err, storage.ErrNotFound) {
-		return u, apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
+	found := err == nil
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return storage.User{}, false, err
 	}
-	if err != nil {
-		return u, err
-	}
-	if u.Phone == "" || u.Phone != phone {
-		return u, apierr.Fail(apierr.CodePhoneMismatch, "phone.mismatch")
+	if !found {
+		u = storage.User{}
 	}
 	verified, err := storage.PhoneVerified(c.Ctx, s.DB, u.ID)
-	if err != nil {
-		return u, err
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return storage.User{}, false, err
 	}
-	if !verified {
-		return u, apierr.Fail(apierr.CodePhoneMismatch, "phone.mismatch")
-	}
-	return u, nil
+	return u, found && verified && u.Phone != "" && u.Phone == phone, nil
 }

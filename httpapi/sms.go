@@ -144,14 +144,11 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 		// code gets the same answer as a code sent (and the same
 		// cool-down), but no code: the answer does not tell which
 		// accounts and phones exist.
-		u, err := s.accountWithPhone(c, req.Account, req.Phone)
-		var e *apierr.Error
-		switch {
-		case errors.As(err, &e):
-			deliver = false
-		case err != nil:
+		u, bound, err := s.accountWithPhone(c, req.Account, req.Phone)
+		if err != nil {
 			return nil, err
 		}
+		deliver = bound
 		userID = u.ID
 	}
 	coolKey := "acct:sms:cool:" + req.Type + ":" + req.Phone

@@ -50,6 +50,16 @@ func TakeSMSCode(ctx context.Context, q Querier, phone, purpose, codeHash string
 		phone, purpose, codeHash, now).Scan(&p)
 }
 
+// SMSCodeMatches says whether codeHash is the live code of phone and
+// purpose at now, without consuming it (a check that must cost the same
+// whether or not the rest of the request holds).
+func SMSCodeMatches(ctx context.Context, q Querier, phone, purpose, codeHash string, now int64) (bool, error) {
+	var n int
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM sms_codes
+		WHERE phone = $1 AND purpose = $2 AND code_hash = $3 AND expires_at > $4`, phone, purpose, codeHash, now).Scan(&n)
+	return n > 0, err
+}
+
 // DeleteSMSCode forgets the code of phone and purpose (after too many wrong
 // tries, or when it could not be sent).
 func DeleteSMSCode(ctx context.Context, q Querier, phone, purpose string) error {
