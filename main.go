@@ -8,8 +8,8 @@
 //	kj ledger check  verify the ledger's invariants (exit 1 listing offenders)
 //	kj version    print the version
 //
-// Every command reads KJ_ environment variables and matching flags; see the
-// README for the table.
+// Every command reads KJ_ environment variables and matching flags; see
+// docs/CONFIGURATION.md for the table.
 package main
 
 import (

@@ -41,7 +41,7 @@ func init() {
 	})
 }
 
-// Limits of the content routes (README).
+// Limits of the content routes (docs/API.md).
 const (
 	contactsMax       = 2000 // entries per uploaded address book
 	beaconPerMinute   = 120  // /zztj events per client address and minute

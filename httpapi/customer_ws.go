@@ -4,7 +4,7 @@ package httpapi
 // without logging in (visitor key from the kj_visitor cookie, the
 // X-Visitor-Id header or ?visitorId=; a ?token= links a signed-in user); an
 // agent connects with ?as=agent&token=<operator token>. Frames are JSON
-// text, see the README; events reach every socket through the bus, so the
+// text, see docs/API.md; events reach every socket through the bus, so the
 // visitor and the agent may sit on different nodes.
 
 import (

@@ -27,7 +27,7 @@ func init() {
 	})
 }
 
-// Business push keys of this file (README).
+// Business push keys of this file (docs/PROTOCOL.md).
 const (
 	PushNotice       = "notice"       // a new notice: {id, title, createdAt}
 	PushNoticeUnread = "noticeUnread" // this user's unread count changed: {unread}

@@ -3,7 +3,7 @@ package httpapi
 // Operator roles on /api/admin routes. An admin may call every route; an
 // agent (customer service) only those listed here — everything else,
 // including any route added later, is refused until it is listed, so a new
-// route is admin-only by default. The README's role table says the same.
+// route is admin-only by default. docs/API.md's role table says the same.
 
 import (
 	"net/http"

@@ -3,7 +3,8 @@ package apierr
 // Envelope codes. 0 is success; 401, 402 and 403 carry the client's
 // session semantics (the web app renews the token on 401 and signs out on
 // 402 and 403); every other failure has a stable
-// number, grouped by area, listed in the README:
+// number, grouped by area, listed in docs/API.md (TestErrorCodeTablesMatchTheCode
+// keeps the two equal):
 //
 //	1000-1099 common   1100-1199 accounts   1200-1299 wallet
 //	1300-1399 chat     1400-1499 rounds     1500-1599 content
@@ -27,8 +28,8 @@ const (
 )
 
 // Chat error codes (1300-1399). The chat gateway puts them in the errCode of
-// its replies; the chat HTTP routes put them in the envelope. The README's
-// "Chat engine" section lists them.
+// its replies; the chat HTTP routes put them in the envelope. docs/API.md lists
+// them.
 const (
 	CodeChatBadFrame          = 1300 // the frame is not a request object
 	CodeChatUnknownCall       = 1301 // reqFuncName unknown or not supported
@@ -78,7 +79,7 @@ const (
 	CodeChatTooManySockets    = 1361 // close reason: too many sockets of the user on this platform
 )
 
-// Error codes of the accounts area (README, section Accounts). 1100-1149
+// Error codes of the accounts area (docs/API.md). 1100-1149
 // are used here; 1150-1199 are left for the rest of the area (fund
 // password, bank cards, notices).
 const (
@@ -114,8 +115,7 @@ const (
 	CodeAccountFrozen    = 1150 // an operator froze this account's sign-in
 )
 
-// Wallet error codes (1200-1299), listed in the README's "Wallet and
-// ledger" section.
+// Wallet error codes (1200-1299), listed in docs/API.md.
 const (
 	CodeInsufficientBalance   = 1200 // the wallet holds less than asked
 	CodeAmountInvalid         = 1201 // an amount that is not a positive whole number of cents
@@ -144,7 +144,7 @@ const (
 	CodeFundPasswordUnchanged = 1224 // changeWalletPwd to the same password
 )
 
-// Activation window error codes (1400-1499), listed in the README.
+// Activation window error codes (1400-1499), listed in docs/API.md.
 const (
 	CodeWindowUnknown      = 1400 // no such (enabled) window
 	CodeIssueUnknown       = 1401 // the window has no round with that issue number
@@ -160,7 +160,7 @@ const (
 	CodeWindowRulesInvalid = 1412 // an operator's odds, limits or phase lengths out of range
 )
 
-// Content error codes (README, "Content, customer service and notices").
+// Content error codes (1500-1599), listed in docs/API.md.
 const (
 	CodeVideoLimit      = 1501 // a non-activated account used today's free videos
 	CodePageOutOfRange  = 1502 // page beyond the last one

@@ -90,7 +90,7 @@ type Config struct {
 
 	PprofAddr string // KJ_PPROF_ADDR: loopback address serving /debug/pprof/; empty = off
 
-	// Abuse limits and exposure (README "Security").
+	// Abuse limits and exposure (docs/SECURITY.md).
 	MetricsAddr                string        // KJ_METRICS_ADDR: address serving /metrics; empty = on KJ_ADDR (value "public")
 	HTTPReadTimeout            time.Duration // KJ_HTTP_READ_TIMEOUT: whole request (headers and body) of API calls
 	HTTPUploadTimeout          time.Duration // KJ_HTTP_UPLOAD_TIMEOUT: whole request of uploads
@@ -102,7 +102,8 @@ type Config struct {
 }
 
 // Var describes one configuration variable: its environment name, flag name,
-// default and meaning. The README's configuration table is written from it.
+// default and meaning. docs/CONFIGURATION.md's table lists the same, kept
+// equal by TestConfigurationTableMatchesTheCode.
 type Var struct {
 	Env     string
 	Flag    string
@@ -111,7 +112,7 @@ type Var struct {
 	set     func(c *Config, v string) error
 }
 
-// Vars lists every variable in the order the README documents them.
+// Vars lists every variable in the order docs/CONFIGURATION.md documents them.
 var Vars = []Var{
 	{"KJ_ADDR", "addr", ":8080", "HTTP listen address (host:port)", func(c *Config, v string) error {
 		if err := checkAddr(v); err != nil {

@@ -1,5 +1,5 @@
 /**
- * Typed calls of the content area (README "Content, customer service and notices"): the
+ * Typed calls of the content area (docs/API.md, "App start" and "Discover, ..."): the
  * carousel, discover and live-highlights videos, the daily video allowance and same city; and
  * the two account calls of the video area's invitation code (/user/index, /user/bindProUser).
  * Ids are strings: they exceed JavaScript's exact integers.

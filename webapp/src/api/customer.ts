@@ -1,5 +1,5 @@
 /**
- * Customer service (README "Customer service"): the HTTP calls and the `/ws/customer` socket.
+ * Customer service (docs/API.md "Customer service"): the HTTP calls and the `/ws/customer` socket.
  * It works without login. The visitor key the server hands out is kept in local storage and
  * sent as `X-Visitor-Id` (the server also sets it as an HttpOnly cookie, which a backup host on
  * another origin would not see) and as `?visitorId=` on the socket.

@@ -1,5 +1,6 @@
 /**
- * Typed calls of the activation windows (README "Activation windows", /activation/...).
+ * Typed calls of the activation windows (docs/API.md "Activation windows", /activation/...;
+ * the rules in docs/ROUNDS.md).
  * Amounts are integer cents, times unix milliseconds of the server's clock.
  */
 import { api, type ApiClient, type RequestOptions } from './client';

@@ -1,5 +1,5 @@
 /**
- * Recomputes a round's draw in the browser (README "Provably fair draws"):
+ * Recomputes a round's draw in the browser (docs/ROUNDS.md "Provably fair draws"):
  * seedHash = hex(SHA-256(seed bytes)); h = HMAC-SHA256(key = seed bytes, message = issue as
  * ASCII); digit_i = floor(u_i × 10) with u_i = big-endian uint32(h[4i..4i+4]) / 2^32, computed
  * exactly as (x × 10) >> 32; sum decides BIG (14-27) / SMALL (0-13) and SINGLE (odd) / DOUBLE.
