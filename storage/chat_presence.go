@@ -1,6 +1,10 @@
 package storage
 
-import "context"
+import (
+	"context"
+	"slices"
+	"strconv"
+)
 
 // ChatReader is a group member's read position in the group's
 // conversation, with when they joined (a member who joined after a
@@ -112,28 +116,94 @@ func SetUserPresenceHidden(ctx context.Context, q Querier, userID int64, hidden 
 	return affected(q.Exec(ctx, `UPDATE users SET presence_hidden = $1 WHERE id = $2`, v, userID))
 }
 
-// ChatPresenceAllowed returns which of ids userID may watch the presence
-// of: their friends and the peers of their one-to-one chats, except those
-// who blocked userID.
+// ChatPresenceAllowed returns which of ids are related to userID closely
+// enough to see each other's presence; the relation is symmetric, so the
+// same answer says whom userID may watch and who may watch userID. Two
+// users are related when they are friends, are both members of a group
+// (not a channel, whose members are an audience; not a dismissed group),
+// or have stored at least one user message in their one-to-one chat,
+// either way (a conversation row alone, as GetOneConversation opens it, is
+// not a relation). A block either way ends the relation.
 func ChatPresenceAllowed(ctx context.Context, q Querier, userID int64, ids []int64) (map[int64]bool, error) {
 	out := map[int64]bool{}
-	if len(ids) == 0 {
+	var others []int64
+	seen := map[int64]bool{userID: true}
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			others = append(others, id)
+		}
+	}
+	if len(others) == 0 {
 		return out, nil
 	}
-	in := chatPlaceholders(2, len(ids))
-	rows, err := q.Query(ctx, `SELECT x.id FROM (
-			SELECT friend_id AS id FROM chat_friends WHERE owner_id = $1 AND friend_id IN (`+in+`)
-			UNION
-			SELECT peer_id AS id FROM chat_user_conversations WHERE user_id = $1 AND peer_id IN (`+in+`)
-		) x
-		WHERE NOT EXISTS (SELECT 1 FROM chat_blacklist b WHERE b.owner_id = x.id AND b.blocked_id = $1)`,
-		chatInt64Args([]any{userID}, ids)...)
-	list, err := CollectRows(rows, err, func(r Rows) (int64, error) {
+	args := chatInt64Args([]any{userID}, others)
+	in := chatPlaceholders(2, len(others))
+	rows, err := q.Query(ctx, `SELECT owner_id, blocked_id FROM chat_blacklist
+		WHERE (owner_id = $1 AND blocked_id IN (`+in+`)) OR (blocked_id = $1 AND owner_id IN (`+in+`))`, args...)
+	blocks, err := CollectRows(rows, err, func(r Rows) ([2]int64, error) {
+		var b [2]int64
+		return b, r.Scan(&b[0], &b[1])
+	})
+	if err != nil {
+		return nil, err
+	}
+	blocked := map[int64]bool{}
+	for _, b := range blocks {
+		blocked[b[0]], blocked[b[1]] = true, true
+	}
+	others = slices.DeleteFunc(others, func(id int64) bool { return blocked[id] })
+	if len(others) == 0 {
+		return out, nil
+	}
+	in = chatPlaceholders(2, len(others))
+	rows, err = q.Query(ctx, `SELECT friend_id FROM chat_friends WHERE owner_id = $1 AND friend_id IN (`+in+`)
+		UNION
+		SELECT m2.user_id FROM chat_group_members m1
+			JOIN chat_groups g ON g.id = m1.group_id
+			JOIN chat_group_members m2 ON m2.group_id = m1.group_id
+		WHERE m1.user_id = $1 AND m2.user_id IN (`+in+`)
+			AND g.group_type = `+strconv.Itoa(GroupTypeGroup)+` AND g.status <> `+strconv.Itoa(GroupDismissed),
+		chatInt64Args([]any{userID}, others)...)
+	related, err := CollectRows(rows, err, func(r Rows) (int64, error) {
 		var id int64
 		return id, r.Scan(&id)
 	})
-	for _, id := range list {
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range related {
 		out[id] = true
+	}
+	// The rest: a one-to-one chat with a user message in it (msg_from
+	// 100; a notice such as "you are now friends" is not an exchange).
+	me := FormatID(userID)
+	peerOf := map[string]int64{}
+	var convArgs []any
+	for _, id := range others {
+		if out[id] {
+			continue
+		}
+		a, b := me, FormatID(id)
+		if a > b {
+			a, b = b, a
+		}
+		conv := "si_" + a + "_" + b
+		peerOf[conv] = id
+		convArgs = append(convArgs, conv)
+	}
+	if len(convArgs) == 0 {
+		return out, nil
+	}
+	rows, err = q.Query(ctx, `SELECT c.id FROM chat_conversations c
+		WHERE c.id IN (`+chatPlaceholders(1, len(convArgs))+`)
+			AND EXISTS (SELECT 1 FROM chat_messages m WHERE m.conversation_id = c.id AND m.msg_from = 100)`, convArgs...)
+	convs, err := CollectRows(rows, err, func(r Rows) (string, error) {
+		var id string
+		return id, r.Scan(&id)
+	})
+	for _, c := range convs {
+		out[peerOf[c]] = true
 	}
 	return out, err
 }

@@ -85,24 +85,52 @@ func TestUserPresenceSettingsAndWatchers(t *testing.T) {
 			t.Fatalf("presence %v", p)
 		}
 
-		// a and b are friends; a chats with c; d is a stranger to a.
+		// a and b are friends; a opened a chat with c but nothing was said
+		// yet; d shares a group with a; e shares only a channel with a.
+		e := storedUser(t, db, "pres_e").ID
 		if err := storage.AddChatFriends(ctx, db, storage.ChatFriend{OwnerID: a, FriendID: b, CreatedAt: 1}, storage.ChatFriend{OwnerID: b, FriendID: a, CreatedAt: 1}); err != nil {
 			t.Fatal(err)
 		}
-		conv := "si_" + storage.FormatID(a) + "_" + storage.FormatID(c)
-		if err := storage.EnsureChatUserConversations(ctx, db, storage.ChatUserConvRow{UserID: a, ConversationID: conv, PeerID: c, CreatedAt: 1}); err != nil {
+		convC := storage.ChatConversation{ID: "si_" + min(storage.FormatID(a), storage.FormatID(c)) + "_" + max(storage.FormatID(a), storage.FormatID(c)),
+			SessionType: storage.SessionSingle, CreatedAt: 1}
+		if err := storage.EnsureChatUserConversations(ctx, db, storage.ChatUserConvRow{UserID: a, ConversationID: convC.ID, PeerID: c, CreatedAt: 1}); err != nil {
 			t.Fatal(err)
 		}
-		allowed, err := storage.ChatPresenceAllowed(ctx, db, a, []int64{b, c, d})
-		if err != nil || !allowed[b] || !allowed[c] || allowed[d] || len(allowed) != 2 {
+		storedGroup(t, db, "shared", storage.ChatGroupMember{UserID: a, RoleLevel: storage.RoleMember, JoinTime: 1},
+			storage.ChatGroupMember{UserID: d, RoleLevel: storage.RoleMember, JoinTime: 1})
+		channel := storage.ChatGroup{ID: storage.NewID(), Name: "audience", OwnerID: e, CreatorID: e, GroupType: storage.GroupTypeChannel, MemberCount: 2, CreatedAt: 1, UpdatedAt: 1}
+		if err := storage.CreateChatGroup(ctx, db, channel); err != nil {
+			t.Fatal(err)
+		}
+		if err := storage.AddChatGroupMembers(ctx, db, storage.ChatGroupMember{GroupID: channel.ID, UserID: a, RoleLevel: storage.RoleMember, JoinTime: 1},
+			storage.ChatGroupMember{GroupID: channel.ID, UserID: e, RoleLevel: storage.RoleOwner, JoinTime: 1}); err != nil {
+			t.Fatal(err)
+		}
+		allowed, err := storage.ChatPresenceAllowed(ctx, db, a, []int64{a, b, c, d, e})
+		if err != nil || !allowed[b] || allowed[c] || !allowed[d] || allowed[e] || allowed[a] || len(allowed) != 2 {
 			t.Fatalf("allowed %v %v", allowed, err)
 		}
-		// c blocks a: a may no longer watch c.
+		// A user message in the chat (from either side) relates a and c,
+		// both ways.
+		appendTexts(t, db, convC, c, "hello")
+		if allowed, err := storage.ChatPresenceAllowed(ctx, db, a, []int64{c}); err != nil || !allowed[c] {
+			t.Fatalf("after a message %v %v", allowed, err)
+		}
+		if allowed, err := storage.ChatPresenceAllowed(ctx, db, c, []int64{a}); err != nil || !allowed[a] {
+			t.Fatalf("the other way %v %v", allowed, err)
+		}
+		// c blocks a, and a blocks b: a block either way ends the relation.
 		if _, err := storage.AddChatBlock(ctx, db, storage.ChatBlock{OwnerID: c, BlockedID: a, CreatedAt: 2}); err != nil {
 			t.Fatal(err)
 		}
-		if allowed, _ := storage.ChatPresenceAllowed(ctx, db, a, []int64{b, c, d}); allowed[c] || !allowed[b] {
-			t.Fatalf("after the block %v", allowed)
+		if _, err := storage.AddChatBlock(ctx, db, storage.ChatBlock{OwnerID: a, BlockedID: b, CreatedAt: 2}); err != nil {
+			t.Fatal(err)
+		}
+		if allowed, _ := storage.ChatPresenceAllowed(ctx, db, a, []int64{b, c, d}); allowed[c] || allowed[b] || !allowed[d] {
+			t.Fatalf("after the blocks %v", allowed)
+		}
+		if allowed, _ := storage.ChatPresenceAllowed(ctx, db, b, []int64{a}); allowed[a] {
+			t.Fatalf("the blocked side %v", allowed)
 		}
 	})
 }

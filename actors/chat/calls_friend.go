@@ -372,6 +372,7 @@ func callDeleteFriend(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.relationEnded(c.me(), peer)
 	e.push([]int64{c.me()}, "OnFriendDeleted", friendItem(fMe, users[peer]))
 	if fPeer.OwnerID != 0 {
 		e.push([]int64{peer}, "OnFriendDeleted", friendItem(fPeer, users[c.me()]))
@@ -462,6 +463,7 @@ func callAddBlack(c *call) (any, error) {
 	}
 	if added {
 		e.pairRulesChanged(c.me(), peer)
+		e.relationEnded(c.me(), peer)
 		e.push([]int64{c.me()}, "OnBlackAdded", blackItem(b, u))
 	}
 	return nil, nil

@@ -9,13 +9,17 @@ import (
 )
 
 // Presence subscriptions. A socket watches users (SubscribeUsersStatus):
-// only its user's friends and one-to-one chat peers who have not blocked
-// them; asking for anyone else answers offline and watches nothing. When a
-// user's sockets come or go on any node, that node publishes the user's id
-// on presenceSubject; every node with watchers of the user works out the
+// only users related to its user (storage.ChatPresenceAllowed: friends,
+// members of a group both are in, a one-to-one peer once a message was
+// stored between them, and no block either way); asking for anyone else
+// answers offline and watches nothing. When a user's sockets come or go on
+// any node, that node publishes the user's id on presenceSubject; every
+// node with watchers of the user first ends the watches of users no longer
+// related (a block, an unfriending, a group left), then works out the
 // status (presence, last seen, the user's "hide" setting) and pushes
-// OnUserStatusChanged to them when it changed. A hidden user is offline
-// with no last seen to everyone.
+// OnUserStatusChanged to the rest when it changed. A hidden user is
+// offline with no last seen to everyone. A block or an unfriending
+// publishes both users at once, so their watches of each other end then.
 //
 // A node that dies without closing its sockets announces nothing: its
 // users read as offline once their presence entries expire, and watchers
@@ -114,6 +118,21 @@ func (w *watchers) list(s *session) []int64 {
 	return out
 }
 
+// watchersOf is the sockets of this node that watch userID, by their user.
+func (w *watchers) watchersOf(userID int64) map[int64][]*session {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	x := w.byUser[userID]
+	if x == nil {
+		return nil
+	}
+	out := map[int64][]*session{}
+	for s := range x.socks {
+		out[s.userID] = append(out[s.userID], s)
+	}
+	return out
+}
+
 // watchedHere reports whether any socket of this node watches userID.
 func (w *watchers) watchedHere(userID int64) bool {
 	w.mu.Lock()
@@ -138,6 +157,12 @@ func (w *watchers) changed(userID int64, st UserStatus) []*session {
 	return out
 }
 
+// offlineStatus is the status that tells nothing: what a hidden user, or
+// one the caller may not watch, reads as.
+func offlineStatus(userID int64) UserStatus {
+	return UserStatus{UserID: storage.FormatID(userID), Status: statusOffline, PlatformIDs: []int{}}
+}
+
 // statuses works out the status of users as the world may see it.
 func (e *Engine) statuses(ctx context.Context, ids []int64) (map[int64]UserStatus, error) {
 	settings, err := storage.UserPresences(ctx, e.db, ids)
@@ -146,7 +171,7 @@ func (e *Engine) statuses(ctx context.Context, ids []int64) (map[int64]UserStatu
 	}
 	out := make(map[int64]UserStatus, len(ids))
 	for _, id := range ids {
-		st := UserStatus{UserID: storage.FormatID(id), Status: statusOffline, PlatformIDs: []int{}}
+		st := offlineStatus(id)
 		p, ok := settings[id]
 		if ok && !p.Hidden {
 			online, err := e.presence.Online(ctx, st.UserID)
@@ -191,7 +216,8 @@ func (e *Engine) announcePresence(userID int64, leaving bool) {
 	}()
 }
 
-// onPresence pushes a user's new status to this node's watchers of them.
+// onPresence pushes a user's new status to this node's watchers of them
+// who may still watch them.
 func (e *Engine) onPresence(_ string, data []byte) {
 	var userID int64
 	if json.Unmarshal(data, &userID) != nil || !e.watchers.watchedHere(userID) {
@@ -199,6 +225,10 @@ func (e *Engine) onPresence(_ string, data []byte) {
 	}
 	ctx, cancel := e.ctx()
 	defer cancel()
+	if err := e.dropUnrelated(ctx, userID); err != nil {
+		e.log.Warn("presence watchers", "user", userID, "err", err)
+		return
+	}
 	st, err := e.statuses(ctx, []int64{userID})
 	if err != nil {
 		e.log.Warn("presence status", "user", userID, "err", err)
@@ -214,6 +244,45 @@ func (e *Engine) onPresence(_ string, data []byte) {
 	}
 }
 
+// dropUnrelated ends the watches of userID by sockets whose users are no
+// longer related to them (the relation was checked at subscription, and a
+// block, an unfriending or a group left may have ended it since), before
+// anything more is pushed. Each such socket is told a last status that
+// tells nothing, so its screen does not keep showing what it was told.
+func (e *Engine) dropUnrelated(ctx context.Context, userID int64) error {
+	byUser := e.watchers.watchersOf(userID)
+	ids := make([]int64, 0, len(byUser))
+	for id := range byUser {
+		ids = append(ids, id)
+	}
+	allowed, err := storage.ChatPresenceAllowed(ctx, e.db, userID, ids)
+	if err != nil {
+		return err
+	}
+	var frame []byte
+	for id, socks := range byUser {
+		if allowed[id] {
+			continue
+		}
+		if frame == nil {
+			frame = encodeReply("OnUserStatusChanged", "", offlineStatus(userID), 0, "")
+		}
+		for _, s := range socks {
+			e.watchers.remove(s, []int64{userID})
+			s.push(frame)
+		}
+	}
+	return nil
+}
+
+// relationEnded publishes both users' presence after a block or an
+// unfriending, so each node ends their watches of each other now rather
+// than at the next time either comes or goes.
+func (e *Engine) relationEnded(a, b int64) {
+	e.announcePresence(a, false)
+	e.announcePresence(b, false)
+}
+
 func init() {
 	register(map[string]handlerFunc{
 		"SubscribeUsersStatus":    callSubscribeStatus,
@@ -226,7 +295,8 @@ func init() {
 }
 
 // visibleStatuses answers the status of ids as the caller may see it:
-// users they may not watch read as offline with no last seen.
+// users they may not watch read as offline with no last seen (as a hidden
+// user does, so the answer does not tell which of the two it is).
 func (c *call) visibleStatuses(ids []int64) ([]UserStatus, map[int64]UserStatus, []int64, error) {
 	e := c.s.e
 	allowed, err := storage.ChatPresenceAllowed(c.ctx, e.db, c.me(), ids)
@@ -247,7 +317,7 @@ func (c *call) visibleStatuses(ids []int64) ([]UserStatus, map[int64]UserStatus,
 	for _, id := range ids {
 		s, ok := st[id]
 		if !ok {
-			s = UserStatus{UserID: storage.FormatID(id), Status: statusOffline, PlatformIDs: []int{}}
+			s = offlineStatus(id)
 		}
 		out = append(out, s)
 	}
