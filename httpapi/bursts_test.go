@@ -16,6 +16,7 @@ import (
 	"kj/internal/counter"
 	"kj/internal/testenv"
 	"kj/storage"
+	"kj/wallet"
 )
 
 // eachCounters runs f on both stores, each with in-process counters and
@@ -30,6 +31,7 @@ func eachCounters(t *testing.T, f func(t *testing.T, db storage.DB, s *Server)) 
 		eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 			rdb, prefix := testenv.Redis(t)
 			s.Counters = counter.NewRedis(rdb, prefix)
+			s.Wallet.Counters = s.Counters // the fund password's tries too
 			f(t, db, s)
 		})
 	})
@@ -93,9 +95,9 @@ func TestFundPasswordLockoutHoldsUnderABurst(t *testing.T) {
 		got := burst(t, s, 21, "/user/changeWalletPwd", func(int) string {
 			return `{"oldPassword":"000000","password":"654321"}`
 		}, "token", tok.Token)
-		if got[apierr.CodeFundPasswordWrong] != fundPasswordMaxFailures-1 || got[apierr.CodeFundPasswordLocked] < 1 ||
+		if got[apierr.CodeFundPasswordWrong] != wallet.FundPasswordMaxFailures-1 || got[apierr.CodeFundPasswordLocked] < 1 ||
 			got[apierr.CodeFundPasswordWrong]+got[apierr.CodeFundPasswordLocked]+got[apierr.CodeRateLimited] != 21 {
-			t.Fatalf("21 wrong fund passwords at once: %v; want %d wrong answers, the rest locked or refused", got, fundPasswordMaxFailures-1)
+			t.Fatalf("21 wrong fund passwords at once: %v; want %d wrong answers, the rest locked or refused", got, wallet.FundPasswordMaxFailures-1)
 		}
 		fails(t, s, tok.Token, "/user/changeWalletPwd", `{"oldPassword":"123456","password":"654321"}`, apierr.CodeFundPasswordLocked)
 	})
@@ -134,8 +136,8 @@ func TestBankCardCapHoldsUnderABurst(t *testing.T) {
 		}
 		// The rest are refused by the cap, or as fund-password tries
 		// beyond the ones in flight.
-		if cards != maxBankCards || got[0] != maxBankCards-2 || got[apierr.CodeTooManyCards]+got[apierr.CodeRateLimited] != 12-(maxBankCards-2) {
-			t.Fatalf("12 cards at once: %d bound, answers %v; want %d bound and the rest refused", cards, got, maxBankCards)
+		if cards != wallet.MaxBankCards || got[0] != wallet.MaxBankCards-2 || got[apierr.CodeTooManyCards]+got[apierr.CodeRateLimited] != 12-(wallet.MaxBankCards-2) {
+			t.Fatalf("12 cards at once: %d bound, answers %v; want %d bound and the rest refused", cards, got, wallet.MaxBankCards)
 		}
 	})
 }

@@ -217,88 +217,84 @@ func (s *Server) chatFileURLs(c *Call) (any, error) {
 	return map[string]any{"urls": out}, nil
 }
 
-// ChatFiles serves /files/chat/... alone; the node mounts Files, which
-// sends attachments here after the same checks.
+// ChatFiles serves /files/chat/... (mounted by the node): to a signed
+// link's user, or to the session of a token header, when they may read
+// the file. Range requests and conditional requests work as for any file;
+// caching is private (a shared cache must not hand it to someone else).
 func (s *Server) ChatFiles() http.Handler {
-	files := s.Files()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rel, ok := canonicalFile(r); ok && !isChatFile(rel) {
-			refuseFile(w, r, http.StatusNotFound, apierr.NotFound())
+		lang := negotiateLang(r.Header.Get("Accept-Language"))
+		refuse := func(status int, err *apierr.Error) {
+			w.Header().Set("Cache-Control", "no-store")
+			WriteJSON(w, status, envelope{Code: err.Code, Message: apierr.Translate(lang, err.Key, err.Args)})
+		}
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			refuse(http.StatusMethodNotAllowed, apierr.Fail(apierr.CodeUnsupported, "method.unsupported"))
 			return
 		}
-		files.ServeHTTP(w, r)
-	})
-}
-
-// serveChatFile serves the attachment at rel (a canonical path whose first
-// segment is chat in any case): to a signed link's user, or to the session
-// of a token header, when they may read the file. Range requests and
-// conditional requests work as for any file; caching is private (a shared
-// cache must not hand it to someone else).
-func (s *Server) serveChatFile(w http.ResponseWriter, r *http.Request, rel string) {
-	refuse := func(status int, err *apierr.Error) { refuseFile(w, r, status, err) }
-	// Only the attachments' directory as the store names it.
-	if _, ok := chatFileRel(filesPrefix + rel); !ok {
-		refuse(http.StatusNotFound, apierr.NotFound())
-		return
-	}
-	var user int64
-	var until time.Time // when the link expires; zero for a token
-	var err error
-	if q := r.URL.Query(); q.Has("s") {
-		user, err = s.checkMediaSignature(r.Context(), rel, q)
-		if err == nil {
-			exp, _ := strconv.ParseInt(q.Get("e"), 10, 64)
-			until = time.Unix(exp, 0)
+		rel, ok := chatFileRel(r.URL.Path)
+		if !ok {
+			refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
+			return
 		}
-	} else {
-		var u storage.User
-		u, _, err = s.Sessions.Authenticate(r.Context(), Token(r))
-		user = u.ID
-	}
-	switch {
-	case errors.Is(err, errMediaExpired):
-		refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaExpired))
-		return
-	case errors.Is(err, auth.ErrNoToken), errors.Is(err, auth.ErrExpired), errors.Is(err, auth.ErrReplaced):
-		refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaRefused))
-		return
-	case err != nil:
-		s.Log.Error("chat file: checking the reader", "err", err)
-		refuse(http.StatusServiceUnavailable, apierr.Fail(apierr.CodeSystemBusy, "system.busy"))
-		return
-	}
-	reader, err := s.chatFileReader(r.Context(), user)
-	var f storage.ChatFile
-	if err == nil {
-		f, err = s.readableChatFile(r.Context(), rel, reader)
-	}
-	if errors.Is(err, storage.ErrNotFound) {
-		refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
-		return
-	}
-	if err != nil {
-		s.Log.Error("chat file: checking access", "err", err)
-		refuse(http.StatusServiceUnavailable, apierr.Fail(apierr.CodeSystemBusy, "system.busy"))
-		return
-	}
-	file, err := os.Open(filepath.Join(s.Config.DataDir, "files", filepath.FromSlash(f.Path)))
-	if err != nil {
-		refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
-		return
-	}
-	defer file.Close()
-	st, err := file.Stat()
-	if err != nil || st.IsDir() {
-		refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", f.ContentType)
-	if left := until.Sub(s.Clock.Now()); !until.IsZero() && left > 0 {
-		h.Set("Cache-Control", "private, max-age="+strconv.FormatInt(int64(left/time.Second), 10))
-	} else {
-		h.Set("Cache-Control", "private, no-cache")
-	}
-	http.ServeContent(w, r, "", st.ModTime(), file)
+		var user int64
+		var until time.Time // when the link expires; zero for a token
+		var err error
+		if q := r.URL.Query(); q.Has("s") {
+			user, err = s.checkMediaSignature(r.Context(), rel, q)
+			if err == nil {
+				exp, _ := strconv.ParseInt(q.Get("e"), 10, 64)
+				until = time.Unix(exp, 0)
+			}
+		} else {
+			var u storage.User
+			u, _, err = s.Sessions.Authenticate(r.Context(), Token(r))
+			user = u.ID
+		}
+		switch {
+		case errors.Is(err, errMediaExpired):
+			refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaExpired))
+			return
+		case errors.Is(err, auth.ErrNoToken), errors.Is(err, auth.ErrExpired), errors.Is(err, auth.ErrReplaced):
+			refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaRefused))
+			return
+		case err != nil:
+			s.Log.Error("chat file: checking the reader", "err", err)
+			refuse(http.StatusServiceUnavailable, apierr.Fail(apierr.CodeSystemBusy, "system.busy"))
+			return
+		}
+		reader, err := s.chatFileReader(r.Context(), user)
+		var f storage.ChatFile
+		if err == nil {
+			f, err = s.readableChatFile(r.Context(), rel, reader)
+		}
+		if errors.Is(err, storage.ErrNotFound) {
+			refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
+			return
+		}
+		if err != nil {
+			s.Log.Error("chat file: checking access", "err", err)
+			refuse(http.StatusServiceUnavailable, apierr.Fail(apierr.CodeSystemBusy, "system.busy"))
+			return
+		}
+		file, err := os.Open(filepath.Join(s.Config.DataDir, "files", filepath.FromSlash(f.Path)))
+		if err != nil {
+			refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
+			return
+		}
+		defer file.Close()
+		st, err := file.Stat()
+		if err != nil || st.IsDir() {
+			refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", f.ContentType)
+		if left := until.Sub(s.Clock.Now()); !until.IsZero() && left > 0 {
+			h.Set("Cache-Control", "private, max-age="+strconv.FormatInt(int64(left/time.Second), 10))
+		} else {
+			h.Set("Cache-Control", "private, no-cache")
+		}
+		http.ServeContent(w, r, "", st.ModTime(), file)
+	})
 }

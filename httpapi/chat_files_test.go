@@ -41,11 +41,11 @@ func TestChatAttachmentNamesCannotBeGuessed(t *testing.T) {
 	})
 }
 
-// attachmentSite is the API with /files/ mounted as the node mounts it.
+// attachmentSite is the API with /files/chat/ mounted as the node mounts it.
 func attachmentSite(s *Server) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/api/", s.Handler())
-	mux.Handle("/files/", s.Files())
+	mux.Handle("/files/chat/", s.ChatFiles())
 	return mux
 }
 

@@ -23,7 +23,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"kj/actors/chat"
-	"kj/actors/ledger"
 	"kj/actors/window"
 	"kj/auth"
 	"kj/internal/apierr"
@@ -33,6 +32,7 @@ import (
 	"kj/internal/counter"
 	"kj/internal/presence"
 	"kj/storage"
+	"kj/wallet"
 )
 
 // MaxBody caps every JSON request body (uploads have their own caps).
@@ -49,7 +49,7 @@ type Deps struct {
 	Sessions *auth.Sessions
 	Log      *slog.Logger
 	SMS      SMSSender      // delivers SMS codes; nil picks the KJ_SMS_WEBHOOK_URL webhook or the log (sms.go)
-	Ledger   *ledger.Writer // moves money; nil in tests of areas that do not
+	Wallet   *wallet.Wallet // the points wallet's rules and money (wallet.go); nil: New builds one without a ledger writer
 	Rounds   *window.Rounds // activation windows: bets, rounds, results (rounds.go)
 	Chat     *chat.Engine   // the chat engine, for the group routes
 }
@@ -89,6 +89,10 @@ const (
 func New(d Deps) *Server {
 	if d.Log == nil {
 		d.Log = slog.Default()
+	}
+	if d.Wallet == nil {
+		// Enough for the tests of areas that move no money.
+		d.Wallet = &wallet.Wallet{DB: d.DB, Counters: d.Counters, Clock: d.Clock, Config: d.Config, Log: d.Log}
 	}
 	s := &Server{Deps: d, mux: http.NewServeMux(), settings: newSettingsCache(d.Bus)}
 	for _, register := range areas {

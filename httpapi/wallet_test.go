@@ -21,6 +21,7 @@ import (
 	"kj/internal/clock"
 	"kj/storage"
 	"kj/storage/storagetest"
+	"kj/wallet"
 )
 
 const (
@@ -48,9 +49,10 @@ func walletServer(t *testing.T, db storage.DB) (*Server, *clock.Fake) {
 		w.Stop(ctx)
 		sys.Shutdown()
 	})
-	s.Ledger = w
-	s.Config.USDTTRC20Address, s.Config.USDTERC20Address = testTRC20, testERC20
-	s.Config.RechargeMinDeposit, s.Config.ExchangeMin, s.Config.ExchangeMax = 1000, 1000, 500_000
+	s.Wallet.Ledger = w
+	cfg := &s.Wallet.Config
+	cfg.USDTTRC20Address, cfg.USDTERC20Address = testTRC20, testERC20
+	cfg.RechargeMinDeposit, cfg.ExchangeMin, cfg.ExchangeMax = 1000, 1000, 500_000
 	return s, c
 }
 
@@ -366,7 +368,7 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		_, opTok := newOperator(t, s, "otto")
 
 		var chains struct {
-			List    []chainType
+			List    []wallet.Protocol
 			MinDep  int64
 			Service bool
 		}
@@ -374,13 +376,13 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		if len(chains.List) != 2 || chains.List[0].Protocol != "TRC20" || chains.List[0].Address != testTRC20 || chains.List[1].Address != testERC20 || chains.MinDep != 1000 || !chains.Service {
 			t.Fatalf("chain types %+v (recharge through customer service is on by default)", chains)
 		}
-		s.Config.RechargeViaService = false
+		s.Wallet.Config.RechargeViaService = false
 		chains.Service = true
 		ok(t, s, tok.Token, "/user/getChainTypes", `{}`, &chains)
 		if chains.Service {
 			t.Fatal("KJ_RECHARGE_VIA_SERVICE=false still offers recharge through customer service")
 		}
-		s.Config.RechargeViaService = true
+		s.Wallet.Config.RechargeViaService = true
 
 		before := counts(t, db)
 		order := func(amount int64, protocol, hash string) string {
@@ -738,7 +740,7 @@ func signIn(t *testing.T, s *Server, userID int64) auth.Tokens {
 
 func mustWalletID(t *testing.T, s string) int64 {
 	t.Helper()
-	id, err := parseID(json.RawMessage(s), "id")
+	id, err := wallet.ParseID(json.RawMessage(s), "id")
 	if err != nil {
 		t.Fatal(err)
 	}
