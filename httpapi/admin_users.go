@@ -169,8 +169,9 @@ type adminActivateRequest struct {
 	IsActivation *int        `json:"isActivation"` // default 1
 }
 
-// adminActivateUser sets a user's account status (1 activated, 0 not) and
-// tells the user's open sockets, so the app refreshes its user info.
+// adminActivateUser sets a player's account status (1 activated, 0 not)
+// and tells the player's open sockets, so the app refreshes its user info.
+// Operators' accounts are refused (playerOnly), whoever asks.
 func (s *Server) adminActivateUser(c *Call) (any, error) {
 	var req adminActivateRequest
 	if err := c.Decode(&req); err != nil {
@@ -190,6 +191,9 @@ func (s *Server) adminActivateUser(c *Call) (any, error) {
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		prev, err := storage.UserByID(c.Ctx, tx, id)
 		if err != nil {
+			return err
+		}
+		if err := playerOnly(c.Ctx, tx, id); err != nil {
 			return err
 		}
 		if err := storage.UpdateUserFields(c.Ctx, tx, id, s.Clock.Now().UnixMilli(), map[string]any{"is_activation": status}); err != nil {

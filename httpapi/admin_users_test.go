@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -112,6 +114,61 @@ func TestOperatorRoutes(t *testing.T) {
 		}
 		if r := op("/api/admin/activateUser", `{"userId":"`+alice.IDString()+`","isActivation":0}`); r.Code != 0 || data[AdminUser](t, r).IsActivation != 0 {
 			t.Fatalf("deactivate: %+v", r)
+		}
+	})
+}
+
+// Activation is for players: no operator — agent or admin — can set an
+// operator's account (admin or agent) to "not activated" through
+// /admin/activateUser (an agent could lock an admin out of the app's
+// activated features). The refusal is translated, changes nothing and
+// records nothing; players are activated and deactivated as before.
+func TestActivationRefusesOperatorsAccounts(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, _ := testServer(t, db)
+		ctx := context.Background()
+		boss, bossTok := newOperator(t, s, "boss_act")
+		other, _ := newOperator(t, s, "boss_act2")
+		desk, deskTok := newAgent(t, s, "desk_act")
+		desk2, _ := newAgent(t, s, "desk_act2")
+		pat, _ := newUser(t, s, "pat_act")
+		cases := []struct {
+			name, token string
+			target      storage.User
+		}{
+			{"agent on an admin", deskTok.Token, boss},
+			{"agent on another agent", deskTok.Token, desk2},
+			{"agent on itself", deskTok.Token, desk},
+			{"admin on another admin", bossTok.Token, other},
+			{"admin on an agent", bossTok.Token, desk},
+		}
+		for _, c := range cases {
+			for _, status := range []int{0, 1} {
+				r := post(t, s, c.token, "/admin/activateUser", fmt.Sprintf(`{"userId":%q,"isActivation":%d}`, c.target.IDString(), status))
+				if r.Code != apierr.CodeRoleRefused || r.Status != http.StatusForbidden ||
+					r.Message != "This is an operator's account: only admins change it, under Operators" {
+					t.Fatalf("%s, isActivation %d: %+v, want refused", c.name, status, r)
+				}
+			}
+			if u, err := storage.UserByID(ctx, db, c.target.ID); err != nil || u.IsActivation != 1 {
+				t.Fatalf("%s: the operator's account is now %+v (%v)", c.name, u, err)
+			}
+		}
+		if es := auditEntries(t, db); len(es) != 0 {
+			t.Fatalf("refused activations recorded %+v", es)
+		}
+		// Players: both roles still activate and deactivate them.
+		for _, tok := range []string{deskTok.Token, bossTok.Token} {
+			for _, status := range []int{1, 0} {
+				var u AdminUser
+				ok(t, s, tok, "/admin/activateUser", fmt.Sprintf(`{"userId":%q,"isActivation":%d}`, pat.IDString(), status), &u)
+				if got, _ := storage.UserByID(ctx, db, pat.ID); u.IsActivation != status || got.IsActivation != status {
+					t.Fatalf("player set to %d: answered %+v, stored %d", status, u, got.IsActivation)
+				}
+			}
+		}
+		if es := auditEntries(t, db); len(es) != 4 {
+			t.Fatalf("%d audit entries for 4 player changes", len(es))
 		}
 	})
 }

@@ -9,6 +9,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -487,8 +488,10 @@ func decodeUserID(c *Call, req *userActionRequest) (int64, error) {
 	return int64(req.UserID), nil
 }
 
-// playerOnly refuses a change meant for players when the target is an
-// operator: operators are managed by admins through /admin/operators.
+// playerOnly refuses a change meant for players (activation, freezing, a
+// fund password's reset) when the target is an operator, whoever asks:
+// operators' accounts change only through /admin/operators, which only
+// admins may call, so an agent cannot lock out an admin.
 func playerOnly(ctx context.Context, q storage.Querier, id int64) error {
 	role, err := storage.OperatorRole(ctx, q, id)
 	if errors.Is(err, storage.ErrNotFound) {
@@ -498,7 +501,7 @@ func playerOnly(ctx context.Context, q storage.Querier, id int64) error {
 		return err
 	}
 	if role != "" {
-		return apierr.Invalid("userId")
+		return apierr.Fail(apierr.CodeRoleRefused, "operator.account.admin.only").WithStatus(http.StatusForbidden)
 	}
 	return nil
 }

@@ -163,7 +163,7 @@ func TestFreezeEndsSessionsAndRefusesSignIn(t *testing.T) {
 			t.Fatalf("detail %+v", detail)
 		}
 		// Operators cannot be frozen here.
-		fails(t, s, agentTok.Token, "/admin/user/freeze", `{"userId":"`+boss.IDString()+`","frozen":1,"reason":"x"}`, apierr.CodeInvalid)
+		fails(t, s, agentTok.Token, "/admin/user/freeze", `{"userId":"`+boss.IDString()+`","frozen":1,"reason":"x"}`, apierr.CodeRoleRefused)
 		ok(t, s, agentTok.Token, "/admin/user/freeze", `{"userId":"`+id+`","frozen":0}`, nil)
 		mustLogin(t, s, "pat_f", "abc123")
 		entries, _ := storage.ListAudit(context.Background(), db, storage.AuditFilter{Target: id}, 10, 0)

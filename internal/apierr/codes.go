@@ -103,8 +103,7 @@ const (
 	CodeSMSCooldown      = 1117 // another code asked for too soon
 	CodeSMSLimit         = 1118 // too many codes to one phone
 	CodeSMSSendFailed    = 1119 // the sender failed
-	CodePhoneInvalid     = 1120 // phone not min-max digits
-	CodePhoneMismatch    = 1121 // phone is not the account's bound phone
+	CodePhoneInvalid     = 1120 // phone not min-max digits (1121, not the account's phone, is retired: 1115 says it)
 	CodeNickInvalid      = 1122 // nickname not 1-10 characters
 	CodeAvatarType       = 1123 // not PNG, JPEG or WebP
 	CodeAvatarTooLarge   = 1124 // over 5 MB
