@@ -3,6 +3,15 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const importsApp = {
+  regex: '^(\\.\\./)+app/',
+  message: 'app/ is the top of the web app (shell, route table): move what you need below it, e.g. to navigation/.',
+};
+const importsScreens = {
+  regex: '^(\\.\\./)+(features|components)/',
+  message: 'navigation/ sits below the screens and the component kit: it holds paths and URL hooks only.',
+};
+
 export default tseslint.config(
   {
     ignores: ['node_modules/**', 'webapp/dist/**', 'webapp/e2e/screenshots/**', 'coverage/**', 'results/**'],
@@ -26,6 +35,20 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/consistent-type-definitions': 'off',
     },
+  },
+  // The web app's top folder, app/ (the shell and the route table), is imported by no folder
+  // below it, so a screen never depends on the table that lazily loads it; navigation/ (paths,
+  // URL hooks) sits below the screens and the component kit. Tests and test/ may import app/:
+  // they render the whole app through its route table.
+  {
+    files: ['webapp/src/**/*.{ts,tsx}'],
+    ignores: ['webapp/src/app/**', 'webapp/src/main.tsx', 'webapp/src/test/**', '**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [importsApp] }] },
+  },
+  {
+    files: ['webapp/src/navigation/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [importsApp, importsScreens] }] },
   },
   {
     files: ['**/*.{js,mjs}'],

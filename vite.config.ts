@@ -113,12 +113,12 @@ export default defineConfig({
               priority: 1,
             },
             {
-              // The app's own shared code (API client, component kit, state, formatting, the
-              // shell) as one chunk: on a phone network each extra file of the first screen costs
-              // a round trip more than its bytes. Not i18n/resources: the language packs import
-              // it, and this chunk awaits a pack before the first render.
+              // The app's own shared code (API client, component kit, navigation, state,
+              // formatting, the shell) as one chunk: on a phone network each extra file of the
+              // first screen costs a round trip more than its bytes. Not i18n/resources: the
+              // language packs import it, and this chunk awaits a pack before the first render.
               name: 'app',
-              test: /webapp[\\/]src[\\/](api|app|components|state|format|i18n[\\/](index|languages))[\\/.]/,
+              test: /webapp[\\/]src[\\/](api|app|components|navigation|state|format|i18n[\\/](index|languages))[\\/.]/,
               priority: 0,
             },
           ],

@@ -7,7 +7,7 @@
  * Everything with a side effect (fetch, storage, toast, navigation, time) comes in through
  * `ApiEnvironment`, so the rules are unit-tested without a browser.
  */
-import { loginPath, LOGIN_PATH } from '../app/paths';
+import { loginPath, LOGIN_PATH } from '../navigation/paths';
 import { currentLanguage, i18n } from '../i18n';
 import { showToast } from '../state/toast';
 import { defaultApiConfig, type ApiConfig } from './config';

@@ -10,7 +10,7 @@ import { LaunchChecks } from '../features/launch/LaunchChecks';
 import { usePlatformStart } from '../features/launch/platform';
 import { RoundOutcomeNotice } from '../features/rounds/RoundOutcomeNotice';
 import { useSession } from '../state/session';
-import { isOpenPath, isTabPath, loginPath } from './paths';
+import { isOpenPath, isTabPath, loginPath } from '../navigation/paths';
 import { NewVersionPrompt } from './NewVersionPrompt';
 import { NOT_FOUND_ROUTE_ID } from './routeIds';
 

@@ -1,97 +1,61 @@
+import type { ComponentType } from 'react';
 import { Navigate, type RouteObject } from 'react-router';
+import { PageLoading } from '../components/status/PageLoading';
 import { AppShell } from './AppShell';
-import { PageLoading } from './PageLoading';
 import { RouteError } from './RouteError';
 import { NOT_FOUND_ROUTE_ID } from './routeIds';
 import { TabLayout } from './TabLayout';
 
-// Every page is its own chunk (pages load lazily); pages/ maps a route to the screen in features/.
-const chatPage = async () => ({
-  Component: (await import('../pages/tabBar/ConversationListPage')).ConversationListPage,
-});
-const findPage = async () => ({ Component: (await import('../pages/tabBar/FindPage')).FindPage });
-const minePage = async () => ({ Component: (await import('../pages/tabBar/MinePage')).MinePage });
-const cityPage = async () => ({ Component: (await import('../pages/tabBar/CityPage')).CityPage });
-const lovePage = async () => ({ Component: (await import('../pages/tabBar/LovePage')).LovePage });
-const loginPage = async () => ({ Component: (await import('../pages/auth/LoginPage')).LoginPage });
-// Discover, videos, same city, customer service, modal and desktop pages.
-const incentiveWindowPage = async () => ({
-  Component: (await import('../pages/find/IncentiveWindowPage')).IncentiveWindowPage,
-});
-const watchVideoPage = async () => ({ Component: (await import('../pages/find/WatchVideoPage')).WatchVideoPage });
-const loveVideoPage = async () => ({ Component: (await import('../pages/love/HighlightsPage')).HighlightsPage });
-const customerPage = async () => ({ Component: (await import('../pages/customer/CustomerPage')).CustomerPage });
-const webviewPage = async () => ({ Component: (await import('../pages/modal/WebviewPage')).WebviewPage });
-const updateAlertPage = async () => ({ Component: (await import('../pages/modal/UpdateAlertPage')).UpdateAlertPage });
-const shareImagePage = async () => ({ Component: (await import('../pages/modal/ShareImagePage')).ShareImagePage });
-const iframePage = async () => ({ Component: (await import('../pages/iframe/IframePage')).IframePage });
-// The launch page and the query-driven dialogs ("Init/auth/modal").
-const initPage = async () => ({ Component: (await import('../pages/init/InitPage')).InitPage });
+/**
+ * A route's screen: the component `load`'s feature module exports as `name`. The import runs
+ * when the route is first matched, so each screen is a chunk of its own that the first page
+ * never waits for; the type checks that the module exports a component by that name.
+ */
+function screen<Name extends string, Module extends Record<Name, ComponentType>>(load: () => Promise<Module>, name: Name) {
+  return async () => ({ Component: (await load())[name] });
+}
+
+// Screens that more than one route shows.
+const chatPage = screen(() => import('../features/chat/list/ConversationListPage'), 'ConversationListPage');
+const editNickNamePage = screen(() => import('../features/account/profile/EditNickNamePage'), 'EditNickNamePage');
+// The query-driven dialogs ("Init/auth/modal"): one screen, the second with a notice to acknowledge.
 const modalPage = async () => {
-  const { ModalPage } = await import('../pages/modal/ModalPage');
+  const { ModalPage } = await import('../features/modal/ModalPage');
   return { element: <ModalPage /> };
 };
 const noticeModalPage = async () => {
-  const { ModalPage } = await import('../pages/modal/ModalPage');
+  const { ModalPage } = await import('../features/modal/ModalPage');
   return { element: <ModalPage notice /> };
 };
-const languageSettingPage = async () => ({
-  Component: (await import('../pages/my/LanguageSettingPage')).LanguageSettingPage,
-});
-const editInformationPage = async () => ({
-  Component: (await import('../pages/my/EditInformationPage')).EditInformationPage,
-});
-const editNickNamePage = async () => ({ Component: (await import('../pages/my/EditNickNamePage')).EditNickNamePage });
-const changeAvatarPage = async () => ({ Component: (await import('../pages/my/ChangeAvatarPage')).ChangeAvatarPage });
-const shareQrcodePage = async () => ({ Component: (await import('../pages/my/ShareQrcodePage')).ShareQrcodePage });
-const switchAccountPage = async () => ({ Component: (await import('../pages/my/SwitchAccountPage')).SwitchAccountPage });
-const safetySettingPage = async () => ({ Component: (await import('../pages/my/SafetySettingPage')).SafetySettingPage });
-const privacySettingPage = async () => ({
-  Component: (await import('../pages/my/PrivacySettingPage')).PrivacySettingPage,
-});
-const noticePage = async () => ({ Component: (await import('../pages/my/NoticePage')).NoticePage });
-const rechargePage = async () => ({ Component: (await import('../pages/my/RechargePage')).RechargePage });
-const exchangePage = async () => ({ Component: (await import('../pages/my/ExchangePage')).ExchangePage });
-const clickRecordPage = async () => ({ Component: (await import('../pages/my/ClickRecordPage')).ClickRecordPage });
-const pointsDetailsPage = async () => ({ Component: (await import('../pages/my/PointsDetailsPage')).PointsDetailsPage });
-const exchangeRecordPage = async () => ({
-  Component: (await import('../pages/my/ExchangeRecordPage')).ExchangeRecordPage,
-});
-const modifyPasswordPage = async () => ({
-  Component: (await import('../pages/setting/ModifyPasswordPage')).ModifyPasswordPage,
-});
-const fundPasswordPage = async () => ({ Component: (await import('../pages/setting/FundPasswordPage')).FundPasswordPage });
-const changeFundPasswordPage = async () => ({
-  Component: (await import('../pages/setting/ChangeFundPasswordPage')).ChangeFundPasswordPage,
-});
-const phoneNumberPage = async () => ({ Component: (await import('../pages/setting/PhoneNumberPage')).PhoneNumberPage });
-const addBankPage = async () => ({ Component: (await import('../pages/setting/AddBankPage')).AddBankPage });
-const bankManagementPage = async () => ({
-  Component: (await import('../pages/setting/BankManagementPage')).BankManagementPage,
-});
 
 // Chat: /pages/chat/... and the system pages
 const chatRoutes: RouteObject[] = [
-  { path: 'pages/chat/search', lazy: async () => ({ Component: (await import('../pages/chat/SearchPage')).SearchPage }) },
-  { path: 'pages/chat/conversation', lazy: async () => ({ Component: (await import('../pages/chat/ConversationPage')).ConversationPage }) },
+  { path: 'pages/chat/search', lazy: screen(() => import('../features/chat/search/SearchPage'), 'SearchPage') },
+  {
+    path: 'pages/chat/conversation',
+    lazy: screen(() => import('../features/chat/conversation/ConversationPage'), 'ConversationPage'),
+  },
   {
     path: 'pages/chat/conversation-settings',
-    lazy: async () => ({ Component: (await import('../pages/chat/ConversationSettingsPage')).ConversationSettingsPage }),
+    lazy: screen(() => import('../features/chat/conversation/ConversationSettingsPage'), 'ConversationSettingsPage'),
   },
-  { path: 'pages/chat/forward', lazy: async () => ({ Component: (await import('../pages/chat/ForwardPage')).ForwardPage }) },
-  { path: 'pages/chat/contacts', lazy: async () => ({ Component: (await import('../pages/chat/ContactsPage')).ContactsPage }) },
-  { path: 'pages/chat/add-friend', lazy: async () => ({ Component: (await import('../pages/chat/AddFriendPage')).AddFriendPage }) },
-  { path: 'pages/chat/friend-verify', lazy: async () => ({ Component: (await import('../pages/chat/FriendVerifyPage')).FriendVerifyPage }) },
-  { path: 'pages/chat/new-friend', lazy: async () => ({ Component: (await import('../pages/chat/NewFriendPage')).NewFriendPage }) },
-  { path: 'pages/chat/user-info', lazy: async () => ({ Component: (await import('../pages/chat/UserInfoPage')).UserInfoPage }) },
-  { path: 'pages/chat/group-list', lazy: async () => ({ Component: (await import('../pages/chat/GroupListPage')).GroupListPage }) },
-  { path: 'pages/chat/group', lazy: async () => ({ Component: (await import('../pages/chat/CreateGroupPage')).CreateGroupPage }) },
-  { path: 'pages/chat/group-info', lazy: async () => ({ Component: (await import('../pages/chat/GroupInfoPage')).GroupInfoPage }) },
-  { path: 'pages/chat/group-edit', lazy: async () => ({ Component: (await import('../pages/chat/GroupEditPage')).GroupEditPage }) },
-  { path: 'pages/chat/new-group', lazy: async () => ({ Component: (await import('../pages/chat/NewGroupPage')).NewGroupPage }) },
-  { path: 'preview-image', lazy: async () => ({ Component: (await import('../pages/system/PreviewImagePage')).PreviewImagePage }) },
-  { path: 'open-location', lazy: async () => ({ Component: (await import('../pages/system/OpenLocationPage')).OpenLocationPage }) },
-  { path: 'choose-location', lazy: async () => ({ Component: (await import('../pages/system/ChooseLocationPage')).ChooseLocationPage }) },
+  { path: 'pages/chat/forward', lazy: screen(() => import('../features/chat/forward/ForwardPage'), 'ForwardPage') },
+  { path: 'pages/chat/contacts', lazy: screen(() => import('../features/chat/contacts/ContactsPage'), 'ContactsPage') },
+  { path: 'pages/chat/add-friend', lazy: screen(() => import('../features/chat/contacts/AddFriendPage'), 'AddFriendPage') },
+  {
+    path: 'pages/chat/friend-verify',
+    lazy: screen(() => import('../features/chat/contacts/FriendVerifyPage'), 'FriendVerifyPage'),
+  },
+  { path: 'pages/chat/new-friend', lazy: screen(() => import('../features/chat/contacts/NewFriendPage'), 'NewFriendPage') },
+  { path: 'pages/chat/user-info', lazy: screen(() => import('../features/chat/contacts/UserInfoPage'), 'UserInfoPage') },
+  { path: 'pages/chat/group-list', lazy: screen(() => import('../features/chat/groups/GroupListPage'), 'GroupListPage') },
+  { path: 'pages/chat/group', lazy: screen(() => import('../features/chat/groups/CreateGroupPage'), 'CreateGroupPage') },
+  { path: 'pages/chat/group-info', lazy: screen(() => import('../features/chat/groups/GroupInfoPage'), 'GroupInfoPage') },
+  { path: 'pages/chat/group-edit', lazy: screen(() => import('../features/chat/groups/GroupEditPage'), 'GroupEditPage') },
+  { path: 'pages/chat/new-group', lazy: screen(() => import('../features/chat/groups/NewGroupPage'), 'NewGroupPage') },
+  { path: 'preview-image', lazy: screen(() => import('../features/chat/system/PreviewImagePage'), 'PreviewImagePage') },
+  { path: 'open-location', lazy: screen(() => import('../features/chat/system/OpenLocationPage'), 'OpenLocationPage') },
+  { path: 'choose-location', lazy: screen(() => import('../features/chat/system/ChooseLocationPage'), 'ChooseLocationPage') },
 ];
 
 /** The route table (pages are added here as their issues land). */
@@ -109,46 +73,94 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, lazy: chatPage },
           { path: 'pages/tabBar/chat', lazy: chatPage },
-          { path: 'pages/tabBar/find', lazy: findPage },
-          { path: 'pages/tabBar/mine', lazy: minePage },
-          { path: 'pages/tabBar/city', lazy: cityPage },
-          { path: 'pages/tabBar/love', lazy: lovePage },
+          { path: 'pages/tabBar/find', lazy: screen(() => import('../features/discover/FindPage'), 'FindPage') },
+          { path: 'pages/tabBar/mine', lazy: screen(() => import('../features/account/mine/MinePage'), 'MinePage') },
+          { path: 'pages/tabBar/city', lazy: screen(() => import('../features/city/CityPage'), 'CityPage') },
+          { path: 'pages/tabBar/love', lazy: screen(() => import('../features/videos/LovePage'), 'LovePage') },
         ],
       },
-      { path: 'pages/init/init', lazy: initPage },
-      { path: 'pages/auth/login', lazy: loginPage },
-      { path: 'pages/my/language-setting', lazy: languageSettingPage },
-      { path: 'pages/my/edit-information', lazy: editInformationPage },
+      { path: 'pages/init/init', lazy: screen(() => import('../features/launch/InitPage'), 'InitPage') },
+      { path: 'pages/auth/login', lazy: screen(() => import('../features/account/auth/LoginPage'), 'LoginPage') },
+      {
+        path: 'pages/my/language-setting',
+        lazy: screen(() => import('../features/account/settings/LanguageSettingPage'), 'LanguageSettingPage'),
+      },
+      {
+        path: 'pages/my/edit-information',
+        lazy: screen(() => import('../features/account/profile/EditInformationPage'), 'EditInformationPage'),
+      },
       { path: 'pages/my/edit-nick-name', lazy: editNickNamePage },
-      { path: 'pages/my/change-avatar', lazy: changeAvatarPage },
-      { path: 'pages/my/share-qrcode', lazy: shareQrcodePage },
-      { path: 'pages/my/switch-account', lazy: switchAccountPage },
-      { path: 'pages/my/safety-setting', lazy: safetySettingPage },
-      { path: 'pages/my/privacy-setting', lazy: privacySettingPage },
-      { path: 'pages/my/notice', lazy: noticePage },
-      { path: 'pages/my/recharge', lazy: rechargePage },
-      { path: 'pages/my/exchange', lazy: exchangePage },
-      { path: 'pages/my/click-record', lazy: clickRecordPage },
-      { path: 'pages/my/points-details', lazy: pointsDetailsPage },
-      { path: 'pages/my/exchange-record', lazy: exchangeRecordPage },
-      { path: 'pages/setting/modify-password', lazy: modifyPasswordPage },
-      { path: 'pages/setting/fund-password', lazy: fundPasswordPage },
-      { path: 'pages/setting/change-fund-password', lazy: changeFundPasswordPage },
-      { path: 'pages/setting/phone-number', lazy: phoneNumberPage },
-      { path: 'pages/setting/add-bank', lazy: addBankPage },
+      {
+        path: 'pages/my/change-avatar',
+        lazy: screen(() => import('../features/account/profile/ChangeAvatarPage'), 'ChangeAvatarPage'),
+      },
+      {
+        path: 'pages/my/share-qrcode',
+        lazy: screen(() => import('../features/account/profile/ShareQrcodePage'), 'ShareQrcodePage'),
+      },
+      {
+        path: 'pages/my/switch-account',
+        lazy: screen(() => import('../features/account/switch/SwitchAccountPage'), 'SwitchAccountPage'),
+      },
+      {
+        path: 'pages/my/safety-setting',
+        lazy: screen(() => import('../features/account/settings/SafetySettingPage'), 'SafetySettingPage'),
+      },
+      {
+        path: 'pages/my/privacy-setting',
+        lazy: screen(() => import('../features/chat/privacy/PrivacySettingPage'), 'PrivacySettingPage'),
+      },
+      { path: 'pages/my/notice', lazy: screen(() => import('../features/notices/NoticePage'), 'NoticePage') },
+      { path: 'pages/my/recharge', lazy: screen(() => import('../features/wallet/recharge/RechargePage'), 'RechargePage') },
+      { path: 'pages/my/exchange', lazy: screen(() => import('../features/wallet/exchange/ExchangePage'), 'ExchangePage') },
+      {
+        path: 'pages/my/click-record',
+        lazy: screen(() => import('../features/wallet/records/ClickRecordPage'), 'ClickRecordPage'),
+      },
+      {
+        path: 'pages/my/points-details',
+        lazy: screen(() => import('../features/wallet/records/PointsDetailsPage'), 'PointsDetailsPage'),
+      },
+      {
+        path: 'pages/my/exchange-record',
+        lazy: screen(() => import('../features/wallet/records/ExchangeRecordPage'), 'ExchangeRecordPage'),
+      },
+      {
+        path: 'pages/setting/modify-password',
+        lazy: screen(() => import('../features/account/settings/ModifyPasswordPage'), 'ModifyPasswordPage'),
+      },
+      {
+        path: 'pages/setting/fund-password',
+        lazy: screen(() => import('../features/wallet/fund-password/FundPasswordPage'), 'FundPasswordPage'),
+      },
+      {
+        path: 'pages/setting/change-fund-password',
+        lazy: screen(() => import('../features/wallet/fund-password/ChangeFundPasswordPage'), 'ChangeFundPasswordPage'),
+      },
+      {
+        path: 'pages/setting/phone-number',
+        lazy: screen(() => import('../features/account/settings/PhoneNumberPage'), 'PhoneNumberPage'),
+      },
+      { path: 'pages/setting/add-bank', lazy: screen(() => import('../features/wallet/bank/AddBankPage'), 'AddBankPage') },
       { path: 'pages/setting/nick-name', lazy: editNickNamePage },
-      { path: 'pages/setting/bank-management', lazy: bankManagementPage },
+      {
+        path: 'pages/setting/bank-management',
+        lazy: screen(() => import('../features/wallet/bank/BankManagementPage'), 'BankManagementPage'),
+      },
       ...chatRoutes,
-      { path: 'pages/find/incentive-window', lazy: incentiveWindowPage },
-      { path: 'pages/find/watch-video', lazy: watchVideoPage },
-      { path: 'pages/love/video', lazy: loveVideoPage },
-      { path: 'pages/customer/customer', lazy: customerPage },
+      {
+        path: 'pages/find/incentive-window',
+        lazy: screen(() => import('../features/rounds/IncentiveWindowPage'), 'IncentiveWindowPage'),
+      },
+      { path: 'pages/find/watch-video', lazy: screen(() => import('../features/videos/WatchVideoPage'), 'WatchVideoPage') },
+      { path: 'pages/love/video', lazy: screen(() => import('../features/videos/HighlightsPage'), 'HighlightsPage') },
+      { path: 'pages/customer/customer', lazy: screen(() => import('../features/customer/CustomerPage'), 'CustomerPage') },
       { path: 'pages/modal/modal', lazy: modalPage },
       { path: 'pages/modal/modal_n', lazy: noticeModalPage },
-      { path: 'pages/modal/webview', lazy: webviewPage },
-      { path: 'pages/modal/update-alert', lazy: updateAlertPage },
-      { path: 'pages/modal/share-image', lazy: shareImagePage },
-      { path: 'pages/iframe/iframe', lazy: iframePage },
+      { path: 'pages/modal/webview', lazy: screen(() => import('../features/modal/WebviewPage'), 'WebviewPage') },
+      { path: 'pages/modal/update-alert', lazy: screen(() => import('../features/modal/UpdateAlertPage'), 'UpdateAlertPage') },
+      { path: 'pages/modal/share-image', lazy: screen(() => import('../features/modal/ShareImagePage'), 'ShareImagePage') },
+      { path: 'pages/iframe/iframe', lazy: screen(() => import('../features/modal/IframePage'), 'IframePage') },
       { id: NOT_FOUND_ROUTE_ID, path: '*', element: <Navigate to="/" replace /> },
     ],
   },

@@ -2,7 +2,7 @@ import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type ReactNode, type TouchEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageLoading } from '../../app/PageLoading';
+import { PageLoading } from '../status/PageLoading';
 import { EmptyState } from '../empty-state/EmptyState';
 import { ErrorState } from '../status/ErrorState';
 import './InfiniteList.css';

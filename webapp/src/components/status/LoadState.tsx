@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PageLoading } from '../../app/PageLoading';
+import { PageLoading } from './PageLoading';
 import { EmptyState } from '../empty-state/EmptyState';
 import { chatErrorText } from '../../features/chat/data/errors';
 

@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { PageLoading } from '../../app/PageLoading';
+import { PageLoading } from './PageLoading';
 import { ErrorState } from './ErrorState';
 
 /**

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { HOME_PATH, TAB_PATHS } from '../../app/paths';
+import { HOME_PATH, TAB_PATHS } from '../../navigation/paths';
 import { Badge } from '../badge/Badge';
 import { useUnreadTotal } from '../../features/chat/data/hooks';
 import { ChatIcon, FindIcon, MineIcon } from './TabIcons';

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAccountActions } from './session';
-import { LOGIN_PATH } from '../../app/paths';
+import { LOGIN_PATH } from '../../navigation/paths';
 
 /** Signs out and goes to the login page; the mine page and the edit information page both offer it. */
 export function SignOutButton() {

@@ -5,7 +5,7 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state/EmptyState';
-import { TAB_PATHS } from '../../app/paths';
+import { TAB_PATHS } from '../../navigation/paths';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { useNextPageNearEnd } from '../../components/infinite-list/useNextPageNearEnd';
 import { PullRefresh } from '../../components/pull-refresh/PullRefresh';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Listing } from '../../api/content';
-import { customerPath } from '../../app/paths';
+import { customerPath } from '../../navigation/paths';
 import { assetUrl } from '../../api/assets';
 import styles from './city.module.css';
 

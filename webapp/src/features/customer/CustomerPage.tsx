@@ -1,8 +1,8 @@
 import '../../components/ui/ui.css';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TAB_PATHS } from '../../app/paths';
-import { useSearchParam } from '../../app/useSearchParam';
+import { TAB_PATHS } from '../../navigation/paths';
+import { useSearchParam } from '../../navigation/useSearchParam';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { InlineError, LoadingNote } from '../../components/status/SectionState';

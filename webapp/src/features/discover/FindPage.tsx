@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { contentApi } from '../../api/content';
-import { FIND_PATHS, incentiveWindowPath, loginPath, TAB_PATHS } from '../../app/paths';
+import { FIND_PATHS, incentiveWindowPath, loginPath, TAB_PATHS } from '../../navigation/paths';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { sectionGate } from '../../components/status/SectionState';
 import { PullRefresh } from '../../components/pull-refresh/PullRefresh';

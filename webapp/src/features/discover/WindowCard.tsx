@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { LobbyWindow } from '../../api/rounds';
-import { incentiveWindowPath } from '../../app/paths';
+import { incentiveWindowPath } from '../../navigation/paths';
 import { formatMoney } from '../../format';
 import { Countdown } from '../rounds/Countdown';
 import { PhaseBadge } from '../rounds/PhaseBadge';

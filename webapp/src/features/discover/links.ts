@@ -1,4 +1,4 @@
-import { webviewPath } from '../../app/paths';
+import { webviewPath } from '../../navigation/paths';
 
 /**
  * Where an operator's link (banner, splash) goes inside the app: app pages (`/pages/...`,

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { FIND_PATHS } from '../../app/paths';
+import { FIND_PATHS } from '../../navigation/paths';
 import { isDesktopDevice, isFramed } from './device';
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { appPath, HOME_PATH, FIND_PATHS } from '../../app/paths';
+import { appPath, HOME_PATH, FIND_PATHS } from '../../navigation/paths';
 import styles from './modal.module.css';
 import { useAppName } from '../launch/platform';
 

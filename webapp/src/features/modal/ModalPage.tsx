@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { HOME_PATH } from '../../app/paths';
-import { useBack } from '../../app/useReturn';
+import { HOME_PATH } from '../../navigation/paths';
+import { useBack } from '../../navigation/useReturn';
 import { Dialog } from '../../components/dialog/Dialog';
 import { parseDialogQuery } from './dialogQuery';
 import styles from './modal.module.css';

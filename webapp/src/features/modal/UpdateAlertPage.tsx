@@ -3,8 +3,8 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUpdateCheck } from '../account/useUpdateCheck';
-import { HOME_PATH } from '../../app/paths';
-import { useBack } from '../../app/useReturn';
+import { HOME_PATH } from '../../navigation/paths';
+import { useBack } from '../../navigation/useReturn';
 import { updatePromptAtom } from '../../state/appUpdate';
 import styles from './modal.module.css';
 

@@ -1,4 +1,4 @@
-import { appPath, DIALOG_PATHS } from '../../app/paths';
+import { appPath, DIALOG_PATHS } from '../../navigation/paths';
 import { stripHiddenChars, truncateText } from '../../format/text';
 
 /**

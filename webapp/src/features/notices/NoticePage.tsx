@@ -2,8 +2,8 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { noticesApi, type Notice } from '../../api/notices';
-import { MY_PATHS, TAB_PATHS } from '../../app/paths';
-import { PageLoading } from '../../app/PageLoading';
+import { MY_PATHS, TAB_PATHS } from '../../navigation/paths';
+import { PageLoading } from '../../components/status/PageLoading';
 import { InfiniteList, nextPageParam } from '../../components/infinite-list/InfiniteList';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { ErrorState } from '../../components/status/ErrorState';

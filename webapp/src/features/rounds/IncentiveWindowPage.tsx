@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { RoundResult } from '../../api/rounds';
-import { TAB_PATHS } from '../../app/paths';
+import { TAB_PATHS } from '../../navigation/paths';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { formatMoney } from '../../format';

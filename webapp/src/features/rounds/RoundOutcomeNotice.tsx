@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { onAnyBusinessPush } from '../../api/chat';
 import { deliverBusinessPush, pushHub } from '../../api/pushes';
 import type { BetContent, RoundResult } from '../../api/rounds';
-import { FIND_PATHS } from '../../app/paths';
+import { FIND_PATHS } from '../../navigation/paths';
 import { formatMoney } from '../../format';
 import { roundsKeys } from './queries';
 import styles from './trend.module.css';

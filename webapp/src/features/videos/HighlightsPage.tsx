@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { VideoListState } from './VideoListState';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Video } from '../../api/content';
-import { FIND_PATHS, singleChatPath, TAB_PATHS } from '../../app/paths';
+import { FIND_PATHS, singleChatPath, TAB_PATHS } from '../../navigation/paths';
 import { useNextPageNearEnd } from '../../components/infinite-list/useNextPageNearEnd';
 import { useSession } from '../../state/session';
 import { showToast } from '../../state/toast';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { VideoListState } from './VideoListState';
 import { Link } from 'react-router';
-import { FIND_PATHS, TAB_PATHS } from '../../app/paths';
+import { FIND_PATHS, TAB_PATHS } from '../../navigation/paths';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { PullRefresh } from '../../components/pull-refresh/PullRefresh';
 import { useHighlightVideos, videoKeys } from './queries';

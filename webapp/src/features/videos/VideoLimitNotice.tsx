@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { customerPath } from '../../app/paths';
+import { customerPath } from '../../navigation/paths';
 
 interface VideoLimitNoticeProps {
   /** The server's message when it refused a view (code 1501), else the app's own text. */

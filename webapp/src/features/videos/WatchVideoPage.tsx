@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { VideoListState } from './VideoListState';
 import { ApiError } from '../../api/client';
 import { contentApi, VIDEO_LIMIT_CODE, type Video, type VideoAllowance } from '../../api/content';
-import { TAB_PATHS } from '../../app/paths';
+import { TAB_PATHS } from '../../navigation/paths';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { PullRefresh } from '../../components/pull-refresh/PullRefresh';
 import { showToast } from '../../state/toast';

@@ -1,4 +1,4 @@
-import { FIND_PATHS } from '../../app/paths';
+import { FIND_PATHS } from '../../navigation/paths';
 
 /** What the share-image page draws: the product asks this: it is opened with a json query. */
 export interface ShareImageSpec {

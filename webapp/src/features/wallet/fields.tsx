@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ParseKeys } from 'i18next';
-import { SETTING_PATHS, withRedirect } from '../../app/paths';
+import { SETTING_PATHS, withRedirect } from '../../navigation/paths';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { PinField } from '../../components/form/PinField';
 import { TextField } from '../../components/form/TextField';

@@ -10,8 +10,8 @@ import { SubmitButton } from '../../../components/form/SubmitButton';
 import { useFormChecks } from '../../../components/form/useFormChecks';
 import { showToast } from '../../../state/toast';
 import { Link } from 'react-router';
-import { customerPath } from '../../../app/paths';
-import { PageLoading } from '../../../app/PageLoading';
+import { customerPath } from '../../../navigation/paths';
+import { PageLoading } from '../../../components/status/PageLoading';
 import { baseDataQuery } from '../../launch/platform';
 
 interface ForgetFormProps {

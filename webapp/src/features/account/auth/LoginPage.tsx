@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { safeRedirect, TAB_PATHS } from '../../../app/paths';
+import { safeRedirect, TAB_PATHS } from '../../../navigation/paths';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { SegmentTabs } from '../../../components/tabs/SegmentTabs';
 import { isInviteCode } from '../validation';

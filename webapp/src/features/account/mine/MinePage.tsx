@@ -6,8 +6,8 @@ import { APP_VERSION } from '../appUpdate';
 import { queryKeys, fetchManifest, useUserInfo, walletSummaryQuery } from '../queries';
 import { SignOutButton } from '../SignOutButton';
 import { useUpdateCheck } from '../useUpdateCheck';
-import { loginPath, MY_PATHS, TAB_PATHS } from '../../../app/paths';
-import { PageLoading } from '../../../app/PageLoading';
+import { loginPath, MY_PATHS, TAB_PATHS } from '../../../navigation/paths';
+import { PageLoading } from '../../../components/status/PageLoading';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 import {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useUserInfo } from '../queries';
 import { SignOutButton } from '../SignOutButton';
-import { MY_PATHS, TAB_PATHS } from '../../../app/paths';
+import { MY_PATHS, TAB_PATHS } from '../../../navigation/paths';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { MenuItem, MenuLink, MenuList } from '../../../components/menu/Menu';
 import { PageHeader } from '../../../components/page-header/PageHeader';

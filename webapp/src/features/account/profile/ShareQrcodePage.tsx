@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inviteLinkQuery, useUserInfo } from '../queries';
-import { MY_PATHS } from '../../../app/paths';
+import { MY_PATHS } from '../../../navigation/paths';
 import { copyText } from '../../../components/copy/copyText';
 import { CopyButton } from '../../../components/copy/CopyButton';
 import { PageHeader } from '../../../components/page-header/PageHeader';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TAB_PATHS } from '../../../app/paths';
+import { TAB_PATHS } from '../../../navigation/paths';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import {
   LANGUAGE_NAMES,

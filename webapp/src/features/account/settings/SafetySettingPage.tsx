@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo, walletSummaryQuery } from '../queries';
-import { SETTING_PATHS, TAB_PATHS } from '../../../app/paths';
+import { SETTING_PATHS, TAB_PATHS } from '../../../navigation/paths';
 import { CardIcon, KeyIcon, LockIcon, PhoneIcon } from '../../../components/icons/Icons';
 import { MenuLink, MenuList } from '../../../components/menu/Menu';
 import { PageHeader } from '../../../components/page-header/PageHeader';

@@ -6,7 +6,7 @@ import { forgetAccount, type CachedAccount } from '../cachedAccounts';
 import { useAccountActions } from '../session';
 import { useCachedAccounts } from '../useCachedAccounts';
 import { CurrentPasswordField } from '../fields';
-import { LOGIN_PATH, TAB_PATHS } from '../../../app/paths';
+import { LOGIN_PATH, TAB_PATHS } from '../../../navigation/paths';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { Dialog } from '../../../components/dialog/Dialog';
 import { EmptyState } from '../../../components/empty-state/EmptyState';

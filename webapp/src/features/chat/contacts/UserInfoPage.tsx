@@ -3,7 +3,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { chat } from '../../../api/chat';
-import { useSearchParam } from '../../../app/useSearchParam';
+import { useSearchParam } from '../../../navigation/useSearchParam';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 import { MissingPage } from '../../../components/page-header/MissingPage';
 import { PageHeader } from '../../../components/page-header/PageHeader';

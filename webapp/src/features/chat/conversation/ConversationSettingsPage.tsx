@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { chat } from '../../../api/chat';
-import { useSearchParam } from '../../../app/useSearchParam';
+import { useSearchParam } from '../../../navigation/useSearchParam';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { ConfirmDialog } from '../../../components/dialog/ConfirmDialog';
 import { BellIcon, BellOffIcon, PinIcon } from '../../../components/icons/Icons';

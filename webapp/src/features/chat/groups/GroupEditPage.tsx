@@ -3,7 +3,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { chat } from '../../../api/chat';
-import { useSearchParam } from '../../../app/useSearchParam';
+import { useSearchParam } from '../../../navigation/useSearchParam';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { showToast } from '../../../state/toast';
 import { Loading } from '../../../components/status/LoadState';

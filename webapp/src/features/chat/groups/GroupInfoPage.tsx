@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { chat } from '../../../api/chat';
-import { useSearchParam } from '../../../app/useSearchParam';
+import { useSearchParam } from '../../../navigation/useSearchParam';
 import { GroupRole, GroupStatus, GroupType, type GroupMemberItem } from '../../../api/socket/types';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 import { MissingPage } from '../../../components/page-header/MissingPage';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { LOGIN_PATH } from '../../../app/paths';
+import { LOGIN_PATH } from '../../../navigation/paths';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 
 /** The chat tab of a guest: what signing in gives, and the way there. */

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { chat } from '../../../api/chat';
-import { TAB_PATHS } from '../../../app/paths';
+import { TAB_PATHS } from '../../../navigation/paths';
 import { EyeOffIcon } from '../../../components/icons/Icons';
 import { MenuList, MenuSwitch } from '../../../components/menu/Menu';
 import { PageHeader } from '../../../components/page-header/PageHeader';

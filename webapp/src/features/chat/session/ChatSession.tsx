@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { applyBusinessPush } from '../../account/businessPush';
 import { chatConnectionAtom, chatSessionEndedAtom, chatSocket, onAnyBusinessPush, startChatSession } from '../../../api/chat';
-import { LOGIN_PATH } from '../../../app/paths';
+import { LOGIN_PATH } from '../../../navigation/paths';
 import { showToast } from '../../../state/toast';
 import { useMe } from '../data/hooks';
 import { chatKeys } from '../data/keys';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { walletApi, type BankCard } from '../../../api/wallet';
 import { bankCardsQuery, queryKeys } from '../../account/queries';
-import { MY_PATHS, SETTING_PATHS } from '../../../app/paths';
+import { MY_PATHS, SETTING_PATHS } from '../../../navigation/paths';
 import { ConfirmDialog } from '../../../components/dialog/ConfirmDialog';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 import { PageHeader } from '../../../components/page-header/PageHeader';

@@ -7,7 +7,7 @@ import { newIdempotencyKey, walletApi, type BankCard, type ExchangeInput, type W
 import { bankCardsQuery, queryKeys, walletSummaryQuery } from '../../account/queries';
 import { amountToCents, centsToInput, checkFundPassword } from '../../account/validation';
 import { AmountField, checkAmount, FundPasswordField, NeedFundPassword } from '../fields';
-import { MY_PATHS, SETTING_PATHS, TAB_PATHS, withRedirect } from '../../../app/paths';
+import { MY_PATHS, SETTING_PATHS, TAB_PATHS, withRedirect } from '../../../navigation/paths';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 import { FormMessage } from '../../../components/form/FormMessage';
 import { SubmitButton } from '../../../components/form/SubmitButton';

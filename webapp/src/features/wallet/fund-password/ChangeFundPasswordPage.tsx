@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { MY_PATHS } from '../../../app/paths';
+import { MY_PATHS } from '../../../navigation/paths';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { FundPasswordForm } from './FundPasswordForm';
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { walletSummaryQuery } from '../../account/queries';
-import { MY_PATHS, SETTING_PATHS } from '../../../app/paths';
+import { MY_PATHS, SETTING_PATHS } from '../../../navigation/paths';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { queryBody } from '../../../components/status/QueryGate';
 import { FundPasswordForm } from './FundPasswordForm';

@@ -6,7 +6,7 @@ import { walletApi, type ChainType, type Order, type UsdtProtocol } from '../../
 import { chainTypesQuery, queryKeys } from '../../account/queries';
 import { amountToCents } from '../../account/validation';
 import { AmountField, checkAmount } from '../fields';
-import { customerPath, MY_PATHS, TAB_PATHS } from '../../../app/paths';
+import { customerPath, MY_PATHS, TAB_PATHS } from '../../../navigation/paths';
 import { CopyButton } from '../../../components/copy/CopyButton';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
 import { FormMessage } from '../../../components/form/FormMessage';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { DayFilter, Page } from '../../../api/wallet';
 import { queryKeys } from '../../account/queries';
-import { TAB_PATHS } from '../../../app/paths';
+import { TAB_PATHS } from '../../../navigation/paths';
 import { InfiniteList, nextPageParam } from '../../../components/infinite-list/InfiniteList';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { SegmentTabs, type Segment } from '../../../components/tabs/SegmentTabs';

@@ -1,2 +1,0 @@
-// Route /pages/chat/conversation-settings: the screen lives with its feature.
-export { ConversationSettingsPage } from '../../features/chat/conversation/ConversationSettingsPage';

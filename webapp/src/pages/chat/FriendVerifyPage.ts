@@ -1,2 +1,0 @@
-// Route /pages/chat/friend-verify: the screen lives with its feature.
-export { FriendVerifyPage } from '../../features/chat/contacts/FriendVerifyPage';

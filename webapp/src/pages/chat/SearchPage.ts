@@ -1,2 +1,0 @@
-// Route /pages/chat/search: the screen lives with its feature.
-export { SearchPage } from '../../features/chat/search/SearchPage';

@@ -1,2 +1,0 @@
-// Route /pages/customer/customer: the screen lives with its feature.
-export { CustomerPage } from '../../features/customer/CustomerPage';

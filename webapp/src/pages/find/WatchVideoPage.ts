@@ -1,2 +1,0 @@
-// Route /pages/find/watch-video: the screen lives with its feature.
-export { WatchVideoPage } from '../../features/videos/WatchVideoPage';

@@ -1,2 +1,0 @@
-// Route /pages/iframe/iframe: the screen lives with its feature.
-export { IframePage } from '../../features/modal/IframePage';

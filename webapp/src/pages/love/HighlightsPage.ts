@@ -1,2 +1,0 @@
-// Route /pages/love/video: the screen lives with its feature.
-export { HighlightsPage } from '../../features/videos/HighlightsPage';

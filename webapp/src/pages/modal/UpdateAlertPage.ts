@@ -1,2 +1,0 @@
-// Route /pages/modal/update-alert: the screen lives with its feature.
-export { UpdateAlertPage } from '../../features/modal/UpdateAlertPage';

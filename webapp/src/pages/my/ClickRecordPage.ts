@@ -1,2 +1,0 @@
-// Route /pages/my/click-record: the screen lives with its feature.
-export { ClickRecordPage } from '../../features/wallet/records/ClickRecordPage';

@@ -1,2 +1,0 @@
-// Route /pages/my/edit-information: the screen lives with its feature.
-export { EditInformationPage } from '../../features/account/profile/EditInformationPage';

@@ -1,2 +1,0 @@
-// Route /pages/my/exchange-record: the screen lives with its feature.
-export { ExchangeRecordPage } from '../../features/wallet/records/ExchangeRecordPage';

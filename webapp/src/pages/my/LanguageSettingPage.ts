@@ -1,2 +1,0 @@
-// Route /pages/my/language-setting: the screen lives with its feature.
-export { LanguageSettingPage } from '../../features/account/settings/LanguageSettingPage';

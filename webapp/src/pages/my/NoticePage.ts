@@ -1,2 +1,0 @@
-// Route /pages/my/notice: the screen lives with its feature.
-export { NoticePage } from '../../features/notices/NoticePage';

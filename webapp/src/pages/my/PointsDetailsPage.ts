@@ -1,2 +1,0 @@
-// Route /pages/my/points-details: the screen lives with its feature.
-export { PointsDetailsPage } from '../../features/wallet/records/PointsDetailsPage';

@@ -1,2 +1,0 @@
-// Route /pages/my/recharge: the screen lives with its feature.
-export { RechargePage } from '../../features/wallet/recharge/RechargePage';

@@ -1,2 +1,0 @@
-// Route /pages/my/safety-setting: the screen lives with its feature.
-export { SafetySettingPage } from '../../features/account/settings/SafetySettingPage';

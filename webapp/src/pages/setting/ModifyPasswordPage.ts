@@ -1,2 +1,0 @@
-// Route /pages/setting/modify-password: the screen lives with its feature.
-export { ModifyPasswordPage } from '../../features/account/settings/ModifyPasswordPage';
