@@ -274,32 +274,29 @@ func (c *call) relayToUser(m *Message, peer int64) (any, error) {
 }
 
 // relayToGroup delivers an isOnlineOnly message to the group's online
-// members, after the same rules as a stored send.
+// members, after the same rules as a stored send (judgeGroupMessage).
 func (c *call) relayToGroup(m *Message, gid int64) (any, error) {
 	e := c.s.e
-	var members []int64
-	err := e.db.Tx(c.ctx, func(tx storage.Tx) error {
-		g, err := storage.ChatGroupByID(c.ctx, tx, gid)
-		if err != nil {
-			return storeErr(err, apierr.CodeChatGroupNotFound)
-		}
-		sender, _ := parseUserID(m.SendID)
-		mine, err := storage.ChatGroupMemberOf(c.ctx, tx, gid, sender)
-		if err != nil && !errors.Is(err, storage.ErrNotFound) {
-			return err
-		}
-		if err := judgeGroupSend(g, mine, err == nil, c.now()); err != nil {
-			return err
-		}
-		members, err = storage.ChatGroupMemberIDs(c.ctx, tx, gid)
-		return err
-	})
+	g, err := storage.ChatGroupByID(c.ctx, e.db, gid)
 	if err != nil {
+		return nil, storeErr(err, apierr.CodeChatGroupNotFound)
+	}
+	list, err := storage.ChatGroupMembers(c.ctx, e.db, gid)
+	if err != nil {
+		return nil, err
+	}
+	members := make(map[int64]storage.ChatGroupMember, len(list))
+	ids := make([]int64, len(list))
+	for i, x := range list {
+		members[x.UserID] = x
+		ids[i] = x.UserID
+	}
+	if err := judgeGroupMessage(g, members, m, c.now()); err != nil {
 		return nil, err
 	}
 	m.Status, m.SendTime = statusSent, c.now()
 	b, _ := json.Marshal(m)
-	e.deliver(members, &userEvent{Kind: evPush, Event: "OnRecvNewMessage", Data: b})
+	e.deliver(ids, &userEvent{Kind: evPush, Event: "OnRecvNewMessage", Data: b})
 	return m, nil
 }
 

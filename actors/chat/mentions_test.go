@@ -122,6 +122,48 @@ func TestMentionsInGroups(t *testing.T) {
 	})
 }
 
+// TestMentionsOnlineOnly: an @message sent with isOnlineOnly (relayed,
+// never stored) obeys the rules of a stored one: an ordinary member's
+// @all and a non-member named are refused and reach nobody; an admin's
+// @all and a member named are relayed.
+func TestMentionsOnlineOnly(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		h := newHarness(t, db)
+		owner, admin, bob, carol, stranger := h.user("owner"), h.user("admin"), h.user("bob"), h.user("carol"), h.user("stranger")
+		o, a, b, c := h.connect(owner), h.connect(admin), h.connect(bob), h.connect(carol)
+		h.connect(stranger)
+		gid := o.group("relayed", storage.GroupTypeGroup, []*testUser{admin}, []*testUser{bob, carol}, verifyApply)
+		b.waitPush("OnJoinedGroupAdded", nil)
+		relay := func(cl *client, text string, ids ...string) Reply {
+			t.Helper()
+			var m Message
+			cl.ok(&m, "CreateTextAtMessage", text, obj(ids), obj([]AtUserInfo{}), "")
+			return cl.call("SendMessageNotOss", obj(m), "", gid, obj(OfflinePush{}), true)
+		}
+		if r := relay(c, "@stranger psst", stranger.id); r.ErrCode != apierr.CodeChatMentionNotMember || r.ErrMsg == "" {
+			t.Fatalf("relayed mention of a non-member: %d %q", r.ErrCode, r.ErrMsg)
+		}
+		if r := relay(c, "@all psst", atAllTag); r.ErrCode != apierr.CodeChatMentionAllDenied || r.ErrMsg == "" {
+			t.Fatalf("relayed @all from a member: %d %q", r.ErrCode, r.ErrMsg)
+		}
+		if r := relay(c, "@bob ok", bob.id); r.ErrCode != 0 {
+			t.Fatalf("relayed mention of a member: %d %q", r.ErrCode, r.ErrMsg)
+		}
+		if r := relay(a, "@all now", atAllTag); r.ErrCode != 0 {
+			t.Fatalf("relayed @all from an admin: %d %q", r.ErrCode, r.ErrMsg)
+		}
+		got := b.waitPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, "@bob ok") })
+		if !strings.Contains(got.Data, `"atUserList":["`+bob.id+`"]`) {
+			t.Fatalf("relayed mention has no atUserList: %s", got.Data)
+		}
+		b.waitPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, "@all now") })
+		// The refused ones were sent first and reached nobody.
+		if b.hasPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, "psst") }) {
+			t.Fatalf("a refused relayed @message was delivered: %s", b.describe())
+		}
+	})
+}
+
 func TestSearchAcrossConversations(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		h := newHarness(t, db)

@@ -139,13 +139,20 @@ func (a *groupActor) judge(it *sendItem) error {
 			return err
 		}
 	}
-	id, _ := parseUserID(it.msg.SendID)
-	m, ok := a.rules.members[id]
-	if err := judgeGroupSend(a.rules.group, m, ok, a.e.now()); err != nil {
+	return judgeGroupMessage(a.rules.group, a.rules.members, it.msg, a.e.now())
+}
+
+// judgeGroupMessage is the verdict on msg sent into g (with members) at
+// now: the rules of every group send, stored or only relayed to the
+// members online (isOnlineOnly), whose @mentions tell as much.
+func judgeGroupMessage(g storage.ChatGroup, members map[int64]storage.ChatGroupMember, msg *Message, now int64) error {
+	id, _ := parseUserID(msg.SendID)
+	m, ok := members[id]
+	if err := judgeGroupSend(g, m, ok, now); err != nil {
 		return err
 	}
-	if it.msg.ContentType == TypeAtText && it.msg.AtTextElem != nil {
-		return judgeMentions(a.rules.members, m, it.msg.AtTextElem.AtUserList)
+	if msg.ContentType == TypeAtText && msg.AtTextElem != nil {
+		return judgeMentions(members, m, msg.AtTextElem.AtUserList)
 	}
 	return nil
 }
