@@ -1,6 +1,6 @@
 import { createStore } from 'jotai';
-import { describe, expect, it, vi } from 'vitest';
-import { scriptedSocket } from '../test/fakeSocket';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { scriptedSocket as newScriptedSocket } from '../test/fakeSocket';
 import {
   chatConnectionAtom,
   chatReconnectingAtom,
@@ -11,6 +11,18 @@ import {
   syncChatSession,
 } from './chat';
 import { createBrowserStore, STORAGE_KEYS } from './storage';
+
+// Every socket a test started is stopped after it: one left connected keeps its heartbeat
+// timer, which fires after the test environment (and its window) is gone on a slow box.
+const started: ReturnType<typeof newScriptedSocket>[] = [];
+function scriptedSocket(): ReturnType<typeof newScriptedSocket> {
+  const harness = newScriptedSocket();
+  started.push(harness);
+  return harness;
+}
+afterEach(() => {
+  for (const harness of started.splice(0)) harness.socket.stop();
+});
 
 describe('onBusinessPush', () => {
   it('hands over the decoded data of one key only', async () => {
