@@ -10,11 +10,12 @@ package httpapi
 // operator's files base), where a cookie set by this host is not sent. A
 // link signed for one user (HMAC-SHA256 over path, user and expiry, keys
 // from KJ_MEDIA_SECRETS or the database) works on every node and host,
-// needs no CSRF defence, and a link copied out of the app dies within
-// the hour. Messages keep storing the bare /files/chat/... path, so no
-// stored content carries a credential; the app asks /chat/fileURLs for
-// links when it shows a message, and other clients may instead fetch the
-// bare path with their session token (header token or Bearer).
+// needs no CSRF defence, and a link copied out of the app, or kept by a
+// reader who signed out, dies within ten minutes. Messages keep storing
+// the bare /files/chat/... path, so no stored content carries a
+// credential; the app asks /chat/fileURLs for links when it shows a
+// message, and other clients may instead fetch the bare path with their
+// session token (header token or Bearer).
 //
 // The signature proves who asks; whether they may still read is decided
 // at each fetch from the store (storage.ChatFileReadable), so a member
@@ -45,9 +46,11 @@ import (
 )
 
 // mediaLinkPeriod: a link is valid until the end of the period after the
-// one it was signed in (between one and two periods). Signing again within
-// a period answers the same link, so browsers' caches keep hitting.
-const mediaLinkPeriod = 30 * time.Minute
+// one it was signed in: more than one period, at most two (10 minutes), so
+// a link outlives its reader's session by ten minutes at most. Signing
+// again within a period answers the same link, so browsers' caches keep
+// hitting; the app asks again before a link expires (expiresIn).
+const mediaLinkPeriod = 5 * time.Minute
 
 // maxFileURLs caps the paths signed in one /chat/fileURLs call.
 const maxFileURLs = 200
@@ -93,15 +96,20 @@ func mediaSignature(key []byte, rel string, user, exp int64) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)[:18])
 }
 
-// signChatFile answers the link to /files/<rel> for user, valid until the
-// end of the next period.
-func (s *Server) signChatFile(ctx context.Context, rel string, user int64) (string, error) {
+// mediaLinkExpiry is when a link signed at now expires: the end of the
+// period after now's.
+func mediaLinkExpiry(now time.Time) int64 {
+	period := int64(mediaLinkPeriod / time.Second)
+	return (now.Unix()/period + 2) * period
+}
+
+// signChatFile answers the link to /files/<rel> for user, valid until exp
+// (mediaLinkExpiry).
+func (s *Server) signChatFile(ctx context.Context, rel string, user, exp int64) (string, error) {
 	keys, err := s.mediaKeys(ctx)
 	if err != nil {
 		return "", err
 	}
-	period := int64(mediaLinkPeriod / time.Second)
-	exp := (s.Clock.Now().Unix()/period + 2) * period
 	q := url.Values{"u": {strconv.FormatInt(user, 10)}, "e": {strconv.FormatInt(exp, 10)}, "s": {mediaSignature(keys[0], rel, user, exp)}}
 	return "/files/" + rel + "?" + q.Encode(), nil
 }
@@ -179,9 +187,11 @@ func (s *Server) readableChatFile(ctx context.Context, rel string, reader storag
 }
 
 // chatFileURLs signs links for the attachments the caller may read: body
-// {"urls": [...]} of stored references, answer {"urls": {ref: link}}.
-// References the caller may not read, or that are not attachments, are
-// left out (the app shows them as unavailable).
+// {"urls": [...]} of stored references, answer {"urls": {ref: link},
+// "expiresIn": seconds}. Every link of one answer expires together;
+// expiresIn counts by the server's clock, so a client whose clock is off
+// still renews them in time. References the caller may not read, or that
+// are not attachments, are left out (the app shows them as unavailable).
 func (s *Server) chatFileURLs(c *Call) (any, error) {
 	var req struct {
 		URLs []string `json:"urls"`
@@ -196,6 +206,8 @@ func (s *Server) chatFileURLs(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	now := s.Clock.Now()
+	exp := mediaLinkExpiry(now)
 	out := make(map[string]string, len(req.URLs))
 	for _, ref := range req.URLs {
 		rel, ok := chatFileRel(ref)
@@ -208,93 +220,97 @@ func (s *Server) chatFileURLs(c *Call) (any, error) {
 			}
 			return nil, err
 		}
-		link, err := s.signChatFile(c.Ctx, rel, c.User.ID)
+		link, err := s.signChatFile(c.Ctx, rel, c.User.ID, exp)
 		if err != nil {
 			return nil, err
 		}
 		out[ref] = link
 	}
-	return map[string]any{"urls": out}, nil
+	return map[string]any{"urls": out, "expiresIn": exp - now.Unix()}, nil
 }
 
-// ChatFiles serves /files/chat/... (mounted by the node): to a signed
-// link's user, or to the session of a token header, when they may read
-// the file. Range requests and conditional requests work as for any file;
-// caching is private (a shared cache must not hand it to someone else).
+// ChatFiles serves /files/chat/... alone; the node mounts Files, which
+// sends attachments here after the same checks.
 func (s *Server) ChatFiles() http.Handler {
+	files := s.Files()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		lang := negotiateLang(r.Header.Get("Accept-Language"))
-		refuse := func(status int, err *apierr.Error) {
-			w.Header().Set("Cache-Control", "no-store")
-			WriteJSON(w, status, envelope{Code: err.Code, Message: apierr.Translate(lang, err.Key, err.Args)})
-		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			refuse(http.StatusMethodNotAllowed, apierr.Fail(apierr.CodeUnsupported, "method.unsupported"))
+		if rel, ok := canonicalFile(r); ok && !isChatFile(rel) {
+			refuseFile(w, r, http.StatusNotFound, apierr.NotFound())
 			return
 		}
-		rel, ok := chatFileRel(r.URL.Path)
-		if !ok {
-			refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
-			return
-		}
-		var user int64
-		var until time.Time // when the link expires; zero for a token
-		var err error
-		if q := r.URL.Query(); q.Has("s") {
-			user, err = s.checkMediaSignature(r.Context(), rel, q)
-			if err == nil {
-				exp, _ := strconv.ParseInt(q.Get("e"), 10, 64)
-				until = time.Unix(exp, 0)
-			}
-		} else {
-			var u storage.User
-			u, _, err = s.Sessions.Authenticate(r.Context(), Token(r))
-			user = u.ID
-		}
-		switch {
-		case errors.Is(err, errMediaExpired):
-			refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaExpired))
-			return
-		case errors.Is(err, auth.ErrNoToken), errors.Is(err, auth.ErrExpired), errors.Is(err, auth.ErrReplaced):
-			refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaRefused))
-			return
-		case err != nil:
-			s.Log.Error("chat file: checking the reader", "err", err)
-			refuse(http.StatusServiceUnavailable, apierr.Fail(apierr.CodeSystemBusy, "system.busy"))
-			return
-		}
-		reader, err := s.chatFileReader(r.Context(), user)
-		var f storage.ChatFile
-		if err == nil {
-			f, err = s.readableChatFile(r.Context(), rel, reader)
-		}
-		if errors.Is(err, storage.ErrNotFound) {
-			refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
-			return
-		}
-		if err != nil {
-			s.Log.Error("chat file: checking access", "err", err)
-			refuse(http.StatusServiceUnavailable, apierr.Fail(apierr.CodeSystemBusy, "system.busy"))
-			return
-		}
-		file, err := os.Open(filepath.Join(s.Config.DataDir, "files", filepath.FromSlash(f.Path)))
-		if err != nil {
-			refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
-			return
-		}
-		defer file.Close()
-		st, err := file.Stat()
-		if err != nil || st.IsDir() {
-			refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
-			return
-		}
-		h := w.Header()
-		h.Set("Content-Type", f.ContentType)
-		if left := until.Sub(s.Clock.Now()); !until.IsZero() && left > 0 {
-			h.Set("Cache-Control", "private, max-age="+strconv.FormatInt(int64(left/time.Second), 10))
-		} else {
-			h.Set("Cache-Control", "private, no-cache")
-		}
-		http.ServeContent(w, r, "", st.ModTime(), file)
+		files.ServeHTTP(w, r)
 	})
+}
+
+// serveChatFile serves the attachment at rel (a canonical path whose first
+// segment is chat in any case): to a signed link's user, or to the session
+// of a token header, when they may read the file. Range requests and
+// conditional requests work as for any file; caching is private (a shared
+// cache must not hand it to someone else).
+func (s *Server) serveChatFile(w http.ResponseWriter, r *http.Request, rel string) {
+	refuse := func(status int, err *apierr.Error) { refuseFile(w, r, status, err) }
+	// Only the attachments' directory as the store names it.
+	if _, ok := chatFileRel(filesPrefix + rel); !ok {
+		refuse(http.StatusNotFound, apierr.NotFound())
+		return
+	}
+	var user int64
+	var until time.Time // when the link expires; zero for a token
+	var err error
+	if q := r.URL.Query(); q.Has("s") {
+		user, err = s.checkMediaSignature(r.Context(), rel, q)
+		if err == nil {
+			exp, _ := strconv.ParseInt(q.Get("e"), 10, 64)
+			until = time.Unix(exp, 0)
+		}
+	} else {
+		var u storage.User
+		u, _, err = s.Sessions.Authenticate(r.Context(), Token(r))
+		user = u.ID
+	}
+	switch {
+	case errors.Is(err, errMediaExpired):
+		refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaExpired))
+		return
+	case errors.Is(err, auth.ErrNoToken), errors.Is(err, auth.ErrExpired), errors.Is(err, auth.ErrReplaced):
+		refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaRefused))
+		return
+	case err != nil:
+		s.Log.Error("chat file: checking the reader", "err", err)
+		refuse(http.StatusServiceUnavailable, apierr.Fail(apierr.CodeSystemBusy, "system.busy"))
+		return
+	}
+	reader, err := s.chatFileReader(r.Context(), user)
+	var f storage.ChatFile
+	if err == nil {
+		f, err = s.readableChatFile(r.Context(), rel, reader)
+	}
+	if errors.Is(err, storage.ErrNotFound) {
+		refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
+		return
+	}
+	if err != nil {
+		s.Log.Error("chat file: checking access", "err", err)
+		refuse(http.StatusServiceUnavailable, apierr.Fail(apierr.CodeSystemBusy, "system.busy"))
+		return
+	}
+	file, err := os.Open(filepath.Join(s.Config.DataDir, "files", filepath.FromSlash(f.Path)))
+	if err != nil {
+		refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
+		return
+	}
+	defer file.Close()
+	st, err := file.Stat()
+	if err != nil || st.IsDir() {
+		refuse(http.StatusNotFound, apierr.Fail(apierr.CodeNotFound, "not.found"))
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", f.ContentType)
+	if left := until.Sub(s.Clock.Now()); !until.IsZero() && left > 0 {
+		h.Set("Cache-Control", "private, max-age="+strconv.FormatInt(int64(left/time.Second), 10))
+	} else {
+		h.Set("Cache-Control", "private, no-cache")
+	}
+	http.ServeContent(w, r, "", st.ModTime(), file)
 }

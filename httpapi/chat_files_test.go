@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -41,11 +42,11 @@ func TestChatAttachmentNamesCannotBeGuessed(t *testing.T) {
 	})
 }
 
-// attachmentSite is the API with /files/chat/ mounted as the node mounts it.
+// attachmentSite is the API with /files/ mounted as the node mounts it.
 func attachmentSite(s *Server) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/api/", s.Handler())
-	mux.Handle("/files/chat/", s.ChatFiles())
+	mux.Handle("/files/", s.Files())
 	return mux
 }
 
@@ -300,6 +301,63 @@ func TestCustomerServiceAttachments(t *testing.T) {
 		}
 		if w := fetchFile(h, img, "token", otherTok.Token); w.Code != http.StatusNotFound {
 			t.Fatalf("another user: %d", w.Code)
+		}
+	})
+}
+
+// TestSignedLinksLastAtMostTenMinutes: a signed link, whenever in a period
+// it is signed, opens for more than five minutes and at most ten (issue
+// 32: a reader who signed out kept reading for up to an hour), is the same
+// link when asked again, and the answer's expiresIn is the time it has left
+// by the server's clock; at its expiry it is refused as expired, and the
+// browser is never told to cache it longer than it lives.
+func TestSignedLinksLastAtMostTenMinutes(t *testing.T) {
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
+		s.Config.DataDir = t.TempDir()
+		h := attachmentSite(s)
+		clk := s.Clock.(interface{ Advance(time.Duration) })
+		_, tok := newUser(t, s, "life_owner")
+		img := uploadPNG(t, h, tok.Token)
+		sign := func() (link string, expiresIn int64) {
+			body, _ := json.Marshal(map[string][]string{"urls": {img}})
+			r := call(t, h, "POST", "/api/chat/fileURLs", string(body), "token", tok.Token)
+			var got struct {
+				URLs      map[string]string `json:"urls"`
+				ExpiresIn int64             `json:"expiresIn"`
+			}
+			if r.Code != 0 || json.Unmarshal(r.Data, &got) != nil || got.URLs[img] == "" {
+				t.Fatalf("fileURLs: %+v", r)
+			}
+			return got.URLs[img], got.ExpiresIn
+		}
+		const period = 5 * time.Minute
+		for _, into := range []time.Duration{0, time.Second, period / 2, period - time.Second} {
+			// To the start of the next period, then into it.
+			clk.Advance(period - time.Duration(s.Clock.Now().UnixNano())%period + into)
+			signedAt := s.Clock.Now()
+			link, expiresIn := sign()
+			u, _ := url.Parse(link)
+			exp, _ := strconv.ParseInt(u.Query().Get("e"), 10, 64)
+			life := time.Unix(exp, 0).Sub(signedAt)
+			if life <= period || life > 10*time.Minute || expiresIn != int64(life/time.Second) {
+				t.Fatalf("signed %v into a period: lives %v, expiresIn %d s; want more than 5 min, at most 10, and expiresIn saying so", into, life, expiresIn)
+			}
+			w := fetchFile(h, link)
+			maxAge, _ := strconv.Atoi(strings.TrimPrefix(w.Header().Get("Cache-Control"), "private, max-age="))
+			if w.Code != http.StatusOK || maxAge <= 0 || time.Duration(maxAge)*time.Second > life {
+				t.Fatalf("fresh link: %d, Cache-Control %q for a link living %v", w.Code, w.Header().Get("Cache-Control"), life)
+			}
+			if again, left := sign(); again != link || left != expiresIn {
+				t.Fatalf("signed again at once: %s (%d s), want the same link", again, left)
+			}
+			clk.Advance(life - time.Second)
+			if w := fetchFile(h, link); w.Code != http.StatusOK {
+				t.Fatalf("a second before expiry: %d", w.Code)
+			}
+			clk.Advance(time.Second)
+			if w := fetchFile(h, link, "Accept-Language", "en-US"); w.Code != http.StatusForbidden || !strings.Contains(w.Body.String(), `"code":1341`) {
+				t.Fatalf("at expiry (signed %v into a period): %d %s", into, w.Code, w.Body.String())
+			}
 		}
 	})
 }

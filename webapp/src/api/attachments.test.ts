@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createAttachmentLinks, isChatAttachment } from './attachments';
+import { createAttachmentLinks, isChatAttachment, REFRESH_MARGIN_MS } from './attachments';
 import type { ApiClient } from './client';
 
 const A = '/files/chat/ab/abababababababababababababababab.png';
@@ -25,7 +25,7 @@ describe('attachment links', () => {
 
   it('asks once for everything a screen shows, and keeps links until shortly before they expire', async () => {
     let now = 1_000_000_000_000;
-    const expiry = now / 1000 + 3600;
+    const expiry = now / 1000 + 600;
     const { client, request } = fakeClient((urls) =>
       Object.fromEntries(urls.filter((u) => u === A).map((u) => [u, `${u}?e=${expiry}&s=sig&u=7`])),
     );
@@ -38,11 +38,30 @@ describe('attachment links', () => {
     // One the server would not sign shows nothing (never the bare, refused address).
     expect(b).toBeNull();
     expect(links.cached(A)).toBe(a);
+    expect(links.renewIn(A)).toBe(600_000 - REFRESH_MARGIN_MS);
     await links.resolve(A);
     expect(request).toHaveBeenCalledTimes(1);
-    // Five minutes before expiry the link is asked for again.
-    now = expiry * 1000 - 4 * 60_000;
+    // Two minutes before expiry the link is asked for again.
+    now = expiry * 1000 - REFRESH_MARGIN_MS + 1;
     expect(links.cached(A)).toBeUndefined();
+    expect(links.renewIn(A)).toBe(0);
+    await links.resolve(A);
+    expect(request).toHaveBeenCalledTimes(2);
+  });
+
+  it('renews by the time left the server states, whatever the device clock says', async () => {
+    let now = 1_000_000_000_000;
+    // The device is 20 minutes slow: by its clock the link's `e` is 25 minutes away, but the server
+    // says it has 301 seconds left (the shortest a link lives).
+    const e = now / 1000 + 25 * 60;
+    const request = vi.fn(() => Promise.resolve({ urls: { [A]: `${A}?e=${e}&s=sig&u=7` }, expiresIn: 301 }));
+    const links = createAttachmentLinks({ request } as unknown as ApiClient, () => now, () => 'token-a');
+    await links.resolve(A);
+    const renewIn = links.renewIn(A);
+    // Renewed before the link dies, and not sooner than it needs.
+    expect(renewIn).toBe(301_000 - REFRESH_MARGIN_MS);
+    expect(renewIn).toBeGreaterThan(60_000);
+    now += renewIn;
     await links.resolve(A);
     expect(request).toHaveBeenCalledTimes(2);
   });

@@ -20,11 +20,10 @@ export function useAttachmentUrl(ref: string | null | undefined, links: Attachme
       void links.resolve(ref).then((link) => {
         if (!alive) return;
         setResolved({ ref, link });
-        const e = link ? /[?&]e=(\d+)/.exec(link) : null;
-        if (e) {
-          // Ask again once the cache considers the link stale (5 minutes before it expires).
-          const wait = Math.max(60_000, Number(e[1]) * 1000 - Date.now() - 5 * 60_000 + 1000);
-          timer = window.setTimeout(load, wait);
+        if (link) {
+          // Ask again once the cache considers the link stale (a couple of minutes before it
+          // expires; links live 5 to 10 minutes), never in a tight loop.
+          timer = window.setTimeout(load, Math.max(30_000, links.renewIn(ref) + 1000));
         }
       });
     };

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { VideoElem } from '../../../../api/socket/types';
 import { useAttachmentUrl } from '../../../../components/hooks/useAttachmentUrl';
+import { useMediaSource } from '../../../../components/hooks/useMediaSource';
 import { formatClock } from '../media';
 
 const MAX = 220;
@@ -9,6 +10,8 @@ const MAX = 220;
 export function VideoContent({ elem }: { elem: VideoElem }) {
   const { t } = useTranslation();
   const src = useAttachmentUrl(elem.videoUrl);
+  // A renewed link (they live 5 to 10 minutes) must not restart the video.
+  const video = useMediaSource(src);
   const poster = useAttachmentUrl(elem.snapshotUrl || undefined);
   const w = elem.snapshotWidth;
   const h = elem.snapshotHeight;
@@ -16,7 +19,7 @@ export function VideoContent({ elem }: { elem: VideoElem }) {
   return (
     <figure className="msg-video">
       <video
-        src={src}
+        ref={video}
         poster={poster}
         controls
         playsInline
