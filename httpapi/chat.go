@@ -113,7 +113,8 @@ func (s *Server) chatGroupsByName(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return chatGroupViews(gs), nil
+	// Outsiders see a group's public face only, not its announcement.
+	return chat.GroupsSeenBy(c.Ctx, s.DB, c.User.ID, gs)
 }
 
 // searchName is the name a search asks for, trimmed: required, and of at

@@ -95,14 +95,16 @@ func memberItemOf(ctx context.Context, q storage.Querier, m storage.ChatGroupMem
 	return items[0], nil
 }
 
+// groupRequestItem shows an application to join g. It goes to the
+// applicant, an outsider until accepted, so it carries only the group's
+// public face (publicGroupItem); the admins it also goes to have the rest.
 func groupRequestItem(r storage.ChatGroupRequest, g storage.ChatGroup, u storage.User) GroupApplicationItem {
+	p := publicGroupItem(g)
 	return GroupApplicationItem{
-		CreateTime: g.CreatedAt, CreatorUserID: storage.FormatID(g.CreatorID), Ex: r.Ex, GroupFaceURL: g.FaceURL,
-		GroupID: storage.FormatID(g.ID), GroupName: g.Name, GroupType: g.GroupType, HandleResult: r.HandleResult,
-		HandleUserID: idOrEmpty(r.HandlerID), HandledMsg: r.HandleMsg, HandledTime: r.HandledAt,
-		Introduction: g.Introduction, MemberCount: g.MemberCount, Nickname: u.Nickname, Notification: g.Notification,
-		OwnerUserID: storage.FormatID(g.OwnerID), ReqMsg: r.ReqMsg, ReqTime: r.CreatedAt, JoinSource: r.JoinSource,
-		Status: g.Status, UserFaceURL: u.Avatar, UserID: storage.FormatID(r.UserID), InviterUserID: idOrEmpty(r.InviterID),
+		Ex: r.Ex, GroupFaceURL: p.FaceURL, GroupID: p.GroupID, GroupName: p.GroupName, GroupType: p.GroupType,
+		HandleResult: r.HandleResult, HandleUserID: idOrEmpty(r.HandlerID), HandledMsg: r.HandleMsg, HandledTime: r.HandledAt,
+		MemberCount: p.MemberCount, Nickname: u.Nickname, ReqMsg: r.ReqMsg, ReqTime: r.CreatedAt, JoinSource: r.JoinSource,
+		Status: p.Status, UserFaceURL: u.Avatar, UserID: storage.FormatID(r.UserID), InviterUserID: idOrEmpty(r.InviterID),
 	}
 }
 

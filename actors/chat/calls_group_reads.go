@@ -4,6 +4,8 @@ package chat
 // may see the group.
 
 import (
+	"context"
+	"errors"
 	"math"
 	"sort"
 	"strings"
@@ -20,8 +22,8 @@ func callJoinedGroups(c *call) (any, error) {
 	return itemsOf(gs, groupItem), nil
 }
 
-// callGroupsInfo returns the public info of groups by id (dismissed ones
-// show status 2).
+// callGroupsInfo returns groups by id as the caller may see them
+// (GroupsSeenBy); dismissed ones show status 2.
 func callGroupsInfo(c *call) (any, error) {
 	ids, err := userIDsArg(c, 0, "groupIDList")
 	if err != nil {
@@ -31,7 +33,61 @@ func callGroupsInfo(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return itemsOf(gs, groupItem), nil
+	return GroupsSeenBy(c.ctx, c.s.e.db, c.me(), gs)
+}
+
+// GroupsSeenBy shows groups as userID may see them: a member (also of a
+// dismissed group) the whole group, anyone else only its public face
+// (publicGroupItem). GetSpecifiedGroupsInfo and /openIm/getGroupByName
+// answer with it.
+func GroupsSeenBy(ctx context.Context, q storage.Querier, userID int64, gs []storage.ChatGroup) ([]*GroupItem, error) {
+	out := make([]*GroupItem, 0, len(gs))
+	if len(gs) == 0 {
+		return out, nil
+	}
+	// One query for the live groups the user is in; a dismissed group is
+	// asked for on its own (UserChatGroups leaves them out), which is rare.
+	joined, err := storage.UserChatGroups(ctx, q, userID, 0)
+	if err != nil {
+		return nil, err
+	}
+	member := make(map[int64]bool, len(joined))
+	for _, g := range joined {
+		member[g.ID] = true
+	}
+	for _, g := range gs {
+		in := member[g.ID]
+		if !in && g.Status == storage.GroupDismissed {
+			_, err := storage.ChatGroupMemberOf(ctx, q, g.ID, userID)
+			if err != nil && !errors.Is(err, storage.ErrNotFound) {
+				return nil, err
+			}
+			in = err == nil
+		}
+		if in {
+			out = append(out, groupItem(g))
+		} else {
+			out = append(out, publicGroupItem(g))
+		}
+	}
+	return out, nil
+}
+
+// publicGroupItem is what anyone may see of a group: what a search result
+// shows (name, avatar, member count, group or channel) and what applying
+// to join needs (its id, whether it is live, whether joining needs
+// approval). The announcement and introduction, who owns and created it,
+// when, its member settings, its ex and whether it is muted are the
+// members' business.
+func publicGroupItem(g storage.ChatGroup) *GroupItem {
+	status := g.Status
+	if status != storage.GroupDismissed {
+		status = storage.GroupNormal
+	}
+	return &GroupItem{
+		GroupID: storage.FormatID(g.ID), GroupName: g.Name, FaceURL: g.FaceURL, MemberCount: g.MemberCount,
+		GroupType: g.GroupType, NeedVerification: g.NeedVerification, Status: status,
+	}
 }
 
 // callSearchGroups searches the caller's groups by id or name.

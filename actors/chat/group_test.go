@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -364,5 +365,90 @@ func TestGroupJoinApplicationInviteQuitKick(t *testing.T) {
 		open := o.group("open", storage.GroupTypeGroup, nil, nil, verifyNone)
 		cx.ok(nil, "JoinGroup", open, "", 3, "")
 		cx.waitPush("OnJoinedGroupAdded", func(d string) bool { return decode[GroupItem](t, d).GroupID == open })
+	})
+}
+
+// TestGroupInfoOutsiderAndMember: an outsider reads only a group's public
+// face (name, avatar, member count, type, whether joining needs approval),
+// by id, by a search by name and in their own application to join; a
+// member reads the announcement, introduction, owner and the rest.
+func TestGroupInfoOutsiderAndMember(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		h := newHarness(t, db)
+		owner, member, outsider := h.user("owner"), h.user("member"), h.user("outsider")
+		o, m, x := h.connect(owner), h.connect(member), h.connect(outsider)
+		var g GroupItem
+		o.ok(&g, "CreateGroup", obj(map[string]any{
+			"memberUserIDs": []string{member.id},
+			"groupInfo": map[string]any{"groupName": "Secret Garden", "groupType": storage.GroupTypeGroup, "needVerification": verifyApply,
+				"notification": "door code 4711", "introduction": "members only", "ex": "private-ex"},
+		}))
+		m.waitPush("OnJoinedGroupAdded", nil)
+		o.ok(nil, "ChangeGroupMute", g.GroupID, true)
+		m.waitPush("OnGroupInfoChanged", nil)
+
+		public := func(who string, it GroupItem) {
+			t.Helper()
+			want := GroupItem{GroupID: g.GroupID, GroupName: "Secret Garden", MemberCount: 2, GroupType: storage.GroupTypeGroup,
+				NeedVerification: verifyApply, Status: storage.GroupNormal}
+			if it != want {
+				t.Fatalf("%s: the outsider reads %+v, want only %+v", who, it, want)
+			}
+		}
+		full := func(who string, it GroupItem) {
+			t.Helper()
+			if it.Notification != "door code 4711" || it.Introduction != "members only" || it.OwnerUserID != owner.id ||
+				it.Ex != "private-ex" || it.Status != storage.GroupMuted || it.MemberCount != 2 {
+				t.Fatalf("%s: the member reads %+v", who, it)
+			}
+		}
+		var gs []GroupItem
+		x.ok(&gs, "GetSpecifiedGroupsInfo", obj([]string{g.GroupID}))
+		if len(gs) != 1 {
+			t.Fatalf("outsider's groups %+v", gs)
+		}
+		public("GetSpecifiedGroupsInfo", gs[0])
+		m.ok(&gs, "GetSpecifiedGroupsInfo", obj([]string{g.GroupID}))
+		full("GetSpecifiedGroupsInfo", gs[0])
+
+		search := func(u *testUser) GroupItem {
+			t.Helper()
+			r := h.post(t, u, "/openIm/getGroupByName", `{"groupName":"secret"}`)
+			var found []GroupItem
+			if r.Code != 0 || json.Unmarshal(r.Data, &found) != nil || len(found) != 1 {
+				t.Fatalf("search by %s: %+v", u.Nickname, r)
+			}
+			return found[0]
+		}
+		public("/openIm/getGroupByName", search(outsider))
+		full("/openIm/getGroupByName", search(member))
+
+		// Applying to join shows the applicant the same public face.
+		x.ok(nil, "JoinGroup", g.GroupID, "let me in", 3, "")
+		pushed := decode[GroupApplicationItem](t, x.waitPush("OnGroupApplicationAdded", nil).Data)
+		var mine []GroupApplicationItem
+		x.ok(&mine, "GetGroupApplicationListAsApplicant")
+		if len(mine) != 1 {
+			t.Fatalf("applications %+v", mine)
+		}
+		for _, a := range []GroupApplicationItem{pushed, mine[0]} {
+			if a.GroupName != "Secret Garden" || a.GroupID != g.GroupID || a.MemberCount != 2 || a.Notification != "" ||
+				a.Introduction != "" || a.OwnerUserID != "" || a.CreatorUserID != "" || a.Status != storage.GroupNormal {
+				t.Fatalf("the applicant reads %+v", a)
+			}
+		}
+
+		// A dismissed group: its members still read it whole, the outsider
+		// learns only that it is gone.
+		o.ok(nil, "DismissGroup", g.GroupID)
+		m.waitPush("OnGroupDismissed", nil)
+		m.ok(&gs, "GetSpecifiedGroupsInfo", obj([]string{g.GroupID}))
+		if gs[0].Notification != "door code 4711" || gs[0].Status != storage.GroupDismissed {
+			t.Fatalf("member of the dismissed group reads %+v", gs[0])
+		}
+		x.ok(&gs, "GetSpecifiedGroupsInfo", obj([]string{g.GroupID}))
+		if gs[0].Notification != "" || gs[0].Status != storage.GroupDismissed {
+			t.Fatalf("outsider reads the dismissed group as %+v", gs[0])
+		}
 	})
 }
