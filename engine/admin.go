@@ -73,9 +73,10 @@ func Admin(args []string, stdin io.Reader, stdout io.Writer) error {
 
 // CreateOperator makes an operator account with a role (activated, its
 // own invite code), checking the account and password by the same rules as
-// /register. An existing account is an error, never overwritten.
+// /register, with its audit row (by the command line, from "cli", naming
+// the system account). An existing account is an error, never overwritten.
 func CreateOperator(ctx context.Context, db storage.DB, now time.Time, account, password, role string) (storage.User, error) {
-	u, err := httpapi.CreateOperator(ctx, db, now, account, password, role, 0)
+	u, err := httpapi.CreateOperator(ctx, db, now, account, password, role, httpapi.CommandLineActor())
 	var e *apierr.Error
 	switch {
 	case errors.Is(err, httpapi.ErrOperatorExists):

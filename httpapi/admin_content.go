@@ -7,6 +7,7 @@ package httpapi
 // its own transaction.
 
 import (
+	"context"
 	"errors"
 	"io"
 	"mime/multipart"
@@ -64,25 +65,56 @@ func contentDecodeID(c *Call) (int64, error) {
 	return int64(req.ID), nil
 }
 
+// contentAudited loads one thing of a kind as its audit rows show it,
+// before and after a change (a listing's contact left out: it is personal
+// data).
+var contentAudited = map[string]func(ctx context.Context, q storage.Querier, id int64) (any, error){
+	"banner": func(ctx context.Context, q storage.Querier, id int64) (any, error) {
+		b, err := storage.BannerByID(ctx, q, id)
+		return map[string]any{"title": b.Title, "image": b.Image, "link": b.Link, "sort": b.Sort, "enabled": b.Enabled,
+			"texts": adminTexts(b.Texts)}, err
+	},
+	"video": func(ctx context.Context, q storage.Querier, id int64) (any, error) {
+		v, err := storage.VideoByID(ctx, q, id)
+		return map[string]any{"kind": v.Kind, "title": v.Title, "cover": v.Cover, "url": v.URL, "duration": v.DurationS,
+			"chatUserId": contentID(v.ChatUserID), "sort": v.Sort, "enabled": v.Enabled, "texts": adminTexts(v.Texts)}, err
+	},
+	"city": func(ctx context.Context, q storage.Querier, id int64) (any, error) {
+		ct, err := storage.CityByID(ctx, q, id)
+		return map[string]any{"name": ct.Name, "sort": ct.Sort, "enabled": ct.Enabled, "texts": adminTexts(ct.Texts)}, err
+	},
+	"listing": func(ctx context.Context, q storage.Querier, id int64) (any, error) {
+		l, err := storage.ListingByID(ctx, q, id)
+		return map[string]any{"cityId": contentID(l.CityID), "name": l.Name, "age": l.Age, "photos": l.Photos, "intro": l.Intro,
+			"certified": l.Certified, "depositPaid": l.DepositPaid, "sort": l.Sort, "enabled": l.Enabled, "texts": adminTexts(l.Texts)}, err
+	},
+}
+
 // contentSave runs an operator's create-or-update in one transaction with
-// its audit entry: create when id is 0 (with a new id), update otherwise
-// (not found when the id does not exist).
-func contentSave(c *Call, kind string, id int64, create, update func(tx storage.Tx, id int64) error, detail any) (int64, error) {
+// its audit row (the thing before and after, as stored): create when id is
+// 0 (with a new id), update otherwise (not found when the id does not
+// exist).
+func contentSave(c *Call, kind string, id int64, create, update func(tx storage.Tx, id int64) error) (int64, error) {
 	action := kind + ".update"
 	if id == 0 {
 		id, action = storage.NewID(), kind+".create"
 	}
+	audited := contentAudited[kind]
 	err := c.s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		var change auditChange
 		var err error
 		if action == kind+".create" {
 			err = create(tx, id)
-		} else {
+		} else if change.Before, err = audited(c.Ctx, tx, id); err == nil {
 			err = update(tx, id)
 		}
 		if err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, action, id, detail)
+		if change.After, err = audited(c.Ctx, tx, id); err != nil {
+			return err
+		}
+		return RecordOperatorAction(c, tx, action, id, change)
 	})
 	return id, contentStoreErr(err)
 }
@@ -94,10 +126,14 @@ func contentDelete(c *Call, kind string, del func(tx storage.Tx, id int64) error
 		return nil, err
 	}
 	err = c.s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		before, err := contentAudited[kind](c.Ctx, tx, id)
+		if err != nil {
+			return err
+		}
 		if err := del(tx, id); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, kind+".delete", id, nil)
+		return RecordOperatorAction(c, tx, kind+".delete", id, auditChange{Before: before})
 	})
 	if err != nil {
 		return nil, contentStoreErr(err)
@@ -174,8 +210,7 @@ func (s *Server) adminBannerSave(c *Call) (any, error) {
 				b.Texts = old.Texts
 			}
 			return storage.UpdateBanner(c.Ctx, tx, b)
-		},
-		req)
+		})
 	if err != nil {
 		return nil, err
 	}
@@ -275,8 +310,7 @@ func (s *Server) adminVideoSave(c *Call) (any, error) {
 				v.Texts = old.Texts
 			}
 			return storage.UpdateVideo(c.Ctx, tx, v)
-		},
-		map[string]any{"kind": v.Kind, "title": v.Title, "url": v.URL, "enabled": v.Enabled})
+		})
 	if err != nil {
 		return nil, err
 	}
@@ -304,10 +338,15 @@ func (s *Server) adminVideoLimit(c *Call) (any, error) {
 		return nil, apierr.Invalid("limit")
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		before := s.Config.VideoDailyLimit // in force until an operator sets one
+		if _, err := storage.GetSetting(c.Ctx, tx, storage.SettingVideoLimit, &before); err != nil {
+			return err
+		}
 		if err := storage.PutSetting(c.Ctx, tx, storage.SettingVideoLimit, *req.Limit, c.User.ID, s.Clock.Now().UnixMilli()); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "video.limit", "", map[string]int{"limit": *req.Limit})
+		return RecordOperatorAction(c, tx, "video.limit", storage.SettingVideoLimit, auditChange{Before: map[string]int{"limit": before},
+			After: map[string]int{"limit": *req.Limit}})
 	})
 	if err != nil {
 		return nil, err
@@ -368,8 +407,7 @@ func (s *Server) adminCitySave(c *Call) (any, error) {
 				ct.Texts = old.Texts
 			}
 			return storage.UpdateCity(c.Ctx, tx, ct)
-		},
-		map[string]any{"name": ct.Name, "enabled": ct.Enabled})
+		})
 	if errors.Is(err, storage.ErrConflict) {
 		return nil, apierr.Fail(apierr.CodeCityNameTaken, "content.city.taken")
 	}
@@ -491,7 +529,8 @@ func (s *Server) adminListingSave(c *Call) (any, error) {
 		}
 		return nil
 	}
-	// The contact stays out of the audit detail: it is personal data.
+	// The contact stays out of the audit row (contentAudited): it is
+	// personal data.
 	id, err := contentSave(c, "listing", int64(req.ID),
 		func(tx storage.Tx, id int64) error {
 			if err := cityCheck(tx); err != nil {
@@ -513,8 +552,7 @@ func (s *Server) adminListingSave(c *Call) (any, error) {
 				l.Texts = old.Texts
 			}
 			return storage.UpdateListing(c.Ctx, tx, l)
-		},
-		map[string]any{"cityId": req.CityID, "name": l.Name, "age": l.Age, "certified": l.Certified, "depositPaid": l.DepositPaid, "enabled": l.Enabled})
+		})
 	if err != nil {
 		return nil, err
 	}
@@ -586,10 +624,14 @@ func (s *Server) adminManifestSave(c *Call) (any, error) {
 		return nil, apierr.Fail(apierr.CodeManifestOrder, "content.manifest.order")
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		var before storage.UpdateManifest // empty until an operator saves one
+		if _, err := storage.GetSetting(c.Ctx, tx, storage.SettingManifest, &before); err != nil {
+			return err
+		}
 		if err := storage.PutSetting(c.Ctx, tx, storage.SettingManifest, m, c.User.ID, s.Clock.Now().UnixMilli()); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "manifest.save", "", m)
+		return RecordOperatorAction(c, tx, "manifest.save", storage.SettingManifest, auditChange{Before: before, After: m})
 	})
 	if err != nil {
 		return nil, err
@@ -648,10 +690,17 @@ func (s *Server) adminDomainSave(c *Call) (any, error) {
 	d := storage.AppDomain{Domain: domain, PlatformID: req.PlatformID, PackageID: req.PackageID, AppName: req.AppName,
 		OssURL: req.OssURL, CreatedAt: now, UpdatedAt: now}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		var change auditChange // before stays null for a new domain
+		if old, err := storage.DomainByName(c.Ctx, tx, domain); err == nil {
+			change.Before = adminDomain{old.Domain, old.PlatformID, old.PackageID, old.AppName, old.OssURL, old.UpdatedAt}
+		} else if !errors.Is(err, storage.ErrNotFound) {
+			return err
+		}
 		if err := storage.SaveDomain(c.Ctx, tx, d); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "domain.save", domain, d)
+		change.After = adminDomain{d.Domain, d.PlatformID, d.PackageID, d.AppName, d.OssURL, d.UpdatedAt}
+		return RecordOperatorAction(c, tx, "domain.save", domain, change)
 	})
 	if err != nil {
 		return nil, err
@@ -671,10 +720,15 @@ func (s *Server) adminDomainDelete(c *Call) (any, error) {
 		return nil, apierr.Required("domain")
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		old, err := storage.DomainByName(c.Ctx, tx, domain)
+		if err != nil {
+			return err
+		}
 		if err := storage.DeleteDomain(c.Ctx, tx, domain); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "domain.delete", domain, nil)
+		return RecordOperatorAction(c, tx, "domain.delete", domain, auditChange{
+			Before: adminDomain{old.Domain, old.PlatformID, old.PackageID, old.AppName, old.OssURL, old.UpdatedAt}})
 	})
 	if err != nil {
 		return nil, contentStoreErr(err)
@@ -741,10 +795,14 @@ func (s *Server) adminSettingsSave(c *Call) (any, error) {
 		return nil, apierr.Invalid("splashSeconds")
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		var before storage.AppSettings // empty until an operator saves them
+		if _, err := storage.GetSetting(c.Ctx, tx, storage.SettingApp, &before); err != nil {
+			return err
+		}
 		if err := storage.PutSetting(c.Ctx, tx, storage.SettingApp, a, c.User.ID, s.Clock.Now().UnixMilli()); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "settings.save", storage.SettingApp, a)
+		return RecordOperatorAction(c, tx, "settings.save", storage.SettingApp, auditChange{Before: before, After: a})
 	})
 	if err != nil {
 		return nil, err
@@ -819,7 +877,7 @@ func (s *Server) adminUpload(c *Call) (any, error) {
 	}
 	url := "/files/content/" + name
 	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
-		return RecordOperatorAction(c, tx, "file.upload", url, map[string]any{"type": mime, "size": size})
+		return RecordOperatorAction(c, tx, "file.upload", url, auditChange{After: map[string]any{"type": mime, "size": size}})
 	})
 	if err != nil {
 		os.Remove(path)
@@ -907,6 +965,9 @@ func (s *Server) adminAuditList(c *Call) (any, error) {
 			return storage.ListAudit(c.Ctx, s.DB, f, limit, offset)
 		},
 		func(e storage.AuditEntry) auditView {
+			if e.OperatorID == 0 {
+				e.Operator = "cli" // `kj admin`: the detail's osUser names who ran it
+			}
 			return auditView{contentID(e.ID), contentID(e.OperatorID), e.Operator, e.Action, e.Target, contentRawJSON(e.Detail), e.CreatedAt}
 		})
 }

@@ -97,14 +97,21 @@ func checkRole(role string) error {
 	return nil
 }
 
+// operatorState is an operator's account as the audit log shows it.
+type operatorState struct {
+	Account string `json:"account,omitempty"`
+	Role    string `json:"role"`
+}
+
 // ErrOperatorExists refuses an operator account name that is taken.
 var ErrOperatorExists = errors.New("account already exists")
 
 // CreateOperator makes an operator account with a role (activated, its own
 // invite code), checking the account and password by the rules of
-// /register, and records the audit entry of byOperator (0 for the command
-// line) in the same transaction. An existing account is never overwritten.
-func CreateOperator(ctx context.Context, db storage.DB, now time.Time, account, password, role string, byOperator int64) (storage.User, error) {
+// /register, and records the audit row of by (an operator, or
+// CommandLineActor) in the same transaction. An existing account is never
+// overwritten.
+func CreateOperator(ctx context.Context, db storage.DB, now time.Time, account, password, role string, by AuditActor) (storage.User, error) {
 	if err := ValidateAccount(account); err != nil {
 		return storage.User{}, err
 	}
@@ -124,11 +131,7 @@ func CreateOperator(ctx context.Context, db storage.DB, now time.Time, account, 
 		if err := storage.SetOperatorRole(ctx, tx, u.ID, role, now.UnixMilli()); err != nil {
 			return err
 		}
-		if byOperator == 0 {
-			return nil
-		}
-		return storage.RecordAudit(ctx, tx, byOperator, "operator.create", u.IDString(),
-			map[string]string{"account": account, "role": role}, now.UnixMilli())
+		return recordAudit(ctx, tx, by, "operator.create", u.ID, auditChange{After: operatorState{Account: account, Role: role}}, now.UnixMilli())
 	})
 	return u, err
 }
@@ -151,7 +154,7 @@ func (s *Server) adminOperatorCreate(c *Call) (any, error) {
 	if req.Role == "" {
 		return nil, apierr.Required("role")
 	}
-	u, err := CreateOperator(c.Ctx, s.DB, s.Clock.Now(), strings.TrimSpace(req.Account), req.Password, req.Role, c.User.ID)
+	u, err := CreateOperator(c.Ctx, s.DB, s.Clock.Now(), strings.TrimSpace(req.Account), req.Password, req.Role, c.operatorActor())
 	if errors.Is(err, ErrOperatorExists) {
 		return nil, apierr.Fail(apierr.CodeAccountExists, "account.exists")
 	}
@@ -191,7 +194,7 @@ func (s *Server) adminOperatorRole(c *Call) (any, error) {
 		if err := storage.SetOperatorRole(c.Ctx, tx, id, req.Role, s.Clock.Now().UnixMilli()); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "operator.role", id, map[string]string{"from": old, "to": req.Role})
+		return RecordOperatorAction(c, tx, "operator.role", id, auditChange{Before: operatorState{Role: old}, After: operatorState{Role: req.Role}})
 	})
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
@@ -506,6 +509,13 @@ func playerOnly(ctx context.Context, q storage.Querier, id int64) error {
 	return nil
 }
 
+// frozenState is a player's sign-in as the audit log shows it: frozen
+// since frozenAt (0: not frozen), and the sessions a freeze ended.
+type frozenState struct {
+	FrozenAt      int64 `json:"frozenAt"`
+	SessionsEnded int   `json:"sessionsEnded,omitempty"`
+}
+
 // adminUserFreeze freezes (frozen 1, a reason required) or unfreezes
 // (frozen 0) a player's sign-in. Freezing ends every session at once and
 // kicks the player's sockets; sign-in answers apierr.CodeAccountFrozen until
@@ -536,6 +546,10 @@ func (s *Server) adminUserFreeze(c *Call) (any, error) {
 		if err := playerOnly(c.Ctx, tx, id); err != nil {
 			return err
 		}
+		before, err := storage.FrozenAt(c.Ctx, tx, id)
+		if err != nil {
+			return err
+		}
 		changed, err := storage.SetFrozen(c.Ctx, tx, id, at, now)
 		if err != nil || !changed {
 			return err // already so: nothing to record
@@ -545,7 +559,8 @@ func (s *Server) adminUserFreeze(c *Call) (any, error) {
 				return err
 			}
 		}
-		return RecordOperatorAction(c, tx, action, id, map[string]any{"reason": req.Reason, "sessionsEnded": len(ended)})
+		return RecordOperatorAction(c, tx, action, id, auditChange{Before: frozenState{FrozenAt: before},
+			After: frozenState{FrozenAt: at, SessionsEnded: len(ended)}, Reason: req.Reason})
 	})
 	if err != nil {
 		return nil, err
@@ -570,7 +585,8 @@ func (s *Server) adminUserResetFundPassword(c *Call) (any, error) {
 		if had, err = storage.ClearFundPassword(c.Ctx, tx, id, s.Clock.Now().UnixMilli()); err != nil || !had {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "user.fundPassword.reset", id, map[string]string{"reason": req.Reason})
+		return RecordOperatorAction(c, tx, "user.fundPassword.reset", id, auditChange{Before: map[string]bool{"hasFundPassword": true},
+			After: map[string]bool{"hasFundPassword": false}, Reason: req.Reason})
 	})
 	if err != nil {
 		return nil, err
@@ -641,6 +657,12 @@ func (s *Server) adminCustomerAgents(c *Call) (any, error) {
 	return operatorViews(list), err
 }
 
+// visitorAgent is the agent answering a visitor, as the audit log shows
+// it (0: nobody yet).
+type visitorAgent struct {
+	AgentID int64 `json:"agentId,string"`
+}
+
 // adminCustomerHandover gives a visitor's conversation to another agent
 // (any operator); both agents' inboxes and the visitor hear "assigned".
 func (s *Server) adminCustomerHandover(c *Call) (any, error) {
@@ -674,8 +696,7 @@ func (s *Server) adminCustomerHandover(c *Call) (any, error) {
 		if err := storage.SetVisitorAgent(c.Ctx, tx, v.ID, to.ID); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "customer.handover", v.ID, map[string]string{
-			"from": strconv.FormatInt(v.AgentID, 10), "to": to.IDString()})
+		return RecordOperatorAction(c, tx, "customer.handover", v.ID, auditChange{Before: visitorAgent{v.AgentID}, After: visitorAgent{to.ID}})
 	})
 	if err != nil {
 		return nil, contentStoreErr(err)

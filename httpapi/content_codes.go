@@ -2,8 +2,8 @@ package httpapi
 
 // What the content area's routes share (its error codes, 1500-1599, and
 // messages are in internal/apierr): ids as strings, paging, the optional signed-in user
-// of open routes, link and text checks, the calendar day, and the audit
-// record every operator action writes.
+// of open routes, link and text checks and the calendar day. The audit
+// record every operator action writes is in audit.go.
 
 import (
 	"encoding/json"
@@ -189,25 +189,6 @@ func (s *Server) contentDay(t time.Time) (int, time.Time) {
 	y, m, d := lt.Date()
 	next := time.Date(y, m, d+1, 0, 0, 0, 0, zone)
 	return y*10000 + int(m)*100 + d, next
-}
-
-// RecordOperatorAction writes the audit entry of the operator action c is
-// making (who, what, when, from which client address) in tx, the action's
-// own transaction. target is an id (int64) or a name; detail is encoded as
-// JSON and must hold no secrets; the address is added to it as "ip". Every
-// operator route of every area can call it.
-func RecordOperatorAction(c *Call, tx storage.Tx, action string, target any, detail any) error {
-	detail = withClientIP(detail, c.ClientIP())
-	var t string
-	switch v := target.(type) {
-	case int64:
-		t = strconv.FormatInt(v, 10)
-	case contentID:
-		t = strconv.FormatInt(int64(v), 10)
-	case string:
-		t = v
-	}
-	return storage.RecordAudit(c.Ctx, tx, c.User.ID, action, t, detail, c.s.Clock.Now().UnixMilli())
 }
 
 // contentStoreErr maps storage sentinels onto the client's errors.

@@ -306,9 +306,10 @@ func (s *Server) visitorPost(ctx context.Context, v customerVisitor, content, ip
 	return view, nil
 }
 
-// agentReply stores an agent's reply to a visitor, with its audit entry,
-// taking the visitor when nobody answers it yet.
-func (s *Server) agentReply(ctx context.Context, agent storage.User, visitorID int64, content string) (customerMessageView, error) {
+// agentReply stores an agent's reply (sent from the client address ip) to
+// a visitor, with its audit row, taking the visitor when nobody answers it
+// yet.
+func (s *Server) agentReply(ctx context.Context, agent storage.User, ip string, visitorID int64, content string) (customerMessageView, error) {
 	if visitorID == 0 {
 		return customerMessageView{}, apierr.Required("visitorNo")
 	}
@@ -325,6 +326,7 @@ func (s *Server) agentReply(ctx context.Context, agent storage.User, visitorID i
 		if v, err = storage.VisitorByID(ctx, tx, visitorID); err != nil {
 			return err
 		}
+		before := visitorAgent{v.AgentID}
 		if v.AgentID == 0 {
 			if err := storage.SetVisitorAgent(ctx, tx, v.ID, agent.ID); err != nil {
 				return err
@@ -337,8 +339,10 @@ func (s *Server) agentReply(ctx context.Context, agent storage.User, visitorID i
 		if err := storage.AddCustomerMessage(ctx, tx, m); err != nil {
 			return err
 		}
-		return storage.RecordAudit(ctx, tx, agent.ID, "customer.reply", strconv.FormatInt(v.ID, 10),
-			map[string]any{"message": strconv.FormatInt(m.ID, 10)}, now)
+		// The visitor before and after: its agent (set by a first reply)
+		// and the message the reply added.
+		return recordAudit(ctx, tx, AuditActor{OperatorID: agent.ID, Address: ip}, "customer.reply", v.ID,
+			auditChange{Before: before, After: agentReplied{visitorAgent{v.AgentID}, m.ID}}, now)
 	})
 	if err != nil {
 		return customerMessageView{}, contentStoreErr(err)
@@ -350,6 +354,13 @@ func (s *Server) agentReply(ctx context.Context, agent storage.User, visitorID i
 	}
 	s.customerPublish(ctx, customerEvent{Type: "message", VisitorNo: view.VisitorNo, Message: &view})
 	return view, nil
+}
+
+// agentReplied is a visitor after an agent's reply, as the audit log
+// shows it.
+type agentReplied struct {
+	visitorAgent
+	MessageID int64 `json:"messageId,string"`
 }
 
 // shareCustomerFile lets the visitor and the agents fetch the chat
@@ -559,5 +570,5 @@ func (s *Server) adminCustomerReply(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	return s.agentReply(c.Ctx, c.User, int64(req.VisitorNo), req.Content)
+	return s.agentReply(c.Ctx, c.User, c.ClientIP(), int64(req.VisitorNo), req.Content)
 }

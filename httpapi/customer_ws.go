@@ -338,7 +338,7 @@ func (c *customerConn) handle(ctx context.Context, data []byte) {
 				c.close(websocket.ClosePolicyViolation, "session ended")
 				return
 			}
-			m, err = s.agentReply(ctx, c.agent, int64(f.VisitorNo), f.Content)
+			m, err = s.agentReply(ctx, c.agent, c.ip, int64(f.VisitorNo), f.Content)
 		} else {
 			m, err = s.visitorPost(ctx, c.vis, f.Content, c.ip)
 		}

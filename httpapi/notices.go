@@ -182,7 +182,7 @@ func (s *Server) adminNoticePublish(c *Call) (any, error) {
 	now := s.Clock.Now().UnixMilli()
 	n := storage.Notice{ID: storage.NewID(), Title: req.Title, Content: req.Content, CreatedBy: c.User.ID, CreatedAt: now, UpdatedAt: now,
 		Texts: req.Texts}
-	detail := map[string]string{"title": n.Title}
+	var forAccount string // the one player it is for, when not for everyone
 	if account := strings.TrimSpace(req.Account); account != "" {
 		u, err := storage.UserByAccount(c.Ctx, s.DB, account)
 		if errors.Is(err, storage.ErrNotFound) {
@@ -191,13 +191,17 @@ func (s *Server) adminNoticePublish(c *Call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		n.UserID, detail["account"] = u.ID, u.Account
+		n.UserID, forAccount = u.ID, u.Account
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		if err := storage.CreateNotice(c.Ctx, tx, n); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "notice.publish", n.ID, detail)
+		after := noticeAudited(n)
+		if forAccount != "" {
+			after["account"] = forAccount
+		}
+		return RecordOperatorAction(c, tx, "notice.publish", n.ID, auditChange{After: after})
 	})
 	if err != nil {
 		return nil, err
@@ -213,6 +217,11 @@ func (s *Server) adminNoticePublish(c *Call) (any, error) {
 		s.Log.Warn("notice push failed", "notice", n.ID, "err", err)
 	}
 	return newAdminNotice(n), nil
+}
+
+// noticeAudited is a notice as its audit rows show it.
+func noticeAudited(n storage.Notice) map[string]any {
+	return map[string]any{"title": n.Title, "content": n.Content, "texts": adminTexts(n.Texts)}
 }
 
 func (s *Server) adminNoticeUpdate(c *Call) (any, error) {
@@ -232,6 +241,7 @@ func (s *Server) adminNoticeUpdate(c *Call) (any, error) {
 		if n, err = storage.NoticeByID(c.Ctx, tx, int64(req.ID)); err != nil {
 			return err
 		}
+		before := noticeAudited(n)
 		n.Title, n.Content, n.UpdatedAt = req.Title, req.Content, s.Clock.Now().UnixMilli()
 		if req.Texts != nil { // absent: the stored texts stay
 			n.Texts = req.Texts
@@ -239,7 +249,7 @@ func (s *Server) adminNoticeUpdate(c *Call) (any, error) {
 		if err := storage.UpdateNotice(c.Ctx, tx, n); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "notice.update", n.ID, map[string]string{"title": n.Title})
+		return RecordOperatorAction(c, tx, "notice.update", n.ID, auditChange{Before: before, After: noticeAudited(n)})
 	})
 	if err != nil {
 		return nil, contentStoreErr(err)
@@ -260,7 +270,7 @@ func (s *Server) adminNoticeDelete(c *Call) (any, error) {
 		if err := storage.DeleteNotice(c.Ctx, tx, n.ID); err != nil {
 			return err
 		}
-		return RecordOperatorAction(c, tx, "notice.delete", n.ID, map[string]string{"title": n.Title})
+		return RecordOperatorAction(c, tx, "notice.delete", n.ID, auditChange{Before: noticeAudited(n)})
 	})
 	if err != nil {
 		return nil, contentStoreErr(err)

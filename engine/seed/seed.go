@@ -240,8 +240,10 @@ func loadDemo(ctx context.Context, db storage.DB, now int64, videoFiles ...strin
 			}
 			res.Notices++
 		}
-		return storage.RecordAudit(ctx, tx, op.ID, "demo.seed", "", map[string]int{
-			"banners": res.Banners, "videos": res.Videos, "cities": res.Cities, "listings": res.Listings, "notices": res.Notices,
+		// Shaped like every audit row (httpapi/audit.go): from the command
+		// line, nothing before, what the seed made after.
+		return storage.RecordAudit(ctx, tx, op.ID, "demo.seed", "demo", map[string]any{"ip": "cli", "before": nil,
+			"after": map[string]int{"banners": res.Banners, "videos": res.Videos, "cities": res.Cities, "listings": res.Listings, "notices": res.Notices},
 		}, now)
 	})
 	return res, err
