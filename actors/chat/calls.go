@@ -110,7 +110,8 @@ func callGetSelfUserInfo(c *call) (any, error) {
 	return selfInfo(u), nil
 }
 
-// callSetSelfInfo changes the nickname (1-10 characters) and avatar.
+// callSetSelfInfo changes the nickname (1-10 characters) and avatar (one
+// the caller uploaded, or none: checkAvatar); a bad field changes nothing.
 func callSetSelfInfo(c *call) (any, error) {
 	var p struct {
 		Nickname *string `json:"nickname"`
@@ -127,14 +128,24 @@ func callSetSelfInfo(c *call) (any, error) {
 		}
 		fields["nickname"] = n
 	}
+	e := c.s.e
 	if p.FaceURL != nil {
 		f := strings.TrimSpace(*p.FaceURL)
-		if len(f) > 2048 || (f != "" && !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "http://") && !strings.HasPrefix(f, "https://")) {
+		if len(f) > 2048 {
 			return nil, badArg("userInfo.faceURL")
+		}
+		if f != "" && !uploadedAvatarOf(f, c.me()) {
+			// Only the avatar in place may be sent back unchanged.
+			u, err := storage.UserByID(c.ctx, e.db, c.me())
+			if err != nil {
+				return nil, err
+			}
+			if err := checkAvatar(f, u.Avatar, c.me()); err != nil {
+				return nil, err
+			}
 		}
 		fields["avatar"] = f
 	}
-	e := c.s.e
 	if len(fields) > 0 {
 		if err := storage.UpdateUserFields(c.ctx, e.db, c.me(), e.now(), fields); err != nil {
 			return nil, err

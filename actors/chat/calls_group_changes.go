@@ -38,8 +38,9 @@ type GroupInfo struct {
 	Ex                *string `json:"ex"`
 }
 
-// apply validates and sets the given fields on g.
-func (gi GroupInfo) apply(g *storage.ChatGroup) error {
+// apply validates and sets on g the given fields, set by the user by (a
+// new face must be one they uploaded).
+func (gi GroupInfo) apply(g *storage.ChatGroup, by int64) error {
 	str := func(p *string, max int, field string, dst *string) error {
 		if p == nil {
 			return nil
@@ -59,6 +60,11 @@ func (gi GroupInfo) apply(g *storage.ChatGroup) error {
 	}
 	if err := str(gi.GroupName, 64, "groupName", &g.Name); err != nil {
 		return err
+	}
+	if gi.FaceURL != nil {
+		if err := checkAvatar(strings.TrimSpace(*gi.FaceURL), g.FaceURL, by); err != nil {
+			return err
+		}
 	}
 	if err := str(gi.FaceURL, 2048, "faceURL", &g.FaceURL); err != nil {
 		return err
@@ -109,7 +115,7 @@ func (e *Engine) CreateGroup(ctx context.Context, owner int64, p CreateGroupPara
 		}
 		g.GroupType = *t
 	}
-	if err := p.GroupInfo.apply(&g); err != nil {
+	if err := p.GroupInfo.apply(&g, owner); err != nil {
 		return nil, err
 	}
 	roles := map[int64]int{owner: storage.RoleOwner}
@@ -628,7 +634,12 @@ func callSetMemberInfo(c *call) (any, error) {
 			m.Nickname = strings.TrimSpace(*p.Nickname)
 		}
 		if p.FaceURL != nil {
-			m.FaceURL = strings.TrimSpace(*p.FaceURL)
+			// The member's own upload, or the acting admin's.
+			f := strings.TrimSpace(*p.FaceURL)
+			if err := checkAvatar(f, m.FaceURL, uid, me); err != nil {
+				return nil, err
+			}
+			m.FaceURL = f
 		}
 		if p.Ex != nil {
 			m.Ex = *p.Ex
@@ -667,7 +678,7 @@ func callSetGroupInfo(c *call) (any, error) {
 	me := c.me()
 	return c.groupAction(gid, storage.RoleAdmin, func(ctx context.Context, tx storage.Tx, w *noticeWriter, g storage.ChatGroup, actor storage.ChatGroupMember) (*outcome, error) {
 		before := g
-		if err := p.GroupInfo.apply(&g); err != nil {
+		if err := p.GroupInfo.apply(&g, me); err != nil {
 			return nil, err
 		}
 		g.UpdatedAt = w.now

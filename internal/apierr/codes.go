@@ -75,6 +75,7 @@ const (
 	CodeChatMediaRefused      = 1342 // an attachment fetched without a valid signature or sign-in (HTTP 403)
 	CodeChatMentionNotMember  = 1345 // an @message names someone who is not a member
 	CodeChatMentionAllDenied  = 1346 // only the owner and admins may mention everyone
+	CodeChatAvatarNotOwn      = 1347 // an avatar must be a picture the caller uploaded, or none
 	CodeChatTooFast           = 1360 // close reason: the client kept sending over the limits
 	CodeChatTooManySockets    = 1361 // close reason: too many sockets of the user on this platform
 )

@@ -67,6 +67,7 @@ var chatKeys = map[int]string{
 	CodeChatMuteRange: "chat.mute.range", CodeChatTargetNotMember: "chat.group.target.not.member",
 	CodeChatMediaExpired: "chat.media.expired", CodeChatMediaRefused: "chat.media.refused",
 	CodeChatMentionNotMember: "chat.mention.not.member", CodeChatMentionAllDenied: "chat.mention.all.denied",
+	CodeChatAvatarNotOwn: "chat.avatar.not.own",
 }
 
 // ChatError is the error of a chat code, with its message arguments as
