@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"kj/auth"
+	"kj/engine/seed"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -130,4 +131,58 @@ func TestCreateOperatorRefusesBadInput(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("refusals wrote %d users", n)
 	}
+}
+
+// An operator made by `kj admin create-operator` leaves its audit row on
+// either store: by no operator (0, the console shows "cli"), from "cli",
+// naming the system account that ran it, on the new operator's id, with
+// before null (a creation) and the account and role after. `kj seed
+// --demo`'s row has the same shape.
+func TestCommandLineAuditRows(t *testing.T) {
+	storagetest.EachServed(t, func(t *testing.T, db storage.DB, env map[string]string) {
+		ctx := context.Background()
+		if _, err := seed.Demo(ctx, db, t.TempDir(), time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		storeFlag := []string{"--data-dir", env["KJ_DATA_DIR"]}
+		if url := env["KJ_DATABASE_URL"]; url != "" {
+			storeFlag = []string{"--database-url", url}
+		}
+		if err := Admin(append([]string{"create-operator", "--account", "cli_chief", "--password", "abc123", "--role", "agent"}, storeFlag...), nil, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		u, err := storage.UserByAccount(ctx, db, "cli_chief")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []struct {
+			action, target, after string
+			operator              int64
+		}{
+			{"operator.create", u.IDString(), `{"account":"cli_chief","role":"agent"}`, 0},
+			{"demo.seed", "demo", "", -1},
+		} {
+			es, err := storage.ListAudit(ctx, db, storage.AuditFilter{Action: want.action}, 10, 0)
+			if err != nil || len(es) != 1 {
+				t.Fatalf("%s rows: %+v (%v)", want.action, es, err)
+			}
+			e := es[0]
+			var d struct {
+				IP     string          `json:"ip"`
+				OSUser string          `json:"osUser"`
+				Before json.RawMessage `json:"before"`
+				After  json.RawMessage `json:"after"`
+			}
+			if err := json.Unmarshal([]byte(e.Detail), &d); err != nil {
+				t.Fatalf("%s: detail %q", want.action, e.Detail)
+			}
+			if e.Target != want.target || d.IP != "cli" || string(d.Before) != "null" || len(d.After) == 0 || string(d.After) == "null" ||
+				(want.after != "" && string(d.After) != want.after) || (want.operator >= 0 && e.OperatorID != want.operator) {
+				t.Fatalf("%s row: %+v, detail %s", want.action, e, e.Detail)
+			}
+			if want.action == "operator.create" && d.OSUser == "" {
+				t.Fatalf("the command line's row names no system account: %s", e.Detail)
+			}
+		}
+	})
 }

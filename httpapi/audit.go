@@ -53,6 +53,10 @@ var auditActions = map[string]string{
 	"domain.save":   "the domain",
 	"domain.delete": "the domain",
 	"file.upload":   "the file's URL",
+
+	// Written by engine/seed (kj seed --demo), below this package, in the
+	// same shape: by the demo operator, from "cli".
+	"demo.seed": "\"demo\"",
 }
 
 // auditChange is what an audited change did: the object's values before

@@ -320,6 +320,12 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 		if m := got["message"].(map[string]any); m["from"] != "agent" || m["content"] != "hello, visitor" || m["serviceId"] != agent.IDString() {
 			t.Fatalf("visitor event: %v", got)
 		}
+		// A reply over the socket is audited like one over HTTP, with the
+		// socket's address.
+		if es, _ := storage.ListAudit(ctx, db, storage.AuditFilter{Action: "customer.reply"}, 10, 0); len(es) != 1 ||
+			es[0].OperatorID != agent.ID || !strings.Contains(es[0].Detail, `"ip":"127.0.0.1"`) || !strings.Contains(es[0].Detail, `"before":{"agentId":`) {
+			t.Fatalf("socket reply's audit row: %+v", es)
+		}
 
 		// A second agent, whose inbox shows everyone's conversations, hears
 		// this visitor too although the first agent answers it.
