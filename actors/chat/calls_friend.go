@@ -131,11 +131,6 @@ func callAddFriend(c *call) (any, error) {
 	return nil, nil
 }
 
-type handleFriendParams struct {
-	ToUserID  string `json:"toUserID"`
-	HandleMsg string `json:"handleMsg"`
-}
-
 func (c *call) friendHandleArgs() (int64, string, error) {
 	var p handleFriendParams
 	from, err := c.friendArgs(&p, &p.ToUserID)

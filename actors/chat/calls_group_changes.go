@@ -16,28 +16,6 @@ import (
 	"kj/storage"
 )
 
-// CreateGroupParams is a new group: the SDK's CreateGroupParams, also
-// used by the HTTP route.
-type CreateGroupParams struct {
-	MemberUserIDs []string  `json:"memberUserIDs"`
-	AdminUserIDs  []string  `json:"adminUserIDs"`
-	OwnerUserID   string    `json:"ownerUserID"`
-	GroupInfo     GroupInfo `json:"groupInfo"`
-}
-
-// GroupInfo are the settable fields of a group.
-type GroupInfo struct {
-	GroupName         *string `json:"groupName"`
-	FaceURL           *string `json:"faceURL"`
-	Introduction      *string `json:"introduction"`
-	Notification      *string `json:"notification"`
-	GroupType         *int    `json:"groupType"`
-	NeedVerification  *int    `json:"needVerification"`
-	LookMemberInfo    *int    `json:"lookMemberInfo"`
-	ApplyMemberFriend *int    `json:"applyMemberFriend"`
-	Ex                *string `json:"ex"`
-}
-
 // apply validates and sets on g the given fields, set by the user by (a
 // new face must be one they uploaded).
 func (gi GroupInfo) apply(g *storage.ChatGroup, by int64) error {

@@ -442,15 +442,6 @@ func callDeleteAllMessages(c *call) (any, error) {
 	return c.changeAllMine(storage.ClearAllChatConversations)
 }
 
-type historyParams struct {
-	ConversationID   string `json:"conversationID"`
-	UserID           string `json:"userID"`
-	GroupID          string `json:"groupID"`
-	StartClientMsgID string `json:"startClientMsgID"`
-	Count            int64  `json:"count"`
-	LastMinSeq       int64  `json:"lastMinSeq"`
-}
-
 // historyView resolves the conversation and the caller's visible range.
 func (c *call) historyView(p *historyParams) (convRef, storage.ChatUserConversation, bool, error) {
 	id := p.ConversationID

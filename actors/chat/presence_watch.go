@@ -29,21 +29,6 @@ const presenceSubject = "kj.chat.presence"
 // maxWatched caps the users one socket watches.
 const maxWatched = 1000
 
-// Status values of UserStatus.
-const (
-	statusOffline = 0
-	statusOnline  = 1
-)
-
-// UserStatus is the SDK's UserOnlineState, with kj's last seen: the unix
-// ms the user's last socket closed (0 when online, never seen, or hidden).
-type UserStatus struct {
-	UserID      string `json:"userID"`
-	Status      int    `json:"status"`
-	PlatformIDs []int  `json:"platformIDs"`
-	LastSeen    int64  `json:"lastSeen"`
-}
-
 // watchers is who watches whom on this node, and the status last told.
 type watchers struct {
 	mu     sync.Mutex

@@ -24,46 +24,6 @@ const receiptBatch = 200
 // contentHasRead is the content type OpenIM gives a read receipt.
 const contentHasRead = 2200
 
-// ReceiptInfo is one OnRecvC2CReadReceipt item: userID read msgIDList.
-type ReceiptInfo struct {
-	UserID      string   `json:"userID"`
-	GroupID     string   `json:"groupID"`
-	MsgIDList   []string `json:"msgIDList"`
-	ReadTime    int64    `json:"readTime"`
-	MsgFrom     int      `json:"msgFrom"`
-	ContentType int      `json:"contentType"`
-	SessionType int      `json:"sessionType"`
-}
-
-// GroupMessageReceipt is the OnRecvGroupReadReceipt data: the read state
-// of some of the receiver's messages in one group conversation.
-type GroupMessageReceipt struct {
-	ConversationID string             `json:"conversationID"`
-	ReadInfo       []GroupMessageRead `json:"groupMessageReadInfo"`
-}
-
-// GroupMessageRead is the read state of one group message.
-type GroupMessageRead struct {
-	ClientMsgID       string             `json:"clientMsgID"`
-	HasReadCount      int                `json:"hasReadCount"`
-	UnreadCount       int                `json:"unreadCount"`
-	HasReadUserIDList []string           `json:"hasReadUserIDList"`
-	ReadMembers       []*GroupMemberItem `json:"readMembers"`
-}
-
-// AttachedInfoElem carries a message's read state in a group.
-type AttachedInfoElem struct {
-	GroupHasReadInfo *GroupHasReadInfo `json:"groupHasReadInfo,omitempty"`
-}
-
-// GroupHasReadInfo counts who of a group read a message.
-type GroupHasReadInfo struct {
-	HasReadCount      int      `json:"hasReadCount"`
-	UnreadCount       int      `json:"unreadCount"`
-	HasReadUserIDList []string `json:"hasReadUserIDList"`
-	GroupMemberCount  int      `json:"groupMemberCount"`
-}
-
 // groupReads is who of a group could and did read a message.
 func groupReads(readers []storage.ChatReader, ref storage.ChatMessageRef) GroupHasReadInfo {
 	info := GroupHasReadInfo{HasReadUserIDList: []string{}}

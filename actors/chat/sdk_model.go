@@ -1,7 +1,9 @@
 package chat
 
 // The object shapes of the OpenIM JS SDK v3 (src/types/entity.ts of
-// open-im-sdk 3.5.2), as the gateway sends them. Ids are decimal strings.
+// open-im-sdk 3.5.2): every JSON payload the gateway sends, and the
+// object arguments it reads. Ids are decimal strings. The frame around
+// them (Request, Reply) and its codec are in sdk_wire.go.
 
 // Content types (src/types/enum.ts MessageType and OpenIM's notification
 // numbers).
@@ -442,4 +444,103 @@ type UserOnlineState struct {
 	PlatformIDs []int  `json:"platformIDs"`
 	Status      int    `json:"status"`
 	UserID      string `json:"userID"`
+}
+
+// UserStatus is the SDK's UserOnlineState, with kj's last seen: the unix
+// ms the user's last socket closed (0 when online, never seen, or hidden).
+type UserStatus struct {
+	UserID      string `json:"userID"`
+	Status      int    `json:"status"`
+	PlatformIDs []int  `json:"platformIDs"`
+	LastSeen    int64  `json:"lastSeen"`
+}
+
+// Status values of UserStatus.
+const (
+	statusOffline = 0
+	statusOnline  = 1
+)
+
+// Read receipts (receipts.go).
+
+// ReceiptInfo is one OnRecvC2CReadReceipt item: userID read msgIDList.
+type ReceiptInfo struct {
+	UserID      string   `json:"userID"`
+	GroupID     string   `json:"groupID"`
+	MsgIDList   []string `json:"msgIDList"`
+	ReadTime    int64    `json:"readTime"`
+	MsgFrom     int      `json:"msgFrom"`
+	ContentType int      `json:"contentType"`
+	SessionType int      `json:"sessionType"`
+}
+
+// GroupMessageReceipt is the OnRecvGroupReadReceipt data: the read state
+// of some of the receiver's messages in one group conversation.
+type GroupMessageReceipt struct {
+	ConversationID string             `json:"conversationID"`
+	ReadInfo       []GroupMessageRead `json:"groupMessageReadInfo"`
+}
+
+// GroupMessageRead is the read state of one group message.
+type GroupMessageRead struct {
+	ClientMsgID       string             `json:"clientMsgID"`
+	HasReadCount      int                `json:"hasReadCount"`
+	UnreadCount       int                `json:"unreadCount"`
+	HasReadUserIDList []string           `json:"hasReadUserIDList"`
+	ReadMembers       []*GroupMemberItem `json:"readMembers"`
+}
+
+// AttachedInfoElem carries a message's read state in a group.
+type AttachedInfoElem struct {
+	GroupHasReadInfo *GroupHasReadInfo `json:"groupHasReadInfo,omitempty"`
+}
+
+// GroupHasReadInfo counts who of a group read a message.
+type GroupHasReadInfo struct {
+	HasReadCount      int      `json:"hasReadCount"`
+	UnreadCount       int      `json:"unreadCount"`
+	HasReadUserIDList []string `json:"hasReadUserIDList"`
+	GroupMemberCount  int      `json:"groupMemberCount"`
+}
+
+// Arguments the SDK passes as one JSON object (read with Object).
+
+// CreateGroupParams is a new group: the SDK's CreateGroupParams, also
+// used by the HTTP route.
+type CreateGroupParams struct {
+	MemberUserIDs []string  `json:"memberUserIDs"`
+	AdminUserIDs  []string  `json:"adminUserIDs"`
+	OwnerUserID   string    `json:"ownerUserID"`
+	GroupInfo     GroupInfo `json:"groupInfo"`
+}
+
+// GroupInfo are the settable fields of a group.
+type GroupInfo struct {
+	GroupName         *string `json:"groupName"`
+	FaceURL           *string `json:"faceURL"`
+	Introduction      *string `json:"introduction"`
+	Notification      *string `json:"notification"`
+	GroupType         *int    `json:"groupType"`
+	NeedVerification  *int    `json:"needVerification"`
+	LookMemberInfo    *int    `json:"lookMemberInfo"`
+	ApplyMemberFriend *int    `json:"applyMemberFriend"`
+	Ex                *string `json:"ex"`
+}
+
+// handleFriendParams are the params of AcceptFriendApplication and
+// RefuseFriendApplication.
+type handleFriendParams struct {
+	ToUserID  string `json:"toUserID"`
+	HandleMsg string `json:"handleMsg"`
+}
+
+// historyParams are the params of GetAdvancedHistoryMessageList and its
+// Reverse.
+type historyParams struct {
+	ConversationID   string `json:"conversationID"`
+	UserID           string `json:"userID"`
+	GroupID          string `json:"groupID"`
+	StartClientMsgID string `json:"startClientMsgID"`
+	Count            int64  `json:"count"`
+	LastMinSeq       int64  `json:"lastMinSeq"`
 }
