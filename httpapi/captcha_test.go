@@ -132,21 +132,28 @@ func TestRandomDigitsAreDigitsAndVary(t *testing.T) {
 	}
 }
 
-// smsOutbox is an SMSSender that keeps what it sent.
+// smsOutbox is an SMSSender that keeps what it sent. Reset codes go out
+// after the answer, so reading it first waits for the server's sends.
 type smsOutbox struct {
-	mu   sync.Mutex
-	sent []string // phone/purpose/code
-	fail bool
+	s     *Server
+	mu    sync.Mutex
+	sent  []string // phone/purpose/code
+	fail  bool
+	delay time.Duration // a gateway's time per send
 }
 
 // captureSMS has s send its SMS codes to a new outbox, and returns it.
 func captureSMS(s *Server) *smsOutbox {
-	box := &smsOutbox{}
+	box := &smsOutbox{s: s}
 	s.SMS = box
 	return box
 }
 
 func (o *smsOutbox) SendCode(_ context.Context, phone, purpose, code string) error {
+	o.mu.Lock()
+	delay := o.delay
+	o.mu.Unlock()
+	time.Sleep(delay) // the gateway's round trip
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.fail {
@@ -158,6 +165,7 @@ func (o *smsOutbox) SendCode(_ context.Context, phone, purpose, code string) err
 
 func (o *smsOutbox) last(t *testing.T) string {
 	t.Helper()
+	o.s.smsSends.Wait()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if len(o.sent) == 0 {
@@ -168,6 +176,7 @@ func (o *smsOutbox) last(t *testing.T) string {
 }
 
 func (o *smsOutbox) count() int {
+	o.s.smsSends.Wait()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return len(o.sent)

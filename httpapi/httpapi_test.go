@@ -62,6 +62,7 @@ func testNode(t testing.TB, db storage.DB, b bus.Bus, c *clock.Fake) *Server {
 		DB: db, Bus: b, Presence: presence.NewMemory(c), Counters: counter.NewMemory(c), Clock: c, Config: cfg,
 		Sessions: &auth.Sessions{DB: db, Bus: b, Clock: c, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL, Cache: cache},
 	})
+	t.Cleanup(s.smsSends.Wait) // reset codes sent after their answer still use the store
 	return s
 }
 

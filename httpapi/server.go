@@ -61,6 +61,7 @@ type Server struct {
 	routes   []Route
 	settings *settingsCache // operator settings kept in the node (settings.go)
 	media    mediaKeys      // keys signing attachment links (chat_files.go)
+	smsSends sync.WaitGroup // reset codes being stored and sent after the answer (sms.go)
 }
 
 // Route describes one registered route, for the OpenAPI check and docs.

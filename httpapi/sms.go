@@ -108,7 +108,8 @@ type sendSmsCodeReply struct {
 }
 
 // sendSmsCode sends a code for a password reset (to the account's bound
-// phone) or for setting a phone (signed in; to the new phone).
+// phone, after the answer) or for setting a phone (signed in; to the new
+// phone, before the answer, which says when the sender failed).
 func (s *Server) sendSmsCode(c *Call) (any, error) {
 	var req sendSmsCodeRequest
 	if err := c.Decode(&req); err != nil {
@@ -179,28 +180,54 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 		ResendSeconds: int(s.Config.SMSResendInterval / time.Second),
 		ExpiresIn:     int(s.Config.SMSCodeTTL / time.Second),
 	}
-	if !deliver {
-		sent = true // the cool-down stays, as after a code sent
+	switch {
+	case req.Type == smsSetPhone:
+		if err := s.deliverSMSCode(c.Ctx, req.Phone, req.Type, userID); err != nil {
+			return nil, err
+		}
+	case deliver:
+		// A reset code is stored and sent after the answer, so the answer
+		// costs the same whether or not a code goes out: storing it and
+		// calling the gateway (a webhook: tens of milliseconds or more)
+		// would otherwise tell which phone is which account's. A failed
+		// send lifts the cool-down, so the user can ask again at once.
+		s.smsSends.Add(1)
+		go func(ctx context.Context) {
+			defer s.smsSends.Done()
+			if err := s.deliverSMSCode(ctx, req.Phone, req.Type, userID); err != nil {
+				_ = s.Counters.Delete(ctx, coolKey)
+			}
+		}(context.WithoutCancel(c.Ctx))
+	default:
 		s.Log.Info("sms code not sent: no account with this verified phone", "phone", req.Phone, "purpose", req.Type)
-		return reply, nil
 	}
+	sent = true // the cool-down stays, as after every code sent
+	return reply, nil
+}
+
+// deliverSMSCode makes a new code for phone and purpose, stores its hash
+// (replacing any earlier code, with a fresh count of wrong tries) and
+// sends it; when the sender fails the code is dropped and the error is
+// CodeSMSSendFailed.
+func (s *Server) deliverSMSCode(ctx context.Context, phone, purpose string, userID int64) error {
 	code := randomDigits(SMSCodeLength)
 	now := s.Clock.Now()
-	if err := storage.PutSMSCode(c.Ctx, s.DB, req.Phone, req.Type, smsHash(req.Phone, req.Type, code),
+	if err := storage.PutSMSCode(ctx, s.DB, phone, purpose, smsHash(phone, purpose, code),
 		now.Add(s.Config.SMSCodeTTL).UnixMilli(), now.UnixMilli()); err != nil {
-		return nil, err
+		s.Log.Error("sms code not stored", "phone", phone, "purpose", purpose, "err", err)
+		return err
 	}
-	if err := s.Counters.Delete(c.Ctx, smsFailKey(req.Phone, req.Type)); err != nil {
-		return nil, err
+	if err := s.Counters.Delete(ctx, smsFailKey(phone, purpose)); err != nil {
+		s.Log.Error("sms code's wrong tries not reset", "phone", phone, "purpose", purpose, "err", err)
+		return err
 	}
-	if err := s.smsSender().SendCode(c.Ctx, req.Phone, req.Type, code); err != nil {
-		s.Log.Error("sms code not sent", "phone", req.Phone, "purpose", req.Type, "err", err)
-		_ = storage.DeleteSMSCode(context.WithoutCancel(c.Ctx), s.DB, req.Phone, req.Type)
-		return nil, apierr.Fail(apierr.CodeSMSSendFailed, "sms.send.failed")
+	if err := s.smsSender().SendCode(ctx, phone, purpose, code); err != nil {
+		s.Log.Error("sms code not sent", "phone", phone, "purpose", purpose, "err", err)
+		_ = storage.DeleteSMSCode(context.WithoutCancel(ctx), s.DB, phone, purpose)
+		return apierr.Fail(apierr.CodeSMSSendFailed, "sms.send.failed")
 	}
-	sent = true
-	s.Log.Info("sms code sent", "phone", req.Phone, "purpose", req.Type, "userId", userID)
-	return reply, nil
+	s.Log.Info("sms code sent", "phone", phone, "purpose", purpose, "userId", userID)
+	return nil
 }
 
 func smsHash(phone, purpose, code string) string {
