@@ -14,7 +14,7 @@ type opRequest struct{ item *opItem }
 // tellConversation sends msg to the actor of a 1:1 conversation, starting
 // it when needed.
 func (e *Engine) tellConversation(ref convRef, msg any) {
-	e.convs.with(ref.ID, func() *actor.PID {
+	e.live.convs.with(ref.ID, func() *actor.PID {
 		props := actor.PropsFromProducer(func() actor.Actor {
 			return &conversationActor{e: e, ref: ref, pipe: newPipeline()}
 		}, actor.WithGuardian(supervision), actor.WithDispatcher(chatDispatcher))
@@ -100,7 +100,7 @@ func (a *conversationActor) retire(ctx actor.Context) {
 		return
 	}
 	self := ctx.Self()
-	if a.e.convs.removeIf(a.ref.ID, func(pid *actor.PID) bool { return pid.Equal(self) }) {
+	if a.e.live.convs.removeIf(a.ref.ID, func(pid *actor.PID) bool { return pid.Equal(self) }) {
 		a.retiring = true
 		ctx.Poison(self)
 	}

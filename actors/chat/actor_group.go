@@ -33,7 +33,7 @@ func groupSubject(groupID int64) string {
 // tellGroup sends msg to the actor of a group or channel, starting it when
 // needed.
 func (e *Engine) tellGroup(groupID int64, msg any) {
-	e.groups.with(groupID, func() *actor.PID {
+	e.live.groups.with(groupID, func() *actor.PID {
 		props := actor.PropsFromProducer(func() actor.Actor {
 			return &groupActor{e: e, id: groupID, convID: groupConversationID(groupID), pipe: newPipeline()}
 		}, actor.WithGuardian(supervision), actor.WithDispatcher(chatDispatcher))
@@ -147,7 +147,7 @@ func (a *groupActor) applyOp(ctx actor.Context, m *opDone) {
 		// Other nodes' actors of this group reload their rules, members and
 		// mutes: any change of a group may change who may send.
 		pctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_ = e.bus.Publish(pctx, groupSubject(a.id), []byte("{}"))
+		_ = e.cluster.bus.Publish(pctx, groupSubject(a.id), []byte("{}"))
 		cancel()
 	}
 	// Timers first: once the caller has its answer, the unmute is armed.
@@ -218,7 +218,7 @@ func (a *groupActor) setTimer(ctx actor.Context, user, deadline int64) {
 	}
 	e := a.e
 	t := e.clock.AfterFunc(d, func() {
-		if !e.closed.Load() {
+		if !e.commits.closed.Load() {
 			e.root.Send(self, due)
 		}
 	})
@@ -242,7 +242,7 @@ func (a *groupActor) subscribe(ctx actor.Context) {
 		return
 	}
 	self := ctx.Self()
-	sub, err := a.e.bus.Subscribe(groupSubject(a.id), func(string, []byte) { a.e.root.Send(self, &membersChanged{}) })
+	sub, err := a.e.cluster.bus.Subscribe(groupSubject(a.id), func(string, []byte) { a.e.root.Send(self, &membersChanged{}) })
 	if err != nil {
 		a.e.log.Warn("subscribe group", "group", a.id, "err", err)
 		return
@@ -256,7 +256,7 @@ func (a *groupActor) retire(ctx actor.Context) {
 		return
 	}
 	self := ctx.Self()
-	if a.e.groups.removeIf(a.id, func(pid *actor.PID) bool { return pid.Equal(self) }) {
+	if a.e.live.groups.removeIf(a.id, func(pid *actor.PID) bool { return pid.Equal(self) }) {
 		a.retiring = true
 		a.stop()
 		ctx.Poison(self)

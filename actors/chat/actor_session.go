@@ -41,7 +41,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sendID and token are required", http.StatusBadRequest)
 		return
 	}
-	if e.draining.Load() {
+	if e.gateway.draining.Load() {
 		http.Error(w, "server restarting", http.StatusServiceUnavailable)
 		return
 	}
@@ -72,7 +72,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bw := &batchingWriter{ResponseWriter: w}
-	conn, err := e.upgrader.Upgrade(bw, r, nil)
+	conn, err := e.gateway.upgrader.Upgrade(bw, r, nil)
 	if err != nil {
 		return // the upgrader answered
 	}
@@ -96,11 +96,11 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.fd = -1
 	s.lastRead.Store(time.Now().UnixNano())
 	s.pid = e.root.Spawn(sessionProps)
-	e.sockets.with(s.id, func() *session { return s }, func(*session) {})
+	e.live.sockets.with(s.id, func() *session { return s }, func(*session) {})
 	connections.Inc()
 	socketsOpened.Inc()
-	e.poller.watch(s)
-	e.wheel.add(s)
+	e.gateway.poller.watch(s)
+	e.gateway.wheel.add(s)
 }
 
 // refuse answers a socket whose token is bad and closes it.
@@ -168,7 +168,7 @@ type session struct {
 	tokens  float32 // request rate bucket (the reader only)
 
 	user     *userEntry         // set at Login (actor only)
-	watching map[int64]struct{} // users whose presence it watches (guarded by e.watchers.mu)
+	watching map[int64]struct{} // users whose presence it watches (guarded by e.cluster.watchers.mu)
 	// When the sign-in behind it expires (unix ms, engine clock; 0 before
 	// Login): the wheel's next visit after it signs the socket out.
 	expiresAt atomic.Int64
@@ -274,7 +274,7 @@ func (s *session) release() {
 	}
 	s.writing = true
 	s.mu.Unlock()
-	s.e.socketWriters.add(s)
+	s.e.gateway.socketWriters.add(s)
 }
 
 func (s *session) enqueue(frame outFrame, wake bool) {
@@ -295,7 +295,7 @@ func (s *session) enqueue(frame outFrame, wake bool) {
 	if wake && !s.writing {
 		s.writing = true
 		s.mu.Unlock()
-		s.e.socketWriters.add(s)
+		s.e.gateway.socketWriters.add(s)
 		return
 	}
 	s.mu.Unlock()
@@ -431,7 +431,7 @@ func (s *session) closeWith(code int, reasonCode int) {
 	if !s.writing {
 		s.writing = true
 		s.mu.Unlock()
-		s.e.socketWriters.add(s)
+		s.e.gateway.socketWriters.add(s)
 		return
 	}
 	s.mu.Unlock()
@@ -448,7 +448,7 @@ func (s *session) closeNormally() {
 	if !s.writing {
 		s.writing = true
 		s.mu.Unlock()
-		s.e.socketWriters.add(s)
+		s.e.gateway.socketWriters.add(s)
 		return
 	}
 	s.mu.Unlock()
@@ -489,7 +489,7 @@ func (s *session) queuePing() {
 	}
 	s.writing = true
 	s.mu.Unlock()
-	s.e.socketWriters.add(s)
+	s.e.gateway.socketWriters.add(s)
 }
 
 // ping writes a ping and refreshes the socket's presence (its writer
@@ -501,7 +501,7 @@ func (s *session) ping() bool {
 	}
 	if s.presenceOn.Load() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_ = s.e.presence.Add(ctx, storage.FormatID(s.userID), strconv.FormatInt(s.id, 10), 3*s.e.cfg.PingPeriod)
+		_ = s.e.cluster.presence.Add(ctx, storage.FormatID(s.userID), strconv.FormatInt(s.id, 10), 3*s.e.cfg.PingPeriod)
 		cancel()
 	}
 	return true
@@ -514,14 +514,14 @@ func (s *session) teardown() {
 	if s.torndown.Swap(true) {
 		return
 	}
-	s.e.poller.forget(s)
+	s.e.gateway.poller.forget(s)
 	s.mu.Lock()
 	s.closed = true
 	s.queue.drop()
 	s.mu.Unlock()
 	s.out.Close()
 	s.e.root.Send(s.pid, &closed{s: s})
-	s.e.sockets.removeIf(s.id, func(x *session) bool { return x == s })
+	s.e.live.sockets.removeIf(s.id, func(x *session) bool { return x == s })
 	s.e.releaseSocket(s.userID, int(s.platform))
 	connections.Dec()
 }
@@ -598,10 +598,10 @@ func (s *session) leave() {
 		s.e.detach(s)
 		s.user = nil
 	}
-	s.e.watchers.remove(s, nil)
+	s.e.cluster.watchers.remove(s, nil)
 	if s.presenceOn.Swap(false) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_ = s.e.presence.Remove(ctx, storage.FormatID(s.userID), strconv.FormatInt(s.id, 10))
+		_ = s.e.cluster.presence.Remove(ctx, storage.FormatID(s.userID), strconv.FormatInt(s.id, 10))
 		cancel()
 		s.e.announcePresence(s.userID, true)
 	}

@@ -118,7 +118,7 @@ func (u *userEntry) sockets() []*session {
 // it is the user's first socket on this node.
 func (e *Engine) attach(s *session) *userEntry {
 	var entry *userEntry
-	e.users.with(s.userID, func() *userEntry {
+	e.live.users.with(s.userID, func() *userEntry {
 		u := &userEntry{e: e, id: s.userID}
 		u.pid = e.root.Spawn(userProps)
 		// The actor learns its user from its first message.
@@ -135,7 +135,7 @@ func (e *Engine) attach(s *session) *userEntry {
 
 // detach removes a socket; the user actor stops with the last one.
 func (e *Engine) detach(s *session) {
-	e.users.removeIf(s.userID, func(u *userEntry) bool {
+	e.live.users.removeIf(s.userID, func(u *userEntry) bool {
 		list := slices.DeleteFunc(slices.Clone(u.sockets()), func(x *session) bool { return x == s })
 		if len(list) == len(u.sockets()) {
 			return false
@@ -264,7 +264,7 @@ func (a *userActor) subscribe() {
 		return
 	}
 	u := a.u
-	sub, err := a.e.bus.Subscribe(bus.UserSubject(storage.FormatID(u.id)), func(_ string, data []byte) {
+	sub, err := a.e.cluster.bus.Subscribe(bus.UserSubject(storage.FormatID(u.id)), func(_ string, data []byte) {
 		a.e.onUserDataTo(u, data)
 	})
 	if err != nil {

@@ -72,7 +72,7 @@ func callLogin(c *call) (any, error) {
 	s.self = senderOf(u, int(s.platform))
 	s.user = e.attach(s)
 	s.loggedIn.Store(true)
-	if err := e.presence.Add(c.ctx, c.meStr(), storage.FormatID(s.id), 3*e.cfg.PingPeriod); err == nil {
+	if err := e.cluster.presence.Add(c.ctx, c.meStr(), storage.FormatID(s.id), 3*e.cfg.PingPeriod); err == nil {
 		s.presenceOn.Store(true)
 		e.announcePresence(s.userID, false)
 	}

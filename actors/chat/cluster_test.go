@@ -95,7 +95,7 @@ func TestClusterDeliversAcrossNodesOverNATS(t *testing.T) {
 	testenv.Eventually(t, waitFor, func() bool {
 		n := 0
 		for _, h := range []*harness{n1, n2} {
-			if pid, ok := h.e.groups.get(mustID(t, gid)); ok && pid != nil {
+			if pid, ok := h.e.live.groups.get(mustID(t, gid)); ok && pid != nil {
 				n++
 			}
 		}

@@ -236,7 +236,7 @@ func (e *Engine) startFlush(actx actor.Context, owner any, p *pipeline, spec con
 	self := actx.Self()
 	if op, ok := batch[0].(*opItem); ok {
 		go func() {
-			defer e.wg.Done()
+			defer e.commits.wg.Done()
 			e.root.Send(self, e.runOp(owner, spec, op))
 		}()
 		return
@@ -245,10 +245,10 @@ func (e *Engine) startFlush(actx actor.Context, owner any, p *pipeline, spec con
 	for i, b := range batch {
 		items[i] = b.(*sendItem)
 	}
-	e.writer.submit(&writeJob{spec: spec, items: items, report: func(d *sendsDone) {
+	e.commits.writer.submit(&writeJob{spec: spec, items: items, report: func(d *sendsDone) {
 		d.owner = owner
 		e.root.Send(self, d)
-		e.wg.Done()
+		e.commits.wg.Done()
 	}})
 }
 
@@ -347,12 +347,12 @@ func (e *Engine) applySends(p *pipeline, d *sendsDone) ([]*Message, []int64) {
 			case !r.dup:
 				sendSeconds.Observe(time.Since(it.started).Seconds())
 				fallthrough
-			case !e.pushed.has(r.msg):
+			case !e.delivery.pushed.has(r.msg):
 				// New, or stored by a node that may have died before
 				// pushing it (see fannedOut).
 				fresh = append(fresh, r.msg)
 				skip = append(skip, it.skip)
-				e.pushed.add(r.msg)
+				e.delivery.pushed.add(r.msg)
 			}
 		}
 		it.reply.send(e, r.msg, r.err)

@@ -35,7 +35,7 @@ func benchChatWriter(b *testing.B, db storage.DB, pair *atomic.Int64, writers, i
 	defer n.close()
 	var batchMu sync.Mutex
 	var batches, convs int
-	n.e.writer.onBatch = func(c, _ int) {
+	n.e.commits.writer.onBatch = func(c, _ int) {
 		batchMu.Lock()
 		batches++
 		convs += c
@@ -65,7 +65,7 @@ func benchChatWriter(b *testing.B, db storage.DB, pair *atomic.Int64, writers, i
 				SessionType: sessionSingle, MsgFrom: msgFromUser, ContentType: TypeText, CreateTime: 1,
 				SenderNickname: "benchmark user", Content: `{"content":"a message of about sixty characters, as people write"}`}
 			t0 := time.Now()
-			n.e.writer.submit(&writeJob{spec: spec, items: []*sendItem{{msg: m}}, report: func(d *sendsDone) { reports <- d }})
+			n.e.commits.writer.submit(&writeJob{spec: spec, items: []*sendItem{{msg: m}}, report: func(d *sendsDone) { reports <- d }})
 			d := <-reports
 			mine = append(mine, time.Since(t0))
 			if d.results[0].err != nil {

@@ -42,7 +42,7 @@ func newSendNode(t testing.TB, db storage.DB, cfg Config) *sendNode {
 	cfg.NodeID = "writer-test"
 	n.e = New(Deps{DB: db, Bus: bus.NewMemory(), Clock: clk, Presence: presence.NewMemory(clk), Actors: n.system,
 		Log: slog.New(slog.NewTextHandler(testLog{t}, nil))}, cfg)
-	n.e.writer.onBatch = func(convs, _ int) {
+	n.e.commits.writer.onBatch = func(convs, _ int) {
 		n.batches.Add(1)
 		for {
 			cur := n.convMax.Load()
@@ -267,7 +267,7 @@ func TestWriterFailureStaysWithItsConversation(t *testing.T) {
 			jobs = append(jobs, &writeJob{spec: convSpec{id: ref.ID, kind: sessionSingle, a: ref.A, b: ref.B},
 				items: []*sendItem{{msg: m}}, report: func(d *sendsDone) { reports <- d }})
 		}
-		n.e.writer.commit(jobs) // the three in one transaction
+		n.e.commits.writer.commit(jobs) // the three in one transaction
 		for i, j := range jobs {
 			r := j.done.results[0]
 			if i == 1 {

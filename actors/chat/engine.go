@@ -139,36 +139,69 @@ type Deps struct {
 	Log      *slog.Logger
 }
 
-// Engine is the chat engine of one node.
+// Engine is the chat engine of one node. Beside the node services it
+// works with, its state comes in parts named for what they serve; doc.go
+// says which actor or goroutine touches each.
 type Engine struct {
-	cfg      Config
-	db       storage.DB
-	bus      bus.Bus
-	clock    clock.Clock
-	auth     *auth.Sessions
-	presence presence.Presence
-	log      *slog.Logger
-	system   *actor.ActorSystem
-	root     *actor.RootContext
-	upgrader websocket.Upgrader
+	cfg    Config
+	db     storage.DB
+	clock  clock.Clock
+	auth   *auth.Sessions
+	log    *slog.Logger
+	system *actor.ActorSystem
+	root   *actor.RootContext
 
-	users         *registry[int64, *userEntry]
-	convs         *registry[string, *actor.PID]
-	groups        *registry[int64, *actor.PID]
-	sockets       *registry[int64, *session]
-	caps          socketCaps // open sockets per user and platform (session_limits.go)
-	pushed        *fannedOut
-	watchers      *watchers // presence subscriptions of this node's sockets
-	subs          []bus.Subscription
-	flushes       *flusher
-	socketWriters *writerPool
-	poller        *poller
-	wheel         *wheel
-	draining      atomic.Bool
-	closed        atomic.Bool
-	closeMu       sync.RWMutex   // orders begin (RLock) before Close (Lock)
-	wg            sync.WaitGroup // commits in flight (writer jobs and op goroutines)
-	writer        *writer
+	gateway  gateway      // the sockets: handshake, reading, heartbeat, writing
+	live     registries   // which socket or actor serves what on this node
+	commits  commitState  // the chat writer and the commits in flight
+	delivery delivery     // fan-out to this node's users
+	cluster  clusterState // what the node tells other nodes and hears from them
+}
+
+// gateway is the socket side of the node.
+type gateway struct {
+	upgrader      websocket.Upgrader
+	poller        *poller     // the epoll readers (poller_linux.go)
+	wheel         *wheel      // pings, idle timeouts, sign-in expiry (wheel.go)
+	socketWriters *writerPool // write sockets' queued frames (fanout.go)
+	caps          socketCaps  // open sockets per user and platform (session_limits.go)
+	draining      atomic.Bool // Drain began: new sockets are refused
+}
+
+// registries map ids to the live sockets and actors of this node
+// (registry.go): a sender enqueues under the shard lock, an actor retires
+// under it.
+type registries struct {
+	sockets *registry[int64, *session]    // by socket id
+	users   *registry[int64, *userEntry]  // online users: their sockets and user actor
+	convs   *registry[string, *actor.PID] // 1:1 conversation actors, by conversation id
+	groups  *registry[int64, *actor.PID]  // group actors, by group id
+}
+
+// commitState is the chat writer and the count of commits in flight,
+// which Close waits for before it stops the writer.
+type commitState struct {
+	writer  *writer        // the chat writer workers (commit_writer.go)
+	wg      sync.WaitGroup // commits in flight (writer jobs and op goroutines)
+	closeMu sync.RWMutex   // orders begin (RLock) before Close (Lock)
+	closed  atomic.Bool    // Close began: begin refuses
+}
+
+// delivery is what fanning events out to this node's users keeps.
+type delivery struct {
+	flushes *flusher   // tells user actors to flush, once per coalescing window (fanout.go)
+	pushed  *fannedOut // messages fanned out lately (fanned_out.go)
+}
+
+// clusterState is how the node hears other nodes: the bus (in process on
+// a single node) and presence, with the engine's own subscriptions and
+// the presence watches of its sockets. User and group actors hold their
+// own subscriptions.
+type clusterState struct {
+	bus      bus.Bus
+	presence presence.Presence
+	subs     []bus.Subscription // made by Start, ended by Close
+	watchers *watchers          // presence subscriptions of this node's sockets (presence_watch.go)
 }
 
 // New builds the engine; Start subscribes it to the bus.
@@ -178,20 +211,21 @@ func New(d Deps, cfg Config) *Engine {
 		d.Log = slog.Default()
 	}
 	e := &Engine{
-		cfg: cfg, db: d.DB, bus: d.Bus, clock: d.Clock, auth: d.Sessions, presence: d.Presence,
+		cfg: cfg, db: d.DB, clock: d.Clock, auth: d.Sessions,
 		log: d.Log.With("area", "chat"), system: d.Actors, root: d.Actors.Root,
-		users: newRegistry[int64, *userEntry](), convs: newRegistry[string, *actor.PID](),
-		groups: newRegistry[int64, *actor.PID](), sockets: newRegistry[int64, *session](),
-		pushed: newFannedOut(), watchers: newWatchers(),
+		live: registries{sockets: newRegistry[int64, *session](), users: newRegistry[int64, *userEntry](),
+			convs: newRegistry[string, *actor.PID](), groups: newRegistry[int64, *actor.PID]()},
+		delivery: delivery{pushed: newFannedOut()},
+		cluster:  clusterState{bus: d.Bus, presence: d.Presence, watchers: newWatchers()},
 	}
-	e.writer = newWriter(e, cfg.Writers)
-	e.flushes = newFlusher(e, cfg.Coalesce, cfg.PushInterval)
-	e.socketWriters = newWriterPool(cfg.SocketWriters)
-	e.poller = newPoller(e, max(2, runtime.GOMAXPROCS(0)))
-	e.wheel = newWheel(e)
+	e.commits.writer = newWriter(e, cfg.Writers)
+	e.delivery.flushes = newFlusher(e, cfg.Coalesce, cfg.PushInterval)
+	e.gateway.socketWriters = newWriterPool(cfg.SocketWriters)
+	e.gateway.poller = newPoller(e, max(2, runtime.GOMAXPROCS(0)))
+	e.gateway.wheel = newWheel(e)
 	// Small buffers and a shared write buffer pool keep an idle socket
 	// cheap: the write buffer is held only while a frame is written.
-	e.upgrader = websocket.Upgrader{
+	e.gateway.upgrader = websocket.Upgrader{
 		// The Conn that Upgrade returns is dropped after the handshake
 		// (the node reads and writes the frames itself) but comes with a
 		// read buffer: the smallest gorilla allows.
@@ -207,35 +241,35 @@ func New(d Deps, cfg Config) *Engine {
 // pushes, and re-arms the unmute timers of muted members so an unmute is
 // announced even when its deadline passed while no node was running.
 func (e *Engine) Start(ctx context.Context) error {
-	sub, err := e.bus.Subscribe(auth.SessionEndedSubject, e.onSessionEnded)
+	sub, err := e.cluster.bus.Subscribe(auth.SessionEndedSubject, e.onSessionEnded)
 	if err != nil {
 		return err
 	}
-	e.subs = append(e.subs, sub)
-	if sub, err = e.bus.Subscribe(bus.BroadcastSubject, e.onBroadcast); err != nil {
+	e.cluster.subs = append(e.cluster.subs, sub)
+	if sub, err = e.cluster.bus.Subscribe(bus.BroadcastSubject, e.onBroadcast); err != nil {
 		return err
 	}
-	e.subs = append(e.subs, sub)
-	if sub, err = e.bus.Subscribe(presenceSubject, e.onPresence); err != nil {
+	e.cluster.subs = append(e.cluster.subs, sub)
+	if sub, err = e.cluster.bus.Subscribe(presenceSubject, e.onPresence); err != nil {
 		return err
 	}
-	e.subs = append(e.subs, sub)
+	e.cluster.subs = append(e.cluster.subs, sub)
 	if e.cfg.Cluster {
-		if sub, err = e.bus.Subscribe(rulesSubject, e.onRulesChanged); err != nil {
+		if sub, err = e.cluster.bus.Subscribe(rulesSubject, e.onRulesChanged); err != nil {
 			return err
 		}
-		e.subs = append(e.subs, sub)
+		e.cluster.subs = append(e.cluster.subs, sub)
 	}
 	if !e.cfg.Cluster {
 		// One subscription for every user of this node: the in-process bus
 		// matches each publish against every subscription, so per-user
 		// subscriptions would cost O(online users) per push.
-		if sub, err = e.bus.Subscribe(bus.UserSubjects, e.onUserSubject); err != nil {
+		if sub, err = e.cluster.bus.Subscribe(bus.UserSubjects, e.onUserSubject); err != nil {
 			return err
 		}
-		e.subs = append(e.subs, sub)
+		e.cluster.subs = append(e.cluster.subs, sub)
 	}
-	bus.OnResume(e.bus, e.onBusResumed)
+	bus.OnResume(e.cluster.bus, e.onBusResumed)
 	mutes, err := storage.ChatMutes(ctx, e.db)
 	if err != nil {
 		return err
@@ -258,61 +292,61 @@ func (e *Engine) Start(ctx context.Context) error {
 // 1337), so each client reconnects and resyncs by seq from the store —
 // the push channel is best effort, the store is not.
 func (e *Engine) onBusResumed() {
-	if e.draining.Load() {
+	if e.gateway.draining.Load() {
 		return
 	}
-	e.log.Warn("bus connection back: dropping cached rules and closing sockets so clients resync", "sockets", e.sockets.count())
-	e.convs.each(func(id string, _ *actor.PID) { e.dropRules(id) })
-	e.groups.each(func(id int64, _ *actor.PID) {
-		e.groups.with(id, nil, func(pid *actor.PID) { e.root.Send(pid, &membersChanged{}) })
+	e.log.Warn("bus connection back: dropping cached rules and closing sockets so clients resync", "sockets", e.live.sockets.count())
+	e.live.convs.each(func(id string, _ *actor.PID) { e.dropRules(id) })
+	e.live.groups.each(func(id int64, _ *actor.PID) {
+		e.live.groups.with(id, nil, func(pid *actor.PID) { e.root.Send(pid, &membersChanged{}) })
 	})
-	e.sockets.each(func(_ int64, s *session) {
+	e.live.sockets.each(func(_ int64, s *session) {
 		s.closeWith(websocket.CloseServiceRestart, apierr.CodeChatDraining)
 	})
 }
 
 // Close stops the engine's subscriptions; Drain closes the sockets first.
 func (e *Engine) Close() {
-	e.closeMu.Lock()
-	already := e.closed.Swap(true)
-	e.closeMu.Unlock()
+	e.commits.closeMu.Lock()
+	already := e.commits.closed.Swap(true)
+	e.commits.closeMu.Unlock()
 	if already {
 		return
 	}
-	for _, s := range e.subs {
+	for _, s := range e.cluster.subs {
 		_ = s.Unsubscribe()
 	}
-	e.wg.Wait()
-	e.writer.close()
+	e.commits.wg.Wait()
+	e.commits.writer.close()
 	// Stop the actors (and with them their timers) so a node that closed
 	// announces nothing more.
 	var futures []*actor.Future
 	stop := func(pid *actor.PID) { futures = append(futures, e.root.StopFuture(pid)) }
-	e.groups.each(func(_ int64, pid *actor.PID) { stop(pid) })
-	e.convs.each(func(_ string, pid *actor.PID) { stop(pid) })
-	e.users.each(func(_ int64, u *userEntry) { stop(u.pid) })
+	e.live.groups.each(func(_ int64, pid *actor.PID) { stop(pid) })
+	e.live.convs.each(func(_ string, pid *actor.PID) { stop(pid) })
+	e.live.users.each(func(_ int64, u *userEntry) { stop(u.pid) })
 	for _, f := range futures {
 		_ = f.Wait()
 	}
-	e.flushes.stop()
-	e.socketWriters.stop()
-	e.wheel.stop()
-	e.poller.stop()
+	e.delivery.flushes.stop()
+	e.gateway.socketWriters.stop()
+	e.gateway.wheel.stop()
+	e.gateway.poller.stop()
 }
 
 // Drain refuses new sockets and closes the open ones with a reason so the
 // clients reconnect elsewhere, waiting (until ctx ends) for them to go.
 func (e *Engine) Drain(ctx context.Context) {
-	e.draining.Store(true)
-	e.sockets.each(func(_ int64, s *session) {
+	e.gateway.draining.Store(true)
+	e.live.sockets.each(func(_ int64, s *session) {
 		s.closeWith(websocket.CloseServiceRestart, apierr.CodeChatDraining)
 	})
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
-	for e.sockets.count() > 0 {
+	for e.live.sockets.count() > 0 {
 		select {
 		case <-ctx.Done():
-			e.sockets.each(func(_ int64, s *session) { s.abort() })
+			e.live.sockets.each(func(_ int64, s *session) { s.abort() })
 			return
 		case <-t.C:
 		}
@@ -322,17 +356,17 @@ func (e *Engine) Drain(ctx context.Context) {
 // begin counts a commit (a writer batch or an op) Close must wait for; it refuses once the
 // engine is closing.
 func (e *Engine) begin() bool {
-	e.closeMu.RLock()
-	defer e.closeMu.RUnlock()
-	if e.closed.Load() {
+	e.commits.closeMu.RLock()
+	defer e.commits.closeMu.RUnlock()
+	if e.commits.closed.Load() {
 		return false
 	}
-	e.wg.Add(1)
+	e.commits.wg.Add(1)
 	return true
 }
 
 // Connections is the number of open sockets on this node.
-func (e *Engine) Connections() int { return e.sockets.count() }
+func (e *Engine) Connections() int { return e.live.sockets.count() }
 
 func (e *Engine) now() int64 { return e.clock.Now().UnixMilli() }
 
@@ -378,7 +412,7 @@ func (e *Engine) onBroadcast(_ string, data []byte) {
 		return
 	}
 	frame := businessFrame(n)
-	e.sockets.each(func(_ int64, s *session) {
+	e.live.sockets.each(func(_ int64, s *session) {
 		if s.isLoggedIn() {
 			s.push(frame)
 		}
@@ -435,7 +469,7 @@ func (e *Engine) userDataMessage(data []byte) any {
 
 // tellUser sends msg to the user actor of userID on this node, if online.
 func (e *Engine) tellUser(userID int64, msg any) bool {
-	return e.users.with(userID, nil, func(u *userEntry) { e.root.Send(u.pid, &userTell{u: u, msg: msg}) })
+	return e.live.users.with(userID, nil, func(u *userEntry) { e.root.Send(u.pid, &userTell{u: u, msg: msg}) })
 }
 
 // deliver hands an event to the users on this node and, in a cluster, to
@@ -446,7 +480,7 @@ func (e *Engine) tellUser(userID int64, msg any) bool {
 func (e *Engine) deliver(userIDs []int64, ev *userEvent) {
 	ev.prepare()
 	for _, id := range userIDs {
-		if u, ok := e.users.get(id); ok {
+		if u, ok := e.live.users.get(id); ok {
 			e.fanOut(u, ev)
 		}
 	}
@@ -464,7 +498,7 @@ func (e *Engine) deliver(userIDs []int64, ev *userEvent) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	for _, id := range userIDs {
-		if err := e.bus.Publish(ctx, bus.UserSubject(storage.FormatID(id)), payload); err != nil {
+		if err := e.cluster.bus.Publish(ctx, bus.UserSubject(storage.FormatID(id)), payload); err != nil {
 			e.log.Warn("publish delivery", "user", id, "err", err)
 		}
 	}
@@ -504,7 +538,7 @@ func (e *Engine) fanOut(u *userEntry, ev *userEvent) {
 	u.flushDue = true
 	u.pmu.Unlock()
 	if !due {
-		e.flushes.add(u)
+		e.delivery.flushes.add(u)
 	}
 }
 

@@ -20,8 +20,8 @@ import (
 // per member.
 func BenchmarkFanOutThousandMembers(b *testing.B) {
 	const members = 1000
-	e := &Engine{users: newRegistry[int64, *userEntry]()}
-	e.flushes = makeFlusher(time.Hour, 0, nil)
+	e := &Engine{live: registries{users: newRegistry[int64, *userEntry]()}}
+	e.delivery.flushes = makeFlusher(time.Hour, 0, nil)
 	ids := make([]int64, members)
 	sessions := make([]*session, members)
 	entries := make([]*userEntry, members)
@@ -36,14 +36,14 @@ func BenchmarkFanOutThousandMembers(b *testing.B) {
 		u.n = 1
 		u.pending = make([]*userEvent, 0, 8)
 		entries[i] = u
-		e.users.with(id, func() *userEntry { return u }, func(*userEntry) {})
+		e.live.users.with(id, func() *userEntry { return u }, func(*userEntry) {})
 	}
 	e.cfg.OutboundQueue = 512
 	ev := &userEvent{Kind: evMsgs, Conv: "sg_1", Msgs: []*Message{{ClientMsgID: "c1", ServerMsgID: "s1", SendID: "1000",
 		GroupID: "1", SessionType: 3, ContentType: 101, Seq: 7, SendTime: 1, TextElem: &TextElem{Content: "hello"}}}}
 	ev.prepare()
 	ev.Skip[0] = sessions[0].id // the sender's own socket had the reply
-	e.flushes.due = make([]*userEntry, 0, members)
+	e.delivery.flushes.due = make([]*userEntry, 0, members)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
@@ -57,7 +57,7 @@ func BenchmarkFanOutThousandMembers(b *testing.B) {
 			u.pending = u.pending[:0]
 			u.flushDue = false
 		}
-		e.flushes.due = e.flushes.due[:0]
+		e.delivery.flushes.due = e.delivery.flushes.due[:0]
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/members, "ns/member")
 }

@@ -158,7 +158,7 @@ func TestPostReachesAMemberInOneWrite(t *testing.T) {
 	cr.conversations()
 	cr.waitPush("OnNewConversation", nil)
 	var sock *session
-	h.e.sockets.each(func(_ int64, s *session) {
+	h.e.live.sockets.each(func(_ int64, s *session) {
 		if s.userID == reader.ID {
 			sock = s
 		}

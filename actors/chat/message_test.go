@@ -83,7 +83,7 @@ func TestResendWithTheSameClientMsgIDReturnsTheStoredMessage(t *testing.T) {
 // retire makes the actor of a 1:1 conversation stop as if idle.
 func retire(t *testing.T, h *harness, convID string) {
 	t.Helper()
-	pid, ok := h.e.convs.get(convID)
+	pid, ok := h.e.live.convs.get(convID)
 	if !ok {
 		t.Fatalf("no actor for %s", convID)
 	}
@@ -93,7 +93,7 @@ func retire(t *testing.T, h *harness, convID string) {
 
 func waitGone(t *testing.T, h *harness, convID string) {
 	t.Helper()
-	testenv.Eventually(t, waitFor, func() bool { _, ok := h.e.convs.get(convID); return !ok }, "actor of %s did not retire", convID)
+	testenv.Eventually(t, waitFor, func() bool { _, ok := h.e.live.convs.get(convID); return !ok }, "actor of %s did not retire", convID)
 }
 
 func TestGroupCommitBatchesAndOrdersConcurrentSends(t *testing.T) {
@@ -189,7 +189,7 @@ func TestReconnectResyncsFromTheLastSeqAndOfflineUsersCatchUp(t *testing.T) {
 		// Bob drops; more messages; he comes back and asks for everything
 		// after seq 3: no gap, no duplicate, in order.
 		b.conn.Close()
-		testenv.Eventually(t, waitFor, func() bool { _, on := h.e.users.get(bob.ID); return !on }, "bob still online")
+		testenv.Eventually(t, waitFor, func() bool { _, on := h.e.live.users.get(bob.ID); return !on }, "bob still online")
 		for i := 4; i <= 7; i++ {
 			a.text(bob.id, "", fmt.Sprintf("m%d", i))
 		}

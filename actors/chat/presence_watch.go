@@ -159,7 +159,7 @@ func (e *Engine) statuses(ctx context.Context, ids []int64) (map[int64]UserStatu
 		st := offlineStatus(id)
 		p, ok := settings[id]
 		if ok && !p.Hidden {
-			online, err := e.presence.Online(ctx, st.UserID)
+			online, err := e.cluster.presence.Online(ctx, st.UserID)
 			if err != nil {
 				return nil, err
 			}
@@ -182,11 +182,11 @@ func (e *Engine) announcePresence(userID int64, leaving bool) {
 		return
 	}
 	go func() {
-		defer e.wg.Done()
+		defer e.commits.wg.Done()
 		ctx, cancel := e.ctx()
 		defer cancel()
 		if leaving {
-			online, err := e.presence.Online(ctx, storage.FormatID(userID))
+			online, err := e.cluster.presence.Online(ctx, storage.FormatID(userID))
 			if err != nil || online {
 				return
 			}
@@ -195,7 +195,7 @@ func (e *Engine) announcePresence(userID int64, leaving bool) {
 			}
 		}
 		b, _ := json.Marshal(userID)
-		if err := e.bus.Publish(ctx, presenceSubject, b); err != nil {
+		if err := e.cluster.bus.Publish(ctx, presenceSubject, b); err != nil {
 			e.log.Warn("publish presence", "user", userID, "err", err)
 		}
 	}()
@@ -205,7 +205,7 @@ func (e *Engine) announcePresence(userID int64, leaving bool) {
 // who may still watch them.
 func (e *Engine) onPresence(_ string, data []byte) {
 	var userID int64
-	if json.Unmarshal(data, &userID) != nil || !e.watchers.watchedHere(userID) {
+	if json.Unmarshal(data, &userID) != nil || !e.cluster.watchers.watchedHere(userID) {
 		return
 	}
 	ctx, cancel := e.ctx()
@@ -219,7 +219,7 @@ func (e *Engine) onPresence(_ string, data []byte) {
 		e.log.Warn("presence status", "user", userID, "err", err)
 		return
 	}
-	socks := e.watchers.changed(userID, st[userID])
+	socks := e.cluster.watchers.changed(userID, st[userID])
 	if len(socks) == 0 {
 		return
 	}
@@ -235,7 +235,7 @@ func (e *Engine) onPresence(_ string, data []byte) {
 // anything more is pushed. Each such socket is told a last status that
 // tells nothing, so its screen does not keep showing what it was told.
 func (e *Engine) dropUnrelated(ctx context.Context, userID int64) error {
-	byUser := e.watchers.watchersOf(userID)
+	byUser := e.cluster.watchers.watchersOf(userID)
 	ids := make([]int64, 0, len(byUser))
 	for id := range byUser {
 		ids = append(ids, id)
@@ -253,7 +253,7 @@ func (e *Engine) dropUnrelated(ctx context.Context, userID int64) error {
 			frame = encodeReply("OnUserStatusChanged", "", offlineStatus(userID), 0, "")
 		}
 		for _, s := range socks {
-			e.watchers.remove(s, []int64{userID})
+			e.cluster.watchers.remove(s, []int64{userID})
 			s.push(frame)
 		}
 	}
@@ -319,7 +319,7 @@ func callSubscribeStatus(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !c.s.e.watchers.add(c.s, may, st) {
+	if !c.s.e.cluster.watchers.add(c.s, may, st) {
 		return nil, badArg("userIDs")
 	}
 	return out, nil
@@ -340,14 +340,14 @@ func callUnsubscribeStatus(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.s.e.watchers.remove(c.s, ids)
+	c.s.e.cluster.watchers.remove(c.s, ids)
 	return nil, nil
 }
 
 // callSubscribedStatus answers the statuses of the users the socket
 // watches.
 func callSubscribedStatus(c *call) (any, error) {
-	ids := c.s.e.watchers.list(c.s)
+	ids := c.s.e.cluster.watchers.list(c.s)
 	out, _, _, err := c.visibleStatuses(ids)
 	return out, err
 }

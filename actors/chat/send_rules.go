@@ -82,7 +82,7 @@ func (e *Engine) pairRulesChanged(a, b int64) {
 	if e.cfg.Cluster {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if err := e.bus.Publish(ctx, rulesSubject, []byte(id)); err != nil {
+		if err := e.cluster.bus.Publish(ctx, rulesSubject, []byte(id)); err != nil {
 			e.log.Warn("publish rules change", "conv", id, "err", err)
 		}
 	}
@@ -90,7 +90,7 @@ func (e *Engine) pairRulesChanged(a, b int64) {
 
 // dropRules tells a running conversation actor to reload its rules.
 func (e *Engine) dropRules(convID string) {
-	e.convs.with(convID, nil, func(pid *actor.PID) { e.root.Send(pid, &rulesChanged{}) })
+	e.live.convs.with(convID, nil, func(pid *actor.PID) { e.root.Send(pid, &rulesChanged{}) })
 }
 
 // onRulesChanged is the bus side of pairRulesChanged.

@@ -106,7 +106,7 @@ type socketOwner struct {
 // is refused rather than an old one closed: evicting would let two devices
 // of one user close each other in turn.
 func (e *Engine) reserveSocket(user int64, platform int) bool {
-	c := &e.caps
+	c := &e.gateway.caps
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.open == nil {
@@ -122,7 +122,7 @@ func (e *Engine) reserveSocket(user int64, platform int) bool {
 
 // releaseSocket gives back the place of a socket that ended.
 func (e *Engine) releaseSocket(user int64, platform int) {
-	c := &e.caps
+	c := &e.gateway.caps
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := socketOwner{user, platform}

@@ -122,7 +122,7 @@ func TestKickedOfflineAndTokenExpiry(t *testing.T) {
 	testenv.Eventually(t, waitFor, func() bool { return h.e.Connections() == 0 }, "sockets left")
 	// The user actor leaves the registry after it hears its last socket
 	// close, which is after the gateway counts the socket gone.
-	testenv.Eventually(t, waitFor, func() bool { _, ok := h.e.users.get(alice.ID); return !ok },
+	testenv.Eventually(t, waitFor, func() bool { _, ok := h.e.live.users.get(alice.ID); return !ok },
 		"user actor still registered after its sockets closed")
 }
 
@@ -265,12 +265,12 @@ func TestSlowConsumerIsDisconnected(t *testing.T) {
 	if err := conn.WriteMessage(websocket.TextMessage, []byte(login)); err != nil {
 		t.Fatal(err)
 	}
-	testenv.Eventually(t, waitFor, func() bool { _, ok := h.e.users.get(alice.ID); return ok }, "alice not online")
+	testenv.Eventually(t, waitFor, func() bool { _, ok := h.e.live.users.get(alice.ID); return ok }, "alice not online")
 	big := strings.Repeat("x", 64<<10)
 	ctx := context.Background()
 	testenv.Eventually(t, 10*time.Second, func() bool {
 		_ = bus.PushToUser(ctx, h.bus, alice.id, "flood", big)
-		_, online := h.e.users.get(alice.ID)
+		_, online := h.e.live.users.get(alice.ID)
 		return !online
 	}, "slow consumer never disconnected")
 	// The queue did not grow without bound, and others are unaffected.

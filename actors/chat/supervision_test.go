@@ -56,7 +56,7 @@ func TestConversationActorRestartKeepsAcknowledgedMessages(t *testing.T) {
 		before := restarts()
 		a.text(bob.id, "", "one")
 		a.text(bob.id, "", "two")
-		pid, _ := h.e.convs.get(conv)
+		pid, _ := h.e.live.convs.get(conv)
 		var crash Message
 		a.ok(&crash, "CreateTextMessage", "crash")
 		op := a.send("SendMessageNotOss", obj(crash), bob.id, "", "", false)
@@ -80,7 +80,7 @@ func TestConversationActorRestartKeepsAcknowledgedMessages(t *testing.T) {
 		if b.hasPush("OnRecvNewMessage", isCrash) {
 			t.Fatal("the resent message was pushed twice")
 		}
-		if p2, _ := h.e.convs.get(conv); !p2.Equal(pid) {
+		if p2, _ := h.e.live.convs.get(conv); !p2.Equal(pid) {
 			t.Fatal("the actor was replaced, not restarted")
 		}
 		res := b.history(conv, 10)
