@@ -59,6 +59,7 @@ type Node struct {
 
 	redis *redis.Client
 	mux   *http.ServeMux
+	files http.Handler // everything under /files/ (httpapi.Server.Files)
 
 	mu       sync.Mutex
 	stopping []func(ctx context.Context) // run in reverse order at shutdown
@@ -243,9 +244,12 @@ func (n *Node) onStop(f func(ctx context.Context)) {
 
 func (n *Node) routes() {
 	n.mux.Handle("/api/", n.API.Handler())
-	n.mux.Handle("/files/", http.StripPrefix("/files/", noListing(http.FileServer(http.Dir(filepath.Join(n.Config.DataDir, "files"))))))
-	// Chat attachments only to the conversation's members (httpapi/chat_files.go).
-	n.mux.Handle("/files/chat/", n.API.ChatFiles())
+	// Uploaded files: Handler sends every spelling of /files/ to this one
+	// handler before the router sees it (httpapi/files.go), so a path the
+	// router and the file system would read differently cannot pick a
+	// route; chat attachments only to the conversation's members.
+	n.files = n.API.Files()
+	n.mux.Handle("/files/", n.files)
 	if n.Config.MetricsAddr == "" {
 		n.mux.Handle("GET /metrics", promhttp.Handler())
 	}
@@ -269,7 +273,21 @@ func (n *Node) Handle(pattern string, h http.Handler) { n.mux.Handle(pattern, h)
 // Handler is the node's whole HTTP surface, with its security headers.
 func (n *Node) Handler() http.Handler {
 	policy := appPolicy(origins(n.Config.APILines, n.Config.LineListURLs))
-	return securityHeaders(corsHeaders(n.mux, n.Config.CORSOrigins), policy)
+	return securityHeaders(corsHeaders(filesFirst(n.files, n.mux), n.Config.CORSOrigins), policy)
+}
+
+// filesFirst hands every request under /files/ to files as it arrived:
+// the router would redirect a doubled slash or a dot segment to another
+// path and split an encoded slash differently from the file system, and
+// files refuses all of them alike.
+func filesFirst(files, rest http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if httpapi.UnderFiles(r) {
+			files.ServeHTTP(w, r)
+			return
+		}
+		rest.ServeHTTP(w, r)
+	})
 }
 
 // ready checks every backing service; 503 names the ones that failed.
@@ -288,18 +306,6 @@ func (n *Node) ready(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	httpapi.WriteJSON(w, status, res)
-}
-
-// noListing refuses directory listings of uploaded files.
-func noListing(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "" || r.URL.Path[len(r.URL.Path)-1] == '/' {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		h.ServeHTTP(w, r)
-	})
 }
 
 // Serve listens on the configured address until ctx ends, then drains:
