@@ -1,12 +1,3 @@
-// Package chat is the chat engine: the websocket gateway speaking the
-// OpenIM JS SDK v3 protocol, and the actors behind it — one session actor
-// per socket, one user actor per online user on this node (the fan-in of
-// its sockets), one conversation actor per active 1:1 chat and one group
-// actor per active group or channel. Conversation and group actors
-// serialise sends, judge them by the rules kept in their own state, dedupe
-// by clientMsgID, and hand them to the writer, which commits the sends of
-// many conversations in one transaction (seqs assigned in the store); then
-// they fan out. Deliveries to users on other nodes travel over the bus.
 package chat
 
 import (
