@@ -272,8 +272,12 @@ func (n *Node) Handle(pattern string, h http.Handler) { n.mux.Handle(pattern, h)
 
 // Handler is the node's whole HTTP surface, with its security headers.
 func (n *Node) Handler() http.Handler {
-	policy := appPolicy(origins(n.Config.APILines, n.Config.LineListURLs))
-	return securityHeaders(corsHeaders(filesFirst(n.files, n.mux), n.Config.CORSOrigins), policy)
+	hosts := &contentHosts{read: n.API.ContentHosts, clock: n.Clock.Now,
+		log: func(err error) {
+			n.Log.Warn("content hosts: reading the setting failed; the policy keeps the last list", "err", err)
+		}}
+	policy := newAppPolicy(n.Config.APILines, n.Config.LineListURLs, hosts.get)
+	return securityHeaders(corsHeaders(filesFirst(n.files, n.mux), n.Config.CORSOrigins), policy, n.Config.TrustProxy)
 }
 
 // filesFirst hands every request under /files/ to files as it arrived:

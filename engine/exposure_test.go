@@ -2,14 +2,20 @@ package engine
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"kj/internal/config"
+	"kj/internal/testenv"
+	"kj/storage"
 )
 
 func TestMetricsAreServedOnTheirOwnAddressOnly(t *testing.T) {
@@ -106,9 +112,13 @@ func TestBackupLinesAreAllowedAndAnswerTheApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	csp := resp.Header.Get("Content-Security-Policy")
-	if !strings.Contains(csp, "connect-src 'self' ws: wss: https://line-b.example.com http://10.0.0.7:8080 https://codes.example.net;") {
-		t.Fatalf("the app may not reach its backup lines: %q", csp)
+	csp := policyOf(resp.Header)
+	host := strings.TrimPrefix(base, "http://")
+	if got, want := strings.Join(csp["connect-src"], " "), "'self' ws://"+host+" wss://"+host+" https://line-b.example.com http://10.0.0.7:8080 https://codes.example.net wss://line-b.example.com ws://10.0.0.7:8080"; got != want {
+		t.Fatalf("the app may not reach its backup lines, or reaches more: connect-src %q, want %q", got, want)
+	}
+	if got, want := strings.Join(csp["img-src"], " "), "'self' data: blob: https://line-b.example.com http://10.0.0.7:8080 https://codes.example.net"; got != want {
+		t.Fatalf("img-src %q, want %q", got, want)
 	}
 
 	preflight := func(origin string) *http.Response {
@@ -150,5 +160,154 @@ func TestBackupLinesAreAllowedAndAnswerTheApp(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("an unknown combine id got %d", resp.StatusCode)
+	}
+}
+
+// policyOf parses the Content-Security-Policy of an answer: directive ->
+// its sources.
+func policyOf(h http.Header) map[string][]string {
+	out := map[string][]string{}
+	for _, d := range strings.Split(h.Get("Content-Security-Policy"), ";") {
+		f := strings.Fields(d)
+		if len(f) > 0 {
+			out[f[0]] = f[1:]
+		}
+	}
+	return out
+}
+
+// TestPolicyLimitsWhereTheAppLoadsAndConnects: the app's policy lets
+// pictures and videos come only from this origin (and data:, blob:), the
+// backup lines and the content hosts an admin allowed, and requests and
+// sockets go only to this origin and the lines: no http:, https:, ws: or
+// wss: wildcard, no other host (issue 32). A host the admin adds in the
+// console shows in every node's policy at once (about a second), for
+// pictures and videos only.
+func TestPolicyLimitsWhereTheAppLoadsAndConnects(t *testing.T) {
+	n := serveNode(t, map[string]string{})
+	policy := func() map[string][]string {
+		t.Helper()
+		resp, err := http.Get(n.Base + "/pages/tabBar/mine")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return policyOf(resp.Header)
+	}
+	csp := policy()
+	for _, d := range []string{"img-src", "media-src"} {
+		if got := strings.Join(csp[d], " "); got != "'self' data: blob:" {
+			t.Fatalf("%s %q: want only this origin, data: and blob:", d, got)
+		}
+	}
+	if got, want := strings.Join(csp["connect-src"], " "), "'self' ws://"+n.Addr+" wss://"+n.Addr; got != want {
+		t.Fatalf("connect-src %q, want %q", got, want)
+	}
+	for d, sources := range csp {
+		for _, src := range sources {
+			if d != "frame-src" && (src == "http:" || src == "https:" || src == "ws:" || src == "wss:" || strings.Contains(src, "*")) {
+				t.Fatalf("%s allows %s", d, src)
+			}
+		}
+	}
+
+	// An admin allows a content host in the console.
+	if _, err := CreateOperator(context.Background(), n.DB, n.Clock.Now(), "csp_admin", "abc123", storage.OperatorAdmin); err != nil {
+		t.Fatal(err)
+	}
+	code, data := post(t, n.Base+"/api/accountLogin", "", `{"account":"csp_admin","password":"abc123","platform":1}`)
+	var tok struct {
+		Token string `json:"token"`
+	}
+	if code != 0 || json.Unmarshal(data, &tok) != nil {
+		t.Fatalf("admin sign-in: %d %s", code, data)
+	}
+	if code, data := post(t, n.Base+"/api/admin/contentHosts/save", tok.Token, `{"hosts":["https://cdn.example.com"]}`); code != 0 {
+		t.Fatalf("saving content hosts: %d %s", code, data)
+	}
+	testenv.Eventually(t, 5*time.Second, func() bool {
+		csp = policy()
+		return slices.Contains(csp["img-src"], "https://cdn.example.com")
+	}, "the saved content host never reached the policy")
+	for _, d := range []string{"img-src", "media-src"} {
+		if got := strings.Join(csp[d], " "); got != "'self' data: blob: https://cdn.example.com" {
+			t.Fatalf("%s %q after allowing https://cdn.example.com", d, got)
+		}
+	}
+	if slices.Contains(csp["connect-src"], "https://cdn.example.com") {
+		t.Fatalf("connect-src %v: content hosts are for pictures and videos", csp["connect-src"])
+	}
+	// Uploaded files keep their own, stricter policy.
+	resp, err := http.Get(n.Base + "/files/avatars/none.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Content-Security-Policy"); got != filesPolicy {
+		t.Fatalf("/files/ policy %q", got)
+	}
+}
+
+// TestPolicyNamesOnlyAPlainRequestHost: the request's host goes into the
+// policy's sockets only when it is a plain host[:port], so a Host header
+// cannot add sources or directives.
+func TestPolicyNamesOnlyAPlainRequestHost(t *testing.T) {
+	p := newAppPolicy(nil, nil, nil)
+	for host, want := range map[string]string{
+		"kj.example.com":        "connect-src 'self' ws://kj.example.com wss://kj.example.com;",
+		"KJ.example.com:8443":   "connect-src 'self' ws://kj.example.com:8443 wss://kj.example.com:8443;",
+		"[::1]:8080":            "connect-src 'self' ws://[::1]:8080 wss://[::1]:8080;",
+		"":                      "connect-src 'self';",
+		"a.example; script-src": "connect-src 'self';",
+		"a.example *":           "connect-src 'self';",
+		"a.example/x":           "connect-src 'self';",
+	} {
+		if got := p.header(host); !strings.Contains(got, want) {
+			t.Errorf("host %q: policy %q, want %q", host, got, want)
+		}
+	}
+}
+
+// TestHSTSOnlyOverTLS: Strict-Transport-Security is sent on answers that
+// went over TLS — on the connection, or, only with KJ_TRUST_PROXY, at the
+// proxy as its (last) X-Forwarded-Proto says — and never on plain http,
+// where a client's own X-Forwarded-Proto is not believed (issue 32).
+func TestHSTSOnlyOverTLS(t *testing.T) {
+	hsts := func(client *http.Client, url string, proto ...string) string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, url+"/healthz", nil)
+		for _, p := range proto {
+			req.Header.Add("X-Forwarded-Proto", p)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.Header.Get("Strict-Transport-Security")
+	}
+	direct := serveNode(t, map[string]string{})
+	for _, proto := range [][]string{nil, {"https"}, {"http, https"}} {
+		if got := hsts(http.DefaultClient, direct.Base, proto...); got != "" {
+			t.Fatalf("plain http without a trusted proxy, X-Forwarded-Proto %v: HSTS %q", proto, got)
+		}
+	}
+	behind := serveNode(t, map[string]string{"KJ_TRUST_PROXY": "true"})
+	for _, tc := range []struct {
+		proto []string
+		want  bool
+	}{
+		{nil, false}, {[]string{"http"}, false}, {[]string{"https"}, true}, {[]string{"HTTPS"}, true},
+		{[]string{"https, http"}, false}, {[]string{"http, https"}, true}, {[]string{"https", "http"}, false},
+	} {
+		if got := hsts(http.DefaultClient, behind.Base, tc.proto...); (got != "") != tc.want || (tc.want && !strings.HasPrefix(got, "max-age=")) {
+			t.Fatalf("behind a trusted proxy, X-Forwarded-Proto %q: HSTS %q, want it %v", tc.proto, got, tc.want)
+		}
+	}
+	// TLS on the connection itself.
+	tls := httptest.NewTLSServer(direct.Handler())
+	defer tls.Close()
+	if got := hsts(tls.Client(), tls.URL); got != "max-age=31536000" {
+		t.Fatalf("over TLS: HSTS %q", got)
 	}
 }

@@ -187,7 +187,7 @@ func (s *Server) adminBannerSave(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := contentLink("image", &req.Image, true); err != nil {
+	if err := s.contentMediaLink(c.Ctx, "image", &req.Image, true); err != nil {
 		return nil, err
 	}
 	if err := contentLink("link", &req.Link, false); err != nil {
@@ -275,10 +275,10 @@ func (s *Server) adminVideoSave(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := contentLink("url", &req.URL, true); err != nil {
+	if err := s.contentMediaLink(c.Ctx, "url", &req.URL, true); err != nil {
 		return nil, err
 	}
-	if err := contentLink("cover", &req.Cover, false); err != nil {
+	if err := s.contentMediaLink(c.Ctx, "cover", &req.Cover, false); err != nil {
 		return nil, err
 	}
 	if req.Duration < 0 || req.Duration > 24*3600 {
@@ -497,7 +497,7 @@ func (s *Server) adminListingSave(c *Call) (any, error) {
 		return nil, apierr.Invalid("photos")
 	}
 	for i := range req.Photos {
-		if err := contentLink("photos", &req.Photos[i], true); err != nil {
+		if err := s.contentMediaLink(c.Ctx, "photos", &req.Photos[i], true); err != nil {
 			return nil, err
 		}
 	}
@@ -683,7 +683,7 @@ func (s *Server) adminDomainSave(c *Call) (any, error) {
 	if err := contentText("appName", &req.AppName, 0, 40); err != nil {
 		return nil, err
 	}
-	if err := contentLink("ossUrl", &req.OssURL, false); err != nil {
+	if err := s.contentMediaLink(c.Ctx, "ossUrl", &req.OssURL, false); err != nil {
 		return nil, err
 	}
 	now := s.Clock.Now().UnixMilli()
@@ -738,7 +738,8 @@ func (s *Server) adminDomainDelete(c *Call) (any, error) {
 
 type adminSettings struct {
 	storage.AppSettings
-	VideoDailyLimit int `json:"videoDailyLimit"` // read only here; set with /admin/video/limit
+	VideoDailyLimit int      `json:"videoDailyLimit"` // read only here; set with /admin/video/limit
+	ContentHosts    []string `json:"contentHosts"`    // read only here; set with /admin/contentHosts/save (content_hosts.go)
 }
 
 func (s *Server) adminSettingsGet(c *Call) (any, error) {
@@ -747,7 +748,11 @@ func (s *Server) adminSettingsGet(c *Call) (any, error) {
 		return nil, err
 	}
 	limit, err := s.contentVideoLimit(c.Ctx)
-	return adminSettings{app, limit}, err
+	if err != nil {
+		return nil, err
+	}
+	hosts, err := s.ContentHosts(c.Ctx)
+	return adminSettings{app, limit, hosts}, err
 }
 
 func (s *Server) adminSettingsSave(c *Call) (any, error) {
@@ -758,7 +763,7 @@ func (s *Server) adminSettingsSave(c *Call) (any, error) {
 	if err := contentText("appName", &a.AppName, 0, 40); err != nil {
 		return nil, err
 	}
-	if err := contentLink("ossUrl", &a.OssURL, false); err != nil {
+	if err := s.contentMediaLink(c.Ctx, "ossUrl", &a.OssURL, false); err != nil {
 		return nil, err
 	}
 	if err := contentText("serviceWelcome", &a.ServiceWelcome, 0, 500); err != nil {
@@ -785,7 +790,7 @@ func (s *Server) adminSettingsSave(c *Call) (any, error) {
 			a.ServiceWelcomeTexts[lang] = fields["serviceWelcome"]
 		}
 	}
-	if err := contentLink("splashImage", &a.SplashImage, false); err != nil {
+	if err := s.contentMediaLink(c.Ctx, "splashImage", &a.SplashImage, false); err != nil {
 		return nil, err
 	}
 	if err := contentLink("splashLink", &a.SplashLink, false); err != nil {

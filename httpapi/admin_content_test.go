@@ -59,6 +59,7 @@ func TestOperatorContentManagementIsAudited(t *testing.T) {
 
 		b := contentOK[adminBanner](t, post("/admin/banner/save", `{"title":"Summer","image":"/files/content/1.png","link":"/pages/tabBar/find","sort":1}`))
 		bid := fmt.Sprint(int64(b.ID))
+		allowContentHosts(t, s, "https://cdn.example.com")
 		b2 := contentOK[adminBanner](t, post("/admin/banner/save", `{"id":"`+bid+`","title":"Summer sale","image":"https://cdn.example.com/1.png","enabled":0}`))
 		if b2.ID != b.ID || b2.Title != "Summer sale" || b2.Enabled != 0 || b2.CreatedAt != b.CreatedAt {
 			t.Fatalf("banner update: %+v", b2)

@@ -67,6 +67,7 @@ func TestDomainInfoDefaultsAndEntries(t *testing.T) {
 		if got != (domainInfoView{Domain: "app.example.com", PlatformID: 10000, PackageID: 100002001, AppName: "kj"}) {
 			t.Fatalf("defaults: %+v", got)
 		}
+		allowContentHosts(t, s, "https://cdn.example.com")
 		contentOK[any](t, contentPost(t, s, "/admin/settings/save", `{"appName":"Chatty","ossUrl":"https://cdn.example.com/"}`, opTok.Token))
 		contentOK[any](t, contentPost(t, s, "/admin/domain/save", `{"domain":"app.example.com","platformId":20000,"packageId":200002001,"appName":"Kay"}`, opTok.Token))
 		got = contentOK[domainInfoView](t, contentPost(t, s, "/getDomainInfo", `{"domain":"app.example.com","type":"h5"}`, ""))
@@ -224,6 +225,7 @@ func TestVideoListsAndPaging(t *testing.T) {
 		for i := range 12 {
 			contentOK[any](t, contentPost(t, s, "/admin/video/save", fmt.Sprintf(`{"kind":"find","title":"F%02d","url":"/files/f%d.mp4","sort":%d}`, i, i, i), opTok.Token))
 		}
+		allowContentHosts(t, s, "https://v.example.com")
 		contentOK[any](t, contentPost(t, s, "/admin/video/save", `{"kind":"passionate","title":"P","url":"https://v.example.com/p.mp4","chatUserId":"`+opTok.UserID+`"}`, opTok.Token))
 		type page = contentList[videoView]
 		p1 := contentOK[page](t, contentPost(t, s, "/getFindVideo", `{"page":1,"pageSize":5}`, ""))

@@ -463,6 +463,8 @@ interface Settings {
   splashLink: string;
   splashSeconds: number;
   videoDailyLimit: number;
+  /** Read here, saved with /admin/contentHosts/save. */
+  contentHosts: string[];
 }
 
 function AppSettings() {
@@ -510,8 +512,9 @@ function SettingsForm({ initial }: { initial: Settings }) {
   const { t } = useT();
   const [s, setS] = useState(initial);
   const [limit, setLimit] = useState(String(initial.videoDailyLimit));
+  const [hosts, setHosts] = useState(initial.contentHosts.join('\n'));
   const set = (k: keyof Settings, v: string | number) => { setS({ ...s, [k]: v }); };
-  const body: Omit<Settings, 'videoDailyLimit'> = {
+  const body: Omit<Settings, 'videoDailyLimit' | 'contentHosts'> = {
     appName: s.appName,
     ossUrl: s.ossUrl,
     serviceWelcome: s.serviceWelcome,
@@ -547,6 +550,19 @@ function SettingsForm({ initial }: { initial: Settings }) {
       <div className={css.inline}>
         <input className={ui.input} type="number" min={0} max={10000} value={limit} aria-label={t('content.videoLimit')} onChange={(e) => { setLimit(e.target.value); }} />
         <SaveButton title={t('content.videoLimit')} message={t('content.videoLimitText', { limit })} path="/admin/video/limit" body={{ limit: Number(limit) }} reload="settings" />
+      </div>
+      <h3 className={css.subTitle}>{t('content.contentHosts')}</h3>
+      <Field label={t('content.contentHostsHint')}>
+        <textarea className={ui.textarea} value={hosts} placeholder="https://cdn.example.com" onChange={(e) => { setHosts(e.target.value); }} />
+      </Field>
+      <div>
+        <SaveButton
+          title={t('content.contentHosts')}
+          message={t('content.contentHostsText')}
+          path="/admin/contentHosts/save"
+          body={{ hosts: hosts.split('\n').map((h) => h.trim()).filter((h) => h !== '') }}
+          reload="settings"
+        />
       </div>
     </div>
   );
