@@ -34,6 +34,19 @@ self.addEventListener('message', (event) => {
   if (event.data === 'activate-new-version') void self.skipWaiting();
 });
 
+/**
+ * The app's own routes (webapp/src/app/routes.tsx): `/`, everything under `/pages/` and the chat's
+ * top-level system pages. Only a page load of one of these is the app — answered with the cached
+ * shell when offline, and its answer kept as the shell. Any other page load (`/openapi.yaml`,
+ * `/api`, `/files`, `/admin`, `/healthz`, `/metrics`, a file name) is the server's to answer: it
+ * never gets the app in its place, and its answer never replaces the app. A route added outside
+ * these fails src/app/serviceWorkerRoutes.test.ts until it is listed here.
+ */
+const APP_PAGES = ['/preview-image', '/open-location', '/choose-location'];
+function isAppRoute(pathname) {
+  return pathname === '/' || pathname.startsWith('/pages/') || APP_PAGES.includes(pathname);
+}
+
 function isAsset(url) {
   return (
     url.pathname.startsWith('/assets/') ||
@@ -52,6 +65,7 @@ self.addEventListener('fetch', (event) => {
   if (/^\/(api|ws|files|admin|metrics|healthz|readyz)(\/|$)/.test(url.pathname)) return;
 
   if (request.mode === 'navigate') {
+    if (!isAppRoute(url.pathname)) return;
     // Network first, so a deployed build shows; without a network the cached shell, and
     // without that the offline screen.
     event.respondWith(
