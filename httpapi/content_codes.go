@@ -6,47 +6,21 @@ package httpapi
 // record every operator action writes is in audit.go.
 
 import (
-	"encoding/json"
 	"errors"
 	"net/url"
-	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"kj/internal/apierr"
+	"kj/internal/jsonid"
 	"kj/storage"
 )
 
 // contentID is an id as the web app carries it: a JSON string, because ids
-// exceed JavaScript's exact integers. A JSON number is accepted on input.
-type contentID int64
-
-func (id contentID) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + strconv.FormatInt(int64(id), 10) + `"`), nil
-}
-
-func (id *contentID) UnmarshalJSON(b []byte) error {
-	s := string(b)
-	if s == "null" {
-		return nil
-	}
-	if u, err := strconv.Unquote(s); err == nil {
-		s = u
-	}
-	if s == "" {
-		*id = 0
-		return nil
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 {
-		return &json.UnmarshalTypeError{Value: "id " + string(b), Type: reflect.TypeFor[contentID]()}
-	}
-	*id = contentID(n)
-	return nil
-}
+// exceed JavaScript's exact integers (shared with customer service).
+type contentID = jsonid.ID
 
 // contentPaging is the paging a list route accepts: page from 1 (0 means
 // 1) and pageSize up to contentMaxPageSize (0 means the route's default).
