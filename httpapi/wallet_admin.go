@@ -28,15 +28,16 @@ func init() {
 }
 
 // operatorAudit is the operator action log of one call (RecordOperatorAction):
-// the operator and their address, with each entry's before and after.
+// the operator and their address, with each entry's before and after. It
+// writes with the call's context, as the routes always did.
 type operatorAudit struct{ c *Call }
 
-func (a operatorAudit) Reviewed(tx storage.Tx, action string, r wallet.Review) error {
+func (a operatorAudit) Reviewed(_ context.Context, tx storage.Tx, action string, r wallet.Review) error {
 	return RecordOperatorAction(a.c, tx, action, r.OrderID, auditChange{Before: orderState{r.From, r.Amount, r.UserID},
 		After: orderState{r.To, r.Amount, r.UserID}, Remark: r.Remark})
 }
 
-func (a operatorAudit) BankChanged(tx storage.Tx, action string, before *storage.Bank, after storage.Bank) error {
+func (a operatorAudit) BankChanged(_ context.Context, tx storage.Tx, action string, before *storage.Bank, after storage.Bank) error {
 	change := auditChange{After: toBankJSON(after)}
 	if before != nil {
 		change.Before = toBankJSON(*before)

@@ -244,7 +244,7 @@ func (w *Wallet) AddBank(ctx context.Context, op Operator, req BankRequest) (sto
 		if err := storage.CreateBank(ctx, tx, b); err != nil {
 			return err
 		}
-		return op.Audit.BankChanged(tx, "bank.add", nil, b)
+		return op.Audit.BankChanged(ctx, tx, "bank.add", nil, b)
 	})
 	if err != nil {
 		return storage.Bank{}, bankNameTaken(err)
@@ -275,7 +275,7 @@ func (w *Wallet) UpdateBank(ctx context.Context, op Operator, req BankRequest) (
 		if err := storage.UpdateBank(ctx, tx, b); err != nil {
 			return err
 		}
-		return op.Audit.BankChanged(tx, "bank.update", &prev, b)
+		return op.Audit.BankChanged(ctx, tx, "bank.update", &prev, b)
 	})
 	if err != nil {
 		return storage.Bank{}, notFound(bankNameTaken(err))

@@ -25,10 +25,10 @@ import (
 // operator and the address they call from, and how an entry reads.
 type Audit interface {
 	// Reviewed records an order's move out of review.
-	Reviewed(tx storage.Tx, action string, r Review) error
+	Reviewed(ctx context.Context, tx storage.Tx, action string, r Review) error
 	// BankChanged records an edit of the bank list; before is nil for an
 	// addition.
-	BankChanged(tx storage.Tx, action string, before *storage.Bank, after storage.Bank) error
+	BankChanged(ctx context.Context, tx storage.Tx, action string, before *storage.Bank, after storage.Bank) error
 }
 
 // Review is an order's move from one status to another, as the audit log
@@ -116,7 +116,7 @@ func (w *Wallet) FailRecharge(ctx context.Context, op Operator, id int64, remark
 		if err != nil {
 			return err
 		}
-		return op.Audit.Reviewed(tx, "recharge.fail", Review{OrderID: id, UserID: o.UserID, Amount: o.Amount,
+		return op.Audit.Reviewed(ctx, tx, "recharge.fail", Review{OrderID: id, UserID: o.UserID, Amount: o.Amount,
 			From: storage.OrderUnderReview, To: o.Status, Remark: remark})
 	})
 	if err != nil {
@@ -182,7 +182,7 @@ func reviewOrder[O any](ctx context.Context, w *Wallet, kind orders[O], op Opera
 			if err != nil {
 				return err
 			}
-			return op.Audit.Reviewed(tx, action, Review{OrderID: f.ID, UserID: f.UserID, Amount: f.Amount, From: f.Status, To: to, Remark: remark})
+			return op.Audit.Reviewed(ctx, tx, action, Review{OrderID: f.ID, UserID: f.UserID, Amount: f.Amount, From: f.Status, To: to, Remark: remark})
 		}})
 		o2, lerr := kind.load(ctx, w.DB, id)
 		if lerr != nil {
