@@ -15,6 +15,8 @@ interface ComposerProps {
   /** False blocks sending even with text (too long, not connected). */
   canSend?: boolean;
   disabled?: boolean;
+  /** The field itself takes no typing either (a muted member); the placeholder says why. */
+  locked?: boolean;
   inputRef?: RefObject<HTMLTextAreaElement | null>;
   /** Buttons before the field. */
   before?: ReactNode;
@@ -38,7 +40,7 @@ export function Composer(props: ComposerProps) {
   const ownRef = useRef<HTMLTextAreaElement>(null);
   const field = props.inputRef ?? ownRef;
   const trimmed = text.trim();
-  const sendable = Boolean(trimmed) && canSend && !disabled;
+  const sendable = Boolean(trimmed) && canSend && !disabled && !props.locked;
 
   const send = (): void => {
     if (!sendable) return;
@@ -68,6 +70,7 @@ export function Composer(props: ComposerProps) {
       aria-label={label}
       aria-invalid={props.error ? true : undefined}
       enterKeyHint="send"
+      disabled={props.locked}
       onChange={(event) => {
         onTextChange(event.target.value);
       }}

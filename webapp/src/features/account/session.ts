@@ -44,7 +44,9 @@ export function useAccountActions() {
   );
 
   const signOut = useCallback(async (): Promise<void> => {
-    await api.logout();
+    // /logout ends the chat token on the server, which tells the socket its token expired
+    // before the stored session is cleared: that end is the one asked for, not a lapsed sign-in.
+    await replacingChatSession(() => api.logout());
     queryClient.removeQueries();
   }, [queryClient]);
 

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { showToast } from '../../../state/toast';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { ListRow } from '../../../components/list-row/ListRow';
 import { useSelf, useUserInfo } from '../data/hooks';
+import { chatKeys } from '../data/keys';
 import { ChatFormError } from '../ChatFormError';
 
 const MAX_MESSAGE = 200;
@@ -18,6 +19,7 @@ const MAX_MESSAGE = 200;
 export function FriendVerifyPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const client = useQueryClient();
   const userID = useSearchParam('userID');
   const { data: user } = useUserInfo(userID);
   const { data: self } = useSelf();
@@ -29,6 +31,8 @@ export function FriendVerifyPage() {
     mutationFn: (reqMsg: string) => chat.addFriend(userID, reqMsg),
     onSuccess: () => {
       showToast(t('chat.friendVerify.sent'));
+      // The profile the user returns to shows the request as waiting (it reads my requests).
+      void client.invalidateQueries({ queryKey: chatKeys.friendRequests });
       void navigate(-1);
     },
   });

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { HandleResult } from '../../../api/socket/types';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -12,7 +13,7 @@ import { Avatar } from '../../../components/avatar/Avatar';
 import { ConfirmDialog } from '../../../components/dialog/ConfirmDialog';
 import { Loading, LoadError } from '../../../components/status/LoadState';
 import { chatErrorText } from '../data/errors';
-import { useMe, useUserInfo } from '../data/hooks';
+import { useFriendRequestsByMe, useMe, useUserInfo } from '../data/hooks';
 import { singleConversationID } from '../data/ids';
 import { chatKeys } from '../data/keys';
 import { firstText } from '../data/text';
@@ -31,6 +32,9 @@ export function UserInfoPage() {
   const client = useQueryClient();
   const userID = useSearchParam('userID');
   const info = useUserInfo(userID);
+  const sent = useFriendRequestsByMe();
+  // A request of mine still waiting on this user: "add friend" again would only repeat it.
+  const pending = (sent.data ?? []).some((r) => r.toUserID === userID && r.handleResult === HandleResult.pending);
   const [remark, setRemark] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<Confirm>(null);
 
@@ -141,7 +145,12 @@ export function UserInfoPage() {
             >
               {t('chat.userInfo.sendMessage')}
             </button>
-            {!friendInfo ? (
+            {!friendInfo && pending ? (
+              <button type="button" className="button button--block button--secondary" disabled data-testid="friend-request-pending">
+                {t('chat.userInfo.requestPending')}
+              </button>
+            ) : null}
+            {!friendInfo && !pending ? (
               <button
                 type="button"
                 className="button button--block button--secondary"

@@ -10,6 +10,59 @@ const members = [
   { userID: '2', nickname: 'Bob', faceURL: '' },
 ] as GroupMemberItem[];
 
+function renderComposer(props: { blocked?: string | null; onSendText?: () => void } = {}) {
+  return render(
+    <I18nextProvider i18n={createI18n('en-US')}>
+      <Composer
+        me="1"
+        initialDraft=""
+        quote={null}
+        onCancelQuote={vi.fn()}
+        onSendText={props.onSendText ?? vi.fn()}
+        blocked={props.blocked}
+        onImage={vi.fn()}
+        onVideo={vi.fn()}
+        onFile={vi.fn()}
+        onVoice={vi.fn()}
+        onLocation={vi.fn()}
+        onCard={vi.fn()}
+        onTyping={vi.fn()}
+        onDraft={vi.fn()}
+      />
+    </I18nextProvider>,
+  );
+}
+
+describe('Composer emoji', () => {
+  it('puts an emoji into the text at the caret instead of sending it', () => {
+    const onSendText = vi.fn();
+    renderComposer({ onSendText });
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox');
+    fireEvent.change(box, { target: { value: 'see you', selectionStart: 3, selectionEnd: 3 } });
+    fireEvent.click(screen.getByRole('button', { name: 'Emoji' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Insert 👍' }));
+    expect(box.value).toBe('see👍 you');
+    expect(box.selectionStart).toBe('see👍'.length);
+    expect(onSendText).not.toHaveBeenCalled();
+    // The panel stays open for another one, and Send sends the text with it.
+    fireEvent.click(screen.getByRole('button', { name: 'Insert 🎉' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSendText).toHaveBeenCalledWith('see👍🎉 you', []);
+  });
+});
+
+describe('Composer while muted', () => {
+  it('is disabled and says why', () => {
+    renderComposer({ blocked: 'You are muted (5 minutes left)' });
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox');
+    expect(box.disabled).toBe(true);
+    expect(box.placeholder).toBe('You are muted (5 minutes left)');
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Emoji' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'More' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Voice message' }).disabled).toBe(true);
+  });
+});
+
 describe('Composer mentions', () => {
   it('places the caret after a picked mention before the next key can land elsewhere', () => {
     render(
@@ -21,7 +74,6 @@ describe('Composer mentions', () => {
           onCancelQuote={vi.fn()}
           onSendText={vi.fn()}
           mention={{ members, canMentionAll: false }}
-          onSendFace={vi.fn()}
           onImage={vi.fn()}
           onVideo={vi.fn()}
           onFile={vi.fn()}

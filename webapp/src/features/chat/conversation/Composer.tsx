@@ -21,7 +21,8 @@ interface ComposerProps {
   onSendText: (text: string, mentions: MentionTarget[]) => void;
   /** In a group: the members "@" offers, and whether "@all" is allowed (owner, admin). */
   mention?: { members: readonly GroupMemberItem[]; canMentionAll: boolean };
-  onSendFace: (index: number) => void;
+  /** Why nothing can be sent now (muted, with the time left): the box is disabled and says it. */
+  blocked?: string | null;
   onImage: (file: File) => void;
   onVideo: (file: File) => void;
   onFile: (file: File) => void;
@@ -42,18 +43,21 @@ function PanelButton({
   open,
   label,
   onToggle,
+  disabled,
   children,
 }: {
   name: Panel;
   open: Panel;
   label: string;
   onToggle: (name: Panel) => void;
+  disabled: boolean;
   children: ReactNode;
 }) {
   return (
     <button
       type="button"
       className="icon-button chat-icon-button"
+      disabled={disabled}
       onClick={() => {
         onToggle(name);
       }}
@@ -69,11 +73,14 @@ const TYPING_EVERY_MS = 3_000;
 
 /** The shared message box with chat's extras: hold-to-talk, stickers, the attachment panel, quoting and drafts. */
 export function Composer(props: ComposerProps) {
-  const { me, initialDraft, quote, onCancelQuote, onSendText, onSendFace, onTyping, onDraft } = props;
+  const { me, initialDraft, quote, onCancelQuote, onSendText, onTyping, onDraft } = props;
+  const blocked = props.blocked ?? null;
   const { t } = useTranslation();
   const [text, setText] = useState(initialDraft);
   const [voice, setVoice] = useState(false);
-  const [panel, setPanel] = useState<Panel>('none');
+  const [openPanel, setPanel] = useState<Panel>('none');
+  // A mute that starts while a panel is open closes it: nothing in it could be sent.
+  const panel: Panel = blocked ? 'none' : openPanel;
   const input = useRef<HTMLTextAreaElement>(null);
   const lastTyping = useRef(0);
   const [caret, setCaret] = useState(0);
@@ -103,6 +110,21 @@ export function Composer(props: ComposerProps) {
     setVoice(false);
   };
 
+  // An emoji goes into the text where the caret is (a chat app's emoji are characters of the
+  // message, sent with it when the user sends); the panel stays open for the next one.
+  const insertFace = (face: string): void => {
+    const field = input.current;
+    const start = field?.selectionStart ?? text.length;
+    const end = field?.selectionEnd ?? start;
+    const next = text.slice(0, start) + face + text.slice(end);
+    const at = start + face.length;
+    flushSync(() => {
+      setText(next);
+      setCaret(at);
+    });
+    field?.setSelectionRange(at, at);
+  };
+
   const onTextChange = (value: string): void => {
     setText(value);
     setCaret(input.current?.selectionStart ?? value.length);
@@ -124,7 +146,8 @@ export function Composer(props: ComposerProps) {
         setPicked([]);
       }}
       label={t('chat.composer.placeholder')}
-      placeholder={t('chat.composer.placeholder')}
+      placeholder={blocked ?? t('chat.composer.placeholder')}
+      locked={blocked !== null}
       sendLabel={t('chat.composer.send')}
       inputRef={input}
       onFocus={() => {
@@ -166,6 +189,7 @@ export function Composer(props: ComposerProps) {
         <button
           type="button"
           className="icon-button chat-icon-button"
+          disabled={blocked !== null}
           onClick={() => {
             setVoice((v) => !v);
             setPanel('none');
@@ -175,25 +199,21 @@ export function Composer(props: ComposerProps) {
           {voice ? <KeyboardIcon /> : <MicIcon />}
         </button>
       }
-      replaceField={voice ? <VoiceButton onRecorded={props.onVoice} /> : undefined}
+      replaceField={voice && !blocked ? <VoiceButton onRecorded={props.onVoice} /> : undefined}
       after={
-        <PanelButton name="faces" open={panel} label={t('chat.composer.faces')} onToggle={toggle}>
+        <PanelButton name="faces" open={panel} label={t('chat.composer.faces')} onToggle={toggle} disabled={blocked !== null}>
           <SmileIcon />
         </PanelButton>
       }
       idle={
-        <PanelButton name="more" open={panel} label={t('chat.composer.more')} onToggle={toggle}>
+        <PanelButton name="more" open={panel} label={t('chat.composer.more')} onToggle={toggle} disabled={blocked !== null}>
           <PlusIcon size={24} />
         </PanelButton>
       }
       below={
         <>
           {panel === 'faces' ? (
-            <FacePanel
-              onPick={(index) => {
-                onSendFace(index);
-              }}
-            />
+            <FacePanel onPick={insertFace} />
           ) : null}
           {panel === 'more' ? (
             <MorePanel

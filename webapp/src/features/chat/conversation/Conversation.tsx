@@ -39,10 +39,9 @@ import { CHAT_PATHS, chooseLocationPath, conversationSettingsPath, groupInfoPath
 import { askNotificationsOnce } from '../session/notifications';
 import { CardPicker } from './CardPicker';
 import { Composer } from './Composer';
-import { FACES } from './content/faces';
 import { buildFile, buildImage, buildVideo, buildVoice, imageSize, videoInfo } from './media';
 import { MessageList, type MessageListHandle } from './MessageList';
-import { MuteNotice } from './MuteNotice';
+import { MuteGate } from './MuteNotice';
 import { PresenceLine } from './PresenceLine';
 import './ConversationPage.css';
 
@@ -170,11 +169,6 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
         showToast(chatErrorText(error, t));
       });
   }, [focusSeq, windowLoaded, client, conversationID, t]);
-
-  const sendFace = (index: number): void => {
-    const data = JSON.stringify({ emoji: FACES[index] ?? '' });
-    send({ contentType: ContentType.face, faceElem: { index, data } }, () => chat.createFaceMessage(index, data));
-  };
 
   const sendImage = (file: File): void => {
     void imageSize(file).then((size) => {
@@ -367,8 +361,6 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
   } else if (readOnlyChannel) {
     notice = t('chat.errors.channelReadOnly');
     composerHidden = true;
-  } else if (allMuted) {
-    notice = t('chat.errors.groupMuted');
   } else if (iBlocked) {
     notice = t('chat.conversation.youBlocked');
   }
@@ -444,7 +436,6 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
       {/* Once the chat exists on the server: the peer of a chat is someone one may watch. */}
       {!typing && !isGroup && item ? <PresenceLine userID={target.recvID} className="conversation__presence" /> : null}
       {body}
-      {!composerHidden && mine && mine.muteEndTime > 0 ? <MuteNotice until={mine.muteEndTime} /> : null}
       {notice ? (
         <p className="conversation__notice" role="status" data-testid="conversation-notice">
           {notice}
@@ -468,33 +459,37 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
           ))}
         </div>
       ) : composerHidden || !ready ? null : (
-        <Composer
-          me={me}
-          initialDraft={initialDraft(me, item, conversationID)}
-          quote={quote}
-          onCancelQuote={() => {
-            setQuote(null);
-          }}
-          onSendText={sendText}
-          mention={isGroup && members ? { members, canMentionAll: myRole >= GroupRole.admin } : undefined}
-          onSendFace={sendFace}
-          onImage={sendImage}
-          onVideo={sendVideo}
-          onFile={sendFile}
-          onVoice={sendVoice}
-          onLocation={() => {
-            void navigate(chooseLocationPath(conversationID));
-          }}
-          onCard={() => {
-            setCardOpen(true);
-          }}
-          onTyping={() => {
-            if (!isGroup) chat.typingStatusUpdate(target.recvID, 'typing').catch(() => undefined);
-          }}
-          onDraft={(text) => {
-            void saveDraft(client, me, conversationID, text);
-          }}
-        />
+        <MuteGate until={mine?.muteEndTime ?? 0} allMuted={allMuted}>
+          {(blocked) => (
+            <Composer
+              me={me}
+              blocked={blocked}
+              initialDraft={initialDraft(me, item, conversationID)}
+              quote={quote}
+              onCancelQuote={() => {
+                setQuote(null);
+              }}
+              onSendText={sendText}
+              mention={isGroup && members ? { members, canMentionAll: myRole >= GroupRole.admin } : undefined}
+              onImage={sendImage}
+              onVideo={sendVideo}
+              onFile={sendFile}
+              onVoice={sendVoice}
+              onLocation={() => {
+                void navigate(chooseLocationPath(conversationID));
+              }}
+              onCard={() => {
+                setCardOpen(true);
+              }}
+              onTyping={() => {
+                if (!isGroup) chat.typingStatusUpdate(target.recvID, 'typing').catch(() => undefined);
+              }}
+              onDraft={(text) => {
+                void saveDraft(client, me, conversationID, text);
+              }}
+            />
+          )}
+        </MuteGate>
       )}
       {menuFor ? (
         <ActionSheet

@@ -1,20 +1,20 @@
 import { useTranslation } from 'react-i18next';
 import { FACES } from './content/faces';
 
-/** The built-in stickers; tapping one sends it. */
-export function FacePanel({ onPick }: { onPick: (index: number) => void }) {
+/** The built-in emoji; tapping one puts it into the text being written. */
+export function FacePanel({ onPick }: { onPick: (face: string) => void }) {
   const { t } = useTranslation();
   return (
     <div className="composer-panel composer-panel--faces" role="group" aria-label={t('chat.composer.faces')}>
-      {FACES.map((face, i) => (
+      {FACES.map((face) => (
         <button
           key={face}
           type="button"
           className="composer-face"
           onClick={() => {
-            onPick(i);
+            onPick(face);
           }}
-          aria-label={t('chat.composer.sendFace', { face })}
+          aria-label={t('chat.composer.insertFace', { face })}
         >
           {face}
         </button>

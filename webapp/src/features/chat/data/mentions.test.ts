@@ -5,6 +5,7 @@ import {
   activeMention,
   atArguments,
   insertMention,
+  mentionClass,
   mentionParts,
   mentionsIn,
   mentionsMe,
@@ -79,5 +80,15 @@ describe('mentionParts', () => {
   });
   it('tells which groupAtType mentions the reader', () => {
     expect([0, 1, 2, 3].map(mentionsMe)).toEqual([false, true, false, true]);
+  });
+});
+
+describe('mentionClass', () => {
+  it('keeps a mention in one\'s own bubble in the bubble\'s colour, and marks the reader apart elsewhere', () => {
+    expect(mentionClass(false, true)).toBe('msg-mention msg-mention--on-mine');
+    // Naming oneself in one's own message: still the own bubble's colour.
+    expect(mentionClass(true, true)).toBe('msg-mention msg-mention--on-mine');
+    expect(mentionClass(true, false)).toBe('msg-mention msg-mention--self');
+    expect(mentionClass(false, false)).toBe('msg-mention');
   });
 });

@@ -112,3 +112,13 @@ export function mentionParts(
   if (plain) parts.push({ text: plain });
   return parts;
 }
+
+/**
+ * The class of a mention in a bubble. In one's own (blue) bubble a mention keeps the bubble's
+ * text colour, underlined: the link blue of other bubbles would be blue on blue. In someone
+ * else's bubble the reader's own name is marked apart from the others.
+ */
+export function mentionClass(self: boolean, onMine: boolean): string {
+  if (onMine) return 'msg-mention msg-mention--on-mine';
+  return self ? 'msg-mention msg-mention--self' : 'msg-mention';
+}

@@ -2,6 +2,7 @@
 import type { TFunction } from 'i18next';
 import {
   ContentType,
+  GroupType,
   NOTICE_FROM,
   type GroupMemberItem,
   type MessageItem,
@@ -12,7 +13,7 @@ import { firstText } from './text';
 type Named = Partial<Pick<GroupMemberItem, 'userID' | 'nickname'>> | null | undefined;
 
 interface NoticeDetail {
-  group?: { groupName?: string; notification?: string };
+  group?: { groupName?: string; notification?: string; groupType?: number };
   opUser?: Named;
   quitUser?: Named;
   entrantUser?: Named;
@@ -43,6 +44,25 @@ export function formatDuration(seconds: number, t: TFunction): string {
   return t('chat.duration.seconds', { count: s });
 }
 
+/**
+ * The time a mute has left, in whole minutes rounded up (a mute with 10 s left still reads
+ * "1 minute"), then hours and days with their minutes/hours: what a muted member waits for.
+ */
+export function formatMuteLeft(ms: number, t: TFunction): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  if (minutes < 60) return t('chat.duration.minutes', { count: minutes });
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) {
+    const rest = minutes % 60;
+    const h = t('chat.duration.hours', { count: hours });
+    return rest ? `${h} ${t('chat.duration.minutes', { count: rest })}` : h;
+  }
+  const days = Math.floor(hours / 24);
+  const rest = hours % 24;
+  const d = t('chat.duration.days', { count: days });
+  return rest ? `${d} ${t('chat.duration.hours', { count: rest })}` : d;
+}
+
 /** A user's name in a notice; me as the subject ("You") or, with `object`, the object ("you"). */
 function nameOf(user: Named, me: string, t: TFunction, object = false): string {
   if (!user) return t('chat.notice.someone');
@@ -66,7 +86,8 @@ export function noticeText(message: MessageItem, me: string, t: TFunction): stri
   const op = nameOf(d.opUser, me, t);
   switch (message.contentType) {
     case ContentType.groupCreated:
-      return t('chat.notice.groupCreated', { name: op });
+      // A channel is not a group chat: its first line says what was made.
+      return t(d.group?.groupType === GroupType.channel ? 'chat.notice.channelCreated' : 'chat.notice.groupCreated', { name: op });
     case ContentType.groupInfoSet:
       return t('chat.notice.groupInfoSet', { name: op });
     case ContentType.memberQuit:

@@ -7,7 +7,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { chatSocket } from '../../../api/chat';
 import type { ChatSocket } from '../../../api/socket/socket';
-import { ContentType, type ConversationItem, type GroupItem, type MessageItem } from '../../../api/socket/types';
+import { ContentType, type ConversationItem, type GroupItem, type GroupMemberItem, type MessageItem } from '../../../api/socket/types';
 import { conversationOfMessage, mergeConversations, singleConversationID } from './ids';
 import { chatKeys } from './keys';
 import {
@@ -154,6 +154,11 @@ export function bindChatPushes(client: QueryClient, socket: ChatSocket = chatSoc
       void client.invalidateQueries({ queryKey: chatKeys.members(member.groupID) });
     }),
     socket.on('OnGroupMemberInfoChanged', (member) => {
+      // The push carries the member as it is now (a mute's end time, a role): shown at once,
+      // so a muted member's box closes (and opens) without waiting for the re-read.
+      client.setQueryData<GroupMemberItem[]>(chatKeys.members(member.groupID), (list) =>
+        list?.map((m) => (m.userID === member.userID ? { ...m, ...member } : m)),
+      );
       void client.invalidateQueries({ queryKey: chatKeys.members(member.groupID) });
     }),
     socket.on('OnGroupApplicationAdded', invalidate(chatKeys.groupRequests)),

@@ -21,7 +21,7 @@ export function MessageContent({ message: m, me }: { message: MessageItem; me: s
       if (m.textElem) return <TextContent text={m.textElem.content} />;
       break;
     case ContentType.atText:
-      if (m.atTextElem) return <AtTextContent elem={m.atTextElem} me={me} />;
+      if (m.atTextElem) return <AtTextContent elem={m.atTextElem} me={me} mine={m.sendID === me} />;
       break;
     case ContentType.picture:
       if (m.pictureElem) return <ImageContent elem={m.pictureElem} />;
