@@ -141,14 +141,14 @@ func TestOperatorActionsOnMoneyMembershipAndRulesAreAuditedOnce(t *testing.T) {
 // auditActionsWritten reads the module's Go sources (tests left out) for
 // the audit actions the code writes: the string literals given to the
 // functions that write rows (RecordOperatorAction, recordAudit,
-// storage.RecordAudit and the wallet's Audit hooks), assigned to a
-// variable named action, and the kinds given to contentSave (kind.create,
-// kind.update) and contentDelete (kind.delete).
+// storage.RecordAudit, the Audit hooks of the wallet and of customer
+// service), assigned to a variable named action, and the kinds given to
+// contentSave (kind.create, kind.update) and contentDelete (kind.delete).
 func auditActionsWritten(t *testing.T) map[string]string {
 	t.Helper()
 	isAction := regexp.MustCompile(`^[a-z]+(\.[a-zA-Z]+)+$`)
 	writers := map[string]bool{"RecordOperatorAction": true, "recordAudit": true, "RecordAudit": true,
-		"Reviewed": true, "BankChanged": true, "reviewOrder": true}
+		"Reviewed": true, "BankChanged": true, "reviewOrder": true, "Audit": true}
 	found := map[string]string{} // action -> where
 	fset := token.NewFileSet()
 	literal := func(e ast.Expr) (string, bool) {
