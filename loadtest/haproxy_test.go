@@ -7,12 +7,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"kj/internal/testenv"
 )
 
 // The load runs' HAProxy configuration, filled in from the template that
 // scripts/cluster.sh shares, is one haproxy accepts, with every node as a
 // server and nothing left unfilled.
 func TestLoopbackConfigIsAccepted(t *testing.T) {
+	testenv.Needs(t, "haproxy")
 	bin, err := exec.LookPath("haproxy")
 	if err != nil {
 		t.Fatal("haproxy is required for the cluster workloads (Debian package haproxy)")

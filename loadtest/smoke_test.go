@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"kj/internal/testenv"
 )
 
 // TestMain lets this test binary serve as a generator worker process:
@@ -37,6 +39,7 @@ func buildKJ(ctx context.Context, t *testing.T) string {
 // log is returned for the test's own failure messages.
 func runSmoke(ctx context.Context, t *testing.T, bin, workload, out string) (*Result, *bytes.Buffer) {
 	t.Helper()
+	testenv.Needs(t, "PostgreSQL, Redis and NATS (C1 also haproxy)")
 	var log bytes.Buffer
 	r, err := Run(ctx, &Options{Workload: workload, Smoke: true, Bin: bin, Out: out, Log: &log})
 	if err != nil {
@@ -64,6 +67,7 @@ func wantZero(t *testing.T, figures map[string]float64, names ...string) {
 // and nothing about speed. (The Go-benchmark workloads are covered by
 // TestParseBench; `make bench` runs them.)
 func TestSmoke(t *testing.T) {
+	testenv.Needs(t, "PostgreSQL")
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	t.Cleanup(cancel) // after the parallel subtests, unlike a defer
 	bin := buildKJ(ctx, t)
