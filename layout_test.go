@@ -27,6 +27,7 @@ var layers = []struct {
 	{"kj/actors", 4},
 	{"kj/engine/seed", 4}, // the demo content of `kj seed --demo`, beside the command
 	{"kj/loadtest", 4},
+	{"kj/customer", 4},
 	{"kj/wallet", 4}, // the wallet's rules, beside the actors it calls (actors/ledger)
 	{"kj/auth", 3},
 	{"kj/storage", 2},
