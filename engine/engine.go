@@ -193,10 +193,11 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 		Config: cfg, Sessions: n.Sessions, Log: log, Rounds: n.Rounds, Chat: n.Chat,
 		Wallet: &wallet.Wallet{DB: db, Ledger: n.Ledger, Counters: n.Counters, Clock: n.Clock, Config: cfg, Log: log},
 	})
+	n.onStop(n.API.WaitForSMS) // before the store closes (hooks run newest first)
 	n.routes()
 	n.Handle("/ws", n.Chat)
 	n.OnDrain(n.Chat.Drain)
-	customer := httpapi.NewCustomerSocket(n.API)
+	customer := n.API.CustomerSocket()
 	n.Handle("/ws/customer", customer)
 	n.OnDrain(customer.Close)
 	ok = true

@@ -458,3 +458,44 @@ func TestWebhookSenderDeliversCodesEndToEnd(t *testing.T) {
 		}
 	})
 }
+
+// A node that stops waits for the reset codes it answered for but had not
+// yet sent (they go out after the answer), up to its shutdown deadline.
+func TestStopWaitsForResetCodesBeingSent(t *testing.T) {
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
+		box := captureSMS(s)
+		box.delay = 300 * time.Millisecond
+		u, _ := newUser(t, s, "gwen")
+		setPhoneDirect(t, db, u.ID, "13800138001")
+		if r := call(t, h, "POST", "/api/sendSmsCode", `{"phone":"13800138001","type":"forget","account":"gwen"}`); r.Code != 0 {
+			t.Fatalf("sendSmsCode: %+v", r)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s.WaitForSMS(ctx)
+		box.mu.Lock()
+		sent := len(box.sent)
+		box.mu.Unlock()
+		if sent != 1 {
+			t.Fatalf("WaitForSMS returned with %d codes sent, want 1", sent)
+		}
+
+		// A gateway slower than the deadline does not hold the stop.
+		box.mu.Lock()
+		box.delay = time.Second
+		box.mu.Unlock()
+		// The cool-down is per phone: another account and phone.
+		v, _ := newUser(t, s, "hana")
+		setPhoneDirect(t, db, v.ID, "13800138002")
+		if r := call(t, h, "POST", "/api/sendSmsCode", `{"phone":"13800138002","type":"forget","account":"hana"}`); r.Code != 0 {
+			t.Fatalf("sendSmsCode: %+v", r)
+		}
+		short, cancelShort := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancelShort()
+		start := time.Now()
+		s.WaitForSMS(short)
+		if d := time.Since(start); d > 500*time.Millisecond {
+			t.Fatalf("WaitForSMS held the stop %v past its deadline", d)
+		}
+	})
+}

@@ -205,6 +205,19 @@ func (s *Server) sendSmsCode(c *Call) (any, error) {
 	return reply, nil
 }
 
+// WaitForSMS waits, until ctx ends, for the reset codes still being stored
+// and sent after their answer: a node that stops sends what it promised
+// before its store closes.
+func (s *Server) WaitForSMS(ctx context.Context) {
+	done := make(chan struct{})
+	go func() { s.smsSends.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		s.Log.Warn("stopped before every reset code was sent", "err", ctx.Err())
+	}
+}
+
 // deliverSMSCode makes a new code for phone and purpose, stores its hash
 // (replacing any earlier code, with a fresh count of wrong tries) and
 // sends it; when the sender fails the code is dropped and the error is
