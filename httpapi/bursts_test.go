@@ -32,6 +32,7 @@ func eachCounters(t *testing.T, f func(t *testing.T, db storage.DB, s *Server)) 
 			rdb, prefix := testenv.Redis(t)
 			s.Counters = counter.NewRedis(rdb, prefix)
 			s.Wallet.Counters = s.Counters // the fund password's tries too
+			s.Customer.Counters = s.Counters
 			f(t, db, s)
 		})
 	})

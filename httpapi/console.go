@@ -20,6 +20,7 @@ import (
 
 	"kj/actors/window"
 	"kj/auth"
+	"kj/customer"
 	"kj/internal/apierr"
 	"kj/storage"
 )
@@ -657,12 +658,6 @@ func (s *Server) adminCustomerAgents(c *Call) (any, error) {
 	return operatorViews(list), err
 }
 
-// visitorAgent is the agent answering a visitor, as the audit log shows
-// it (0: nobody yet).
-type visitorAgent struct {
-	AgentID int64 `json:"agentId,string"`
-}
-
 // adminCustomerHandover gives a visitor's conversation to another agent
 // (any operator); both agents' inboxes and the visitor hear "assigned".
 func (s *Server) adminCustomerHandover(c *Call) (any, error) {
@@ -673,37 +668,12 @@ func (s *Server) adminCustomerHandover(c *Call) (any, error) {
 	if err := c.Decode(&req); err != nil {
 		return nil, err
 	}
-	if req.VisitorNo == 0 {
-		return nil, apierr.Required("visitorNo")
-	}
-	if req.ServiceID == 0 {
-		return nil, apierr.Required("serviceId")
-	}
-	var v storage.Visitor
-	var to storage.User
-	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
-		var err error
-		if v, err = storage.VisitorByID(c.Ctx, tx, int64(req.VisitorNo)); err != nil {
-			return err
-		}
-		to, err = storage.UserByID(c.Ctx, tx, int64(req.ServiceID))
-		if errors.Is(err, storage.ErrNotFound) || (err == nil && to.IsOperator != 1) {
-			return apierr.Invalid("serviceId")
-		}
-		if err != nil {
-			return err
-		}
-		if err := storage.SetVisitorAgent(c.Ctx, tx, v.ID, to.ID); err != nil {
-			return err
-		}
-		return RecordOperatorAction(c, tx, "customer.handover", v.ID, auditChange{Before: visitorAgent{v.AgentID}, After: visitorAgent{to.ID}})
-	})
+	by := c.operatorActor()
+	to, err := s.Customer.Handover(c.Ctx, customer.Actor{OperatorID: by.OperatorID, Address: by.Address}, int64(req.VisitorNo), int64(req.ServiceID))
 	if err != nil {
-		return nil, contentStoreErr(err)
+		return nil, err
 	}
-	ev := customerEvent{Type: "assigned", VisitorNo: contentID(v.ID), ServiceID: contentID(to.ID), ServiceName: serviceName(to)}
-	s.customerPublish(c.Ctx, ev)
-	return map[string]string{"visitorNo": strconv.FormatInt(v.ID, 10), "serviceId": to.IDString(), "serviceName": serviceName(to)}, nil
+	return map[string]string{"visitorNo": strconv.FormatInt(int64(req.VisitorNo), 10), "serviceId": to.IDString(), "serviceName": customer.ServiceName(to)}, nil
 }
 
 // frozenSignIn refuses a sign-in to an account an operator froze.

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"kj/customer"
 	"kj/internal/apierr"
 	"kj/storage"
 )
@@ -43,11 +44,10 @@ func init() {
 
 // Limits of the content routes (docs/API.md).
 const (
-	contactsMax       = 2000 // entries per uploaded address book
-	beaconPerMinute   = 120  // /zztj events per client address and minute
-	homeVideos        = 4    // discover videos shown on the home data
-	listingMinAge     = 18
-	customerMaxLength = 2000 // characters per customer-service message
+	contactsMax     = 2000 // entries per uploaded address book
+	beaconPerMinute = 120  // /zztj events per client address and minute
+	homeVideos      = 4    // discover videos shown on the home data
+	listingMinAge   = 18
 )
 
 // contentAppSettings loads the operator's app settings (zero when unset).
@@ -180,7 +180,7 @@ func (s *Server) getBaseData(c *Call) (any, error) {
 			"page":    "/pages/customer/customer",
 			"init":    "/api/customer/init",
 			"socket":  "/ws/customer",
-			"welcome": serviceWelcome(app, c.Lang),
+			"welcome": customer.Welcome(app, c.Lang),
 			"agents":  agents,
 		},
 		// Spec section 5 and 9 bounds the app validates before sending,

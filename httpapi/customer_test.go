@@ -12,8 +12,16 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"kj/customer"
 	"kj/internal/apierr"
 	"kj/storage"
+)
+
+// The visitor key's cookie and header, as the clients send them.
+const (
+	visitorCookie         = customer.VisitorCookie
+	visitorHeader         = customer.VisitorHeader
+	customerSendPerMinute = customer.SendPerMinute
 )
 
 // customerCall posts to a customer route and returns the reply and the
@@ -44,7 +52,7 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 
 		// A visitor without login gets a key (cookie too) and an agent.
 		r, cookie := customerCall(t, s, "/customer/init", ``)
-		va := contentOK[customerInitView](t, r)
+		va := contentOK[customer.InitView](t, r)
 		if !strings.HasPrefix(va.VisitorID, "v_") || cookie != va.VisitorID || va.ServiceID == 0 || va.Welcome != "Hi! Ask us anything." || va.UserID != 0 {
 			t.Fatalf("init: %+v cookie %q", va, cookie)
 		}
@@ -53,28 +61,28 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 		}
 		// The same key, by cookie or header, is the same visitor.
 		r, _ = customerCall(t, s, "/customer/init", ``, "Cookie", visitorCookie+"="+va.VisitorID)
-		if again := contentOK[customerInitView](t, r); again.VisitorNo != va.VisitorNo || again.VisitorID != va.VisitorID {
+		if again := contentOK[customer.InitView](t, r); again.VisitorNo != va.VisitorNo || again.VisitorID != va.VisitorID {
 			t.Fatalf("same visitor by cookie: %+v", again)
 		}
 		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, va.VisitorID)
-		if again := contentOK[customerInitView](t, r); again.VisitorNo != va.VisitorNo {
+		if again := contentOK[customer.InitView](t, r); again.VisitorNo != va.VisitorNo {
 			t.Fatalf("same visitor by header: %+v", again)
 		}
 		// The next visitor goes to the other agent (least loaded).
 		r, _ = customerCall(t, s, "/customer/init", ``)
-		vb := contentOK[customerInitView](t, r)
+		vb := contentOK[customer.InitView](t, r)
 		if vb.VisitorNo == va.VisitorNo || vb.ServiceID == va.ServiceID {
 			t.Fatalf("second visitor: %+v (first %+v)", vb, va)
 		}
 		// An unknown key gets a fresh visitor and key.
 		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, "v_madeup")
-		if vc := contentOK[customerInitView](t, r); vc.VisitorID == "v_madeup" || vc.VisitorNo == va.VisitorNo {
+		if vc := contentOK[customer.InitView](t, r); vc.VisitorID == "v_madeup" || vc.VisitorNo == va.VisitorNo {
 			t.Fatalf("made-up key: %+v", vc)
 		}
 
 		hv := []string{visitorHeader, va.VisitorID}
 		r, _ = customerCall(t, s, "/customer/send", `{"content":"  Hello, I forgot my password  "}`, hv...)
-		sent := contentOK[customerMessageView](t, r)
+		sent := contentOK[customer.MessageView](t, r)
 		if sent.Content != "Hello, I forgot my password" || sent.From != "visitor" || sent.Status != storage.CustomerSent || sent.ID == 0 {
 			t.Fatalf("sent: %+v", sent)
 		}
@@ -89,20 +97,20 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 		if visitors.Total < 1 || visitors.List[0].VisitorNo != va.VisitorNo || visitors.List[0].Unread != 1 || visitors.List[0].LastMessage != sent.Content {
 			t.Fatalf("agent's visitors: %+v", visitors)
 		}
-		msgs := contentOK[contentList[customerMessageView]](t, contentPost(t, s, "/admin/customer/messages", fmt.Sprintf(`{"visitorNo":"%d"}`, int64(va.VisitorNo)), agentTok))
+		msgs := contentOK[contentList[customer.MessageView]](t, contentPost(t, s, "/admin/customer/messages", fmt.Sprintf(`{"visitorNo":"%d"}`, int64(va.VisitorNo)), agentTok))
 		if msgs.Total != 1 || msgs.List[0].Status != storage.CustomerRead {
 			t.Fatalf("agent reads: %+v", msgs)
 		}
-		reply1 := contentOK[customerMessageView](t, contentPost(t, s, "/admin/customer/reply", fmt.Sprintf(`{"visitorNo":"%d","content":"We can help. What is your account?"}`, int64(va.VisitorNo)), agentTok))
+		reply1 := contentOK[customer.MessageView](t, contentPost(t, s, "/admin/customer/reply", fmt.Sprintf(`{"visitorNo":"%d","content":"We can help. What is your account?"}`, int64(va.VisitorNo)), agentTok))
 		if reply1.From != "agent" || reply1.ServiceID != va.ServiceID {
 			t.Fatalf("reply: %+v", reply1)
 		}
 		r, _ = customerCall(t, s, "/customer/init", ``, hv...)
-		if st := contentOK[customerInitView](t, r); st.Unread != 1 {
+		if st := contentOK[customer.InitView](t, r); st.Unread != 1 {
 			t.Fatalf("visitor unread: %+v", st)
 		}
 		r, _ = customerCall(t, s, "/customer/messages", `{"pageSize":10}`, hv...)
-		page := contentOK[contentList[customerMessageView]](t, r)
+		page := contentOK[contentList[customer.MessageView]](t, r)
 		if page.Total != 2 || page.List[0].ID != reply1.ID || page.List[0].Status != storage.CustomerRead || page.List[1].Status != storage.CustomerRead {
 			t.Fatalf("visitor messages (newest first, all read): %+v", page)
 		}
@@ -153,35 +161,35 @@ func TestCustomerVisitorLinksToSignedInUser(t *testing.T) {
 
 		// Anonymous chat, then amy signs in on that browser: the chat becomes hers.
 		r, _ := customerCall(t, s, "/customer/init", ``)
-		anon := contentOK[customerInitView](t, r)
+		anon := contentOK[customer.InitView](t, r)
 		r, _ = customerCall(t, s, "/customer/send", `{"content":"before sign-in"}`, visitorHeader, anon.VisitorID)
 		contentOK[any](t, r)
 		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, anon.VisitorID, "token", amyTok.Token)
-		linked := contentOK[customerInitView](t, r)
+		linked := contentOK[customer.InitView](t, r)
 		if linked.VisitorNo != anon.VisitorNo || fmt.Sprint(int64(linked.UserID)) != amy.IDString() {
 			t.Fatalf("link: %+v", linked)
 		}
 		// Another device of amy's, without the key: the same chat, a new key.
 		r, cookie := customerCall(t, s, "/customer/init", ``, "token", amyTok.Token)
-		other := contentOK[customerInitView](t, r)
+		other := contentOK[customer.InitView](t, r)
 		if other.VisitorNo != anon.VisitorNo || other.VisitorID == anon.VisitorID || cookie != other.VisitorID {
 			t.Fatalf("second device: %+v", other)
 		}
 		// The key now belongs to amy: without her token, or as bob, it shows nothing of hers.
 		r, _ = customerCall(t, s, "/customer/messages", ``, visitorHeader, anon.VisitorID)
-		if p := contentOK[contentList[customerMessageView]](t, r); p.Total != 0 {
+		if p := contentOK[contentList[customer.MessageView]](t, r); p.Total != 0 {
 			t.Fatalf("signed-out caller saw amy's chat: %+v", p)
 		}
 		r, _ = customerCall(t, s, "/customer/messages", ``, visitorHeader, anon.VisitorID, "token", bobTok.Token)
-		if p := contentOK[contentList[customerMessageView]](t, r); p.Total != 0 {
+		if p := contentOK[contentList[customer.MessageView]](t, r); p.Total != 0 {
 			t.Fatalf("bob saw amy's chat: %+v", p)
 		}
 		// An anonymous chat started on yet another browser merges into hers when she signs in there.
 		r, _ = customerCall(t, s, "/customer/init", ``)
-		second := contentOK[customerInitView](t, r)
+		second := contentOK[customer.InitView](t, r)
 		customerCall(t, s, "/customer/send", `{"content":"from the other browser"}`, visitorHeader, second.VisitorID)
 		r, _ = customerCall(t, s, "/customer/messages", ``, visitorHeader, second.VisitorID, "token", amyTok.Token)
-		p := contentOK[contentList[customerMessageView]](t, r)
+		p := contentOK[contentList[customer.MessageView]](t, r)
 		if p.Total != 2 || p.List[0].Content != "from the other browser" || p.List[0].VisitorNo != anon.VisitorNo {
 			t.Fatalf("merged chat: %+v", p)
 		}
@@ -262,7 +270,7 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 		ctx := context.Background()
 		agent, agentTok := contentOperator(t, s, "agent")
 		_, userTok := newUser(t, s, "plainuser")
-		sock := NewCustomerSocket(s)
+		sock := s.CustomerSocket()
 		mux := http.NewServeMux()
 		mux.Handle("/api/", s.Handler())
 		mux.Handle("/ws/customer", sock)

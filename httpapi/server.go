@@ -25,6 +25,7 @@ import (
 	"kj/actors/chat"
 	"kj/actors/window"
 	"kj/auth"
+	"kj/customer"
 	"kj/internal/apierr"
 	"kj/internal/bus"
 	"kj/internal/clock"
@@ -62,6 +63,8 @@ type Server struct {
 	settings *settingsCache // operator settings kept in the node (settings.go)
 	media    mediaKeys      // keys signing attachment links (chat_files.go)
 	smsSends sync.WaitGroup // reset codes being stored and sent after the answer (sms.go)
+
+	Customer *customer.Service // customer service's rules, behind its routes and /ws/customer (customer.go)
 }
 
 // Route describes one registered route, for the OpenAPI check and docs.
