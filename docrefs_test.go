@@ -35,17 +35,7 @@ func TestDocumentsNamedExist(t *testing.T) {
 	type ref struct{ file, name string }
 	var refs []ref
 	bare := map[string]bool{} // base names of the repository's markdown files
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			n := d.Name()
-			if path != "." && (n == "node_modules" || n == "dist" || strings.HasPrefix(n, ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	err := walkRepository(func(path string, d fs.DirEntry) error {
 		if strings.HasSuffix(path, ".md") {
 			bare[d.Name()] = true
 		}
@@ -80,21 +70,29 @@ func TestDocumentsNamedExist(t *testing.T) {
 	}
 }
 
-// markdownFiles reads every markdown file of the repository, by slash path.
-func markdownFiles(t *testing.T) map[string]string {
-	t.Helper()
-	docs := map[string]string{}
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+// walkRepository calls f for every file of the repository that is ours:
+// not under node_modules, a build's dist or a hidden folder.
+func walkRepository(f func(path string, d fs.DirEntry) error) error {
+	return filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
 			n := d.Name()
-			if p != "." && (n == "node_modules" || n == "dist" || strings.HasPrefix(n, ".")) {
+			if path != "." && (n == "node_modules" || n == "dist" || strings.HasPrefix(n, ".")) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
+		return f(path, d)
+	})
+}
+
+// markdownFiles reads every markdown file of the repository, by slash path.
+func markdownFiles(t *testing.T) map[string]string {
+	t.Helper()
+	docs := map[string]string{}
+	err := walkRepository(func(p string, _ fs.DirEntry) error {
 		if strings.HasSuffix(p, ".md") {
 			b, err := os.ReadFile(p)
 			if err != nil {
