@@ -78,11 +78,13 @@ export function FairnessPanel({ windowId }: FairnessPanelProps) {
                     <button
                       type="button"
                       className="history__verify"
+                      // The short word fits the row's last column; the name says which round.
+                      aria-label={t('rounds.fairness.verify')}
                       onClick={() => {
                         setVerifying(row.latest ?? null);
                       }}
                     >
-                      {t('rounds.fairness.verify')}
+                      {t('rounds.history.verify')}
                     </button>
                   ) : null}
                 </td>

@@ -1,5 +1,5 @@
 import '../../components/ui/ui.css';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { RoundResult } from '../../api/rounds';
@@ -17,6 +17,7 @@ import { PhaseBadge } from './PhaseBadge';
 import { useLobby, useRoundPushes, useRules, useWindowNow } from './queries';
 import { ResultDigits } from './ResultDigits';
 import { TrendBoard } from './TrendBoard';
+import { usePinned } from './usePinned';
 import { useServerNow } from './useServerNow';
 import { WinLoseBanner } from './WinLoseBanner';
 import './rounds.css';
@@ -37,6 +38,10 @@ export function IncentiveWindowPage() {
   const lobby = useLobby(valid);
   const rules = useRules();
   const [tab, setTab] = useState<Tab>('bets');
+  // Scrolled down to the bet panel or the tabs, the phase and the time left stay in view.
+  const timer = useRef<HTMLDivElement>(null);
+  const hasRound = Boolean(current.data?.round);
+  const pinned = usePinned(timer, hasRound);
 
   // The result is animated only when it arrives while the page watches (not on a reload).
   const [watchedDraw, setWatchedDraw] = useState<string | null>(null);
@@ -116,7 +121,7 @@ export function IncentiveWindowPage() {
             </h2>
             <PhaseBadge phase={position.phase} />
           </div>
-          <div className="round-card__timer">
+          <div className="round-card__timer" ref={timer}>
             <span className="round-card__timer-label">{t(`rounds.phaseEnds.${position.phase}`)}</span>
             <Countdown remaining={position.deadline - now} className="countdown countdown--large" />
           </div>
@@ -150,6 +155,14 @@ export function IncentiveWindowPage() {
       ) : (
         <EmptyState title={t('rounds.noRoundYet')} text={t('rounds.noRoundYetText')} />
       )}
+
+      {round && position && pinned ? (
+        <div className="round-pin" data-testid="round-pin">
+          <span className="round-pin__issue">{t('rounds.issue', { issue: round.issue })}</span>
+          <PhaseBadge phase={position.phase} />
+          <Countdown remaining={position.deadline - now} className="countdown round-pin__countdown" />
+        </div>
+      ) : null}
 
       <section className="window-stats" aria-label={t('rounds.stats.title')}>
         {stats.map(({ name, label, value }) => (

@@ -31,12 +31,12 @@ function BetRow({ bet }: { bet: Bet }) {
   if (bet.matched) outcome = bet.result === 'win' ? t('records.win') : bet.result === 'lose' ? t('records.lose') : t('records.matched');
   return (
     <div className={styles.record}>
-      <span className={styles.record__title}>{t(`records.bet.${bet.content}`)}</span>
+      {/* The same words as the window's bet buttons ("Big", "Single"). */}
+      <span className={styles.record__title}>{t(`rounds.content.${bet.content}`)}</span>
       <span className={styles.record__amount}>{formatMoney(bet.amount, t)}</span>
       <span className={styles.record__meta}>{t('records.issue', { issue: bet.issue })}</span>
       <span data-testid="record-state" className={recordStateClass(bet.matched ? (bet.result === 'win' ? 1 : 2) : 0)}>{outcome}</span>
-      <span className={styles.record__meta}>{t('records.noteNo', { no: bet.noteNo })}</span>
-      <span className={`${styles.record__meta} ${styles['record__meta--right']}`}>{formatDateTime(bet.placedAt, t)}</span>
+      <span className={styles.record__meta}>{formatDateTime(bet.placedAt, t)}</span>
       {bet.matched && bet.result === 'win' ? (
         <span className={styles.record__remark}>{t('records.payout', { amount: formatMoney(bet.payout, t) })}</span>
       ) : null}
