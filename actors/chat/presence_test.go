@@ -209,7 +209,7 @@ func TestPresenceBlockEndsWatching(t *testing.T) {
 		h.clock.Advance(time.Minute)
 		a.conn.Close()
 		m.waitPush("OnUserStatusChanged", statusOf(alice, hasLastSeen))
-		a = h.connect(alice)
+		h.connect(alice)
 		m.waitPush("OnUserStatusChanged", statusOf(alice, isOnline))
 		for _, w := range []*client{b, d, g} {
 			presenceSettled(w, m)
