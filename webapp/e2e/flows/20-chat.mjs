@@ -147,7 +147,7 @@ export default async function chatFlow(t) {
     await t.screenshot('conversation');
   });
 
-  await t.test('A creates a group with B and C and mutes B for 60 s; B's box is closed with the mute message', async () => {
+  await t.test("A creates a group with B and C and mutes B for 60 s; B's box is closed with the mute message", async () => {
     const pageB = sessionB.page;
     const pageC = sessionC.page;
     await signIn(pageC, c);
