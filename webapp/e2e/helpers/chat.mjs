@@ -35,3 +35,44 @@ export async function signInToChat(t, page, user, password = CHAT_PASSWORD) {
 
 /** The one-to-one conversation id of two users, as the server names it. */
 export const single = (a, b) => (a < b ? `si_${a}_${b}` : `si_${b}_${a}`);
+
+/**
+ * Calls the chat socket as the user signed in on page (a socket of its own, as a second
+ * device would): Login, then each [name, ...args] in turn, an argument '$prev' standing for the
+ * reply before; returns the last reply's data.
+ */
+export async function socketCalls(page, calls) {
+  return page.evaluate(async (list) => {
+    const userID = localStorage.getItem('userId') ?? '';
+    const token = localStorage.getItem('wsToken') ?? '';
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}/ws?sendID=${userID}&token=${encodeURIComponent(token)}&platformID=5&operationID=e2e`);
+    await new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = () => reject(new Error('socket failed'));
+    });
+    let n = 0;
+    const call = (name, args) =>
+      new Promise((resolve, reject) => {
+        n += 1;
+        const operationID = `e2e-${n}`;
+        const onMessage = (event) => {
+          const reply = JSON.parse(event.data);
+          if (reply.operationID !== operationID) return;
+          ws.removeEventListener('message', onMessage);
+          if (reply.errCode !== 0) reject(new Error(`${name}: ${reply.errCode} ${reply.errMsg}`));
+          else resolve(reply.data ? JSON.parse(reply.data) : null);
+        };
+        ws.addEventListener('message', onMessage);
+        ws.send(JSON.stringify({ reqFuncName: name, operationID, userID, data: JSON.stringify(args) }));
+      });
+    try {
+      await call('Login', [userID, token]);
+      let last = null;
+      for (const [name, ...args] of list) last = await call(name, args.map((arg) => (arg === '$prev' ? last : arg)));
+      return last;
+    } finally {
+      ws.close();
+    }
+  }, calls);
+}
