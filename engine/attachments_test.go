@@ -18,21 +18,7 @@ import (
 func TestChatAttachmentsNeedAMember(t *testing.T) {
 	n := serveNode(t, map[string]string{})
 	base := n.Base
-	signIn := func(account string) string {
-		t.Helper()
-		if code, data := post(t, base+"/api/register", "", `{"account":"`+account+`","password":"abc123","confirmPassword":"abc123"}`); code != 0 {
-			t.Fatalf("register: %d %s", code, data)
-		}
-		code, data := post(t, base+"/api/accountLogin", "", `{"account":"`+account+`","password":"abc123","platform":5}`)
-		var tok struct {
-			Token string `json:"token"`
-		}
-		if code != 0 || json.Unmarshal(data, &tok) != nil || tok.Token == "" {
-			t.Fatalf("sign in: %d %s", code, data)
-		}
-		return tok.Token
-	}
-	owner, stranger := signIn("att_owner1"), signIn("att_other1")
+	owner, stranger := registerAndSignIn(t, base, "att_owner1"), registerAndSignIn(t, base, "att_other1")
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	_ = mw.WriteField("kind", "image")

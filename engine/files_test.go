@@ -49,6 +49,17 @@ func rawGet(t *testing.T, addr, method, target string, headers ...string) (int, 
 // signUp registers account on the node and answers its user and token.
 func signUp(t *testing.T, db storage.DB, base, account string) (storage.User, string) {
 	t.Helper()
+	token := registerAndSignIn(t, base, account)
+	u, err := storage.UserByAccount(context.Background(), db, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u, token
+}
+
+// registerAndSignIn registers account on the node and answers its token.
+func registerAndSignIn(t *testing.T, base, account string) string {
+	t.Helper()
 	if code, data := post(t, base+"/api/register", "", `{"account":"`+account+`","password":"abc123","confirmPassword":"abc123"}`); code != 0 {
 		t.Fatalf("register: %d %s", code, data)
 	}
@@ -59,11 +70,7 @@ func signUp(t *testing.T, db storage.DB, base, account string) (storage.User, st
 	if code != 0 || json.Unmarshal(data, &tok) != nil || tok.Token == "" {
 		t.Fatalf("sign in: %d %s", code, data)
 	}
-	u, err := storage.UserByAccount(context.Background(), db, account)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u, tok.Token
+	return tok.Token
 }
 
 // uploadAttachment uploads content as a chat picture and answers its path.
