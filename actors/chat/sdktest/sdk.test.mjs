@@ -465,7 +465,7 @@ test('read receipts: the peer reads a 1:1 chat, members read a small group', { t
   assert.deepEqual(read.hasReadUserIDList, [bob.id]);
 });
 
-test('presence: subscribe to a friend, offline with last seen, hidden, strangers see nothing', { timeout: 60000 }, async () => {
+test('presence: subscribe to a friend, offline with last seen, hidden, a group member sees, strangers see nothing', { timeout: 60000 }, async () => {
   const { alice, bob, carol } = users;
   const [online] = await alice.call('subscribeUsersStatus', [bob.id]);
   assert.deepEqual([online.userID, online.status], [bob.id, 1]);
@@ -480,10 +480,21 @@ test('presence: subscribe to a friend, offline with last seen, hidden, strangers
   await bob.connect();
   await alice.waitEvent(CbEvents.OnUserStatusChanged, (s) => s.userID === bob.id && s.status === 1);
 
-  // Carol shares only a group with Bob: not a friend, no chat of their own.
-  const [stranger] = await carol.call('subscribeUsersStatus', [bob.id]);
-  assert.deepEqual([stranger.status, stranger.lastSeen], [0, 0]);
-  assert.deepEqual(await carol.call('getSubscribeUsersStatus'), []);
+  // Carol shares a group with Bob (the read-receipts test's): a relation, so she sees him.
+  const [member] = await carol.call('subscribeUsersStatus', [bob.id]);
+  assert.deepEqual([member.userID, member.status], [bob.id, 1]);
+  await carol.call('unsubscribeUsersStatus', [bob.id]);
+
+  // Erin shares nothing with Bob: she reads offline with no last seen and watches nothing.
+  const erin = await signUp('erin');
+  await erin.connect();
+  try {
+    const [stranger] = await erin.call('subscribeUsersStatus', [bob.id]);
+    assert.deepEqual([stranger.status, stranger.lastSeen], [0, 0]);
+    assert.deepEqual(await erin.call('getSubscribeUsersStatus'), []);
+  } finally {
+    await within(erin.sdk.logout(), 2000, 'logout').catch(() => undefined);
+  }
 
   // kj's own call, made through the SDK's request plumbing.
   const setHidden = bob.sdk.createRequestFunction('SetPresenceHidden');
