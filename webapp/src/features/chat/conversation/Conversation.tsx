@@ -21,6 +21,7 @@ import { BellIcon, BellOffIcon, MoreIcon } from '../../../components/icons/Icons
 import { Loading, LoadError } from '../../../components/status/LoadState';
 import { isMuted } from '../data/badge';
 import { markReadLocally } from '../data/controls';
+import { presenceWatch } from '../data/presence';
 import { initialDraft, saveDraft } from '../data/drafts';
 import { chatErrorText } from '../data/errors';
 import { useBlacklist, useConversations, useGroup, useGroupMembers, useMessages, useSelf } from '../data/hooks';
@@ -252,6 +253,11 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
   }, []);
 
   const all = messages.data?.messages ?? [];
+  // The first message stored between the two makes the peer's presence ours to see.
+  const exchanged = !isGroup && all.some((m) => m.seq > 0 && m.contentType < NOTICE_FROM);
+  useEffect(() => {
+    if (exchanged) presenceWatch.refresh(target.recvID);
+  }, [exchanged, target.recvID]);
   const selectedMessages = all.filter((m) => selected.has(m.localKey));
   const startForward = (list: ChatMessage[], merge: boolean): void => {
     const stored = list.filter((m) => m.seq > 0 && m.contentType < NOTICE_FROM);

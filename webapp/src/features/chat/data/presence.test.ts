@@ -54,4 +54,26 @@ describe('presence watch', () => {
     );
     expect(subscribe).toHaveBeenLastCalledWith(['2']);
   });
+
+  it('asks again for a watched user who tells nothing, once a message makes them related', async () => {
+    const { socket } = await connectedSocket();
+    let related = false;
+    const subscribe = vi.fn((ids: string[]) => Promise.resolve(ids.map((id) => (related ? status(id, 1) : status(id, 0)))));
+    const watch = new PresenceWatch(socket, { subscribeUsersStatus: subscribe, unsubscribeUsersStatus: () => Promise.resolve(null) });
+    watch.refresh('2'); // not watched: nothing to ask
+    expect(subscribe).not.toHaveBeenCalled();
+    watch.watch('2');
+    await vi.waitFor(() => {
+      expect(watch.get('2')).toMatchObject({ status: 0, lastSeen: 0 });
+    });
+    related = true;
+    watch.refresh('2');
+    await vi.waitFor(() => {
+      expect(watch.get('2')?.status).toBe(1);
+    });
+    expect(subscribe).toHaveBeenCalledTimes(2);
+    // A status that tells something is not asked again.
+    watch.refresh('2');
+    expect(subscribe).toHaveBeenCalledTimes(2);
+  });
 });

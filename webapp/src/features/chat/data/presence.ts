@@ -65,6 +65,18 @@ export class PresenceWatch {
     };
   }
 
+  /**
+   * Asks again for a watched user whose status tells nothing (offline, never seen): the
+   * server tells presence only to related users, and a one-to-one peer becomes one with the
+   * first message stored between them, after the screen asked.
+   */
+  refresh(userID: string): void {
+    if (!this.counts.has(userID)) return;
+    const known = this.statuses.get(userID);
+    if (known && (known.status !== 0 || known.lastSeen > 0)) return;
+    this.fetch([userID]);
+  }
+
   get(userID: string): UserStatus | undefined {
     return this.statuses.get(userID);
   }
