@@ -233,7 +233,11 @@ export default async function operatorConsole(t) {
     await test('the audit page lists the actions', async () => {
       const p = admin.page;
       await p.getByRole('link', { name: admin.text('nav.audit') }).click();
-      await p.locator('tr[data-action="operator.create"]').filter({ hasText: adminAccount }).waitFor();
+      // The agent made by the admin in the console, and the admin made by `kj admin
+      // create-operator`, which the log shows as done by "cli".
+      const byOperator = (name) => p.locator(`td:nth-child(2):text-is("${name}")`);
+      await p.locator('tr[data-action="operator.create"]').filter({ has: byOperator(adminAccount) }).filter({ hasText: agentAccount }).first().waitFor();
+      await p.locator('tr[data-action="operator.create"]').filter({ has: byOperator('cli') }).filter({ hasText: adminAccount }).first().waitFor();
       await p.locator('tr[data-action="customer.reply"]').filter({ hasText: agentAccount }).first().waitFor();
       // The money, membership and rules changes of this flow, each by its operator.
       for (const [action, who] of [['recharge.confirm', agentAccount], ['exchange.fail', agentAccount],
