@@ -35,13 +35,13 @@ webapp: deps
 ## (test-go includes the fault suite, TestF1Faults: see `make faults`)
 test: services test-go test-web test-e2e
 
-## test-quick: the quick tier, for a change in progress: Go tests with -short on the
-## embedded store and in-process services (no PostgreSQL, Redis, NATS or browser; the
-## tests that need one are left out by testenv.Needs), then the web unit tests.
+## test-quick: the quick tier, for a change in progress (about a minute on 2 cores): Go
+## tests with -short on the embedded store and in-process services (no PostgreSQL, Redis,
+## NATS, haproxy or browser; the tests that need one are left out by testenv.Needs). The web
+## unit tests are `npm test` (about two minutes more, most of it jsdom's set-up per file).
 ## It is not the gate: `make test` runs everything and fails on a missing service.
-test-quick: deps
+test-quick:
 	$(GO) test -short -count=1 -timeout 5m $(GO_PKGS)
-	npm test
 
 test-go:
 	$(GO) vet $(GO_PKGS)
