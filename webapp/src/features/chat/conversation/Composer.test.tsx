@@ -10,7 +10,9 @@ const members = [
   { userID: '2', nickname: 'Bob', faceURL: '' },
 ] as GroupMemberItem[];
 
-function renderComposer(props: { blocked?: string | null; onSendText?: () => void } = {}) {
+function renderComposer(
+  props: { blocked?: string | null; onSendText?: () => void; mention?: { members: GroupMemberItem[]; canMentionAll: boolean } } = {},
+) {
   return render(
     <I18nextProvider i18n={createI18n('en-US')}>
       <Composer
@@ -20,6 +22,7 @@ function renderComposer(props: { blocked?: string | null; onSendText?: () => voi
         onCancelQuote={vi.fn()}
         onSendText={props.onSendText ?? vi.fn()}
         blocked={props.blocked}
+        mention={props.mention}
         onImage={vi.fn()}
         onVideo={vi.fn()}
         onFile={vi.fn()}
@@ -65,26 +68,7 @@ describe('Composer while muted', () => {
 
 describe('Composer mentions', () => {
   it('places the caret after a picked mention before the next key can land elsewhere', () => {
-    render(
-      <I18nextProvider i18n={createI18n('en-US')}>
-        <Composer
-          me="1"
-          initialDraft=""
-          quote={null}
-          onCancelQuote={vi.fn()}
-          onSendText={vi.fn()}
-          mention={{ members, canMentionAll: false }}
-          onImage={vi.fn()}
-          onVideo={vi.fn()}
-          onFile={vi.fn()}
-          onVoice={vi.fn()}
-          onLocation={vi.fn()}
-          onCard={vi.fn()}
-          onTyping={vi.fn()}
-          onDraft={vi.fn()}
-        />
-      </I18nextProvider>,
-    );
+    renderComposer({ mention: { members, canMentionAll: false } });
     const box = screen.getByRole<HTMLTextAreaElement>('textbox');
     // "@Bo" typed in front of text already there: the caret is inside the text, not at its end.
     fireEvent.change(box, { target: { value: '@Bo lunch?', selectionStart: 3, selectionEnd: 3 } });
