@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"image"
 	pngenc "image/png"
-	"io"
 	"mime/multipart"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -30,21 +28,12 @@ func (h *harness) uploadAvatar(t *testing.T, u *testUser) string {
 	fw, _ := w.CreateFormFile("file", "me.png")
 	fw.Write(pic.Bytes())
 	w.Close()
-	req, _ := http.NewRequest("POST", h.srv.URL+"/api/user/uploadAvatar", &body)
-	req.Header.Set("Content-Type", w.FormDataContentType())
-	req.Header.Set("token", u.tok.Token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	var r httpapiReply
+	r := h.postAs(t, u, "/user/uploadAvatar", w.FormDataContentType(), &body)
 	var data struct {
 		Avatar string `json:"avatar"`
 	}
-	if json.Unmarshal(b, &r) != nil || r.Code != 0 || json.Unmarshal(r.Data, &data) != nil || data.Avatar == "" {
-		t.Fatalf("avatar upload: %q", b)
+	if r.Code != 0 || json.Unmarshal(r.Data, &data) != nil || data.Avatar == "" {
+		t.Fatalf("avatar upload: %+v", r)
 	}
 	return data.Avatar
 }

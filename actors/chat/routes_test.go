@@ -15,8 +15,15 @@ import (
 // post calls an API route as u and decodes the envelope.
 func (h *harness) post(t *testing.T, u *testUser, path, body string) httpapiReply {
 	t.Helper()
-	req, _ := http.NewRequest("POST", h.srv.URL+"/api"+path, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
+	return h.postAs(t, u, path, "application/json", strings.NewReader(body))
+}
+
+// postAs calls an API route as u with a body of the given type and decodes
+// the envelope.
+func (h *harness) postAs(t *testing.T, u *testUser, path, contentType string, body io.Reader) httpapiReply {
+	t.Helper()
+	req, _ := http.NewRequest("POST", h.srv.URL+"/api"+path, body)
+	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("Accept-Language", "en-US")
 	if u != nil {
 		req.Header.Set("token", u.tok.Token)
