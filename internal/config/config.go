@@ -59,6 +59,7 @@ type Config struct {
 
 	// Wallet. Amounts are cents of points; one point is one USDT.
 	RechargeMinDeposit int64  // KJ_RECHARGE_MIN_DEPOSIT: minDep of a recharge order
+	RechargeMax        int64  // KJ_RECHARGE_MAX: above it an order needs two operators' approval
 	USDTTRC20Address   string // KJ_USDT_TRC20_ADDRESS: deposit address; empty = TRC20 not offered
 	USDTERC20Address   string // KJ_USDT_ERC20_ADDRESS: deposit address; empty = ERC20 not offered
 	RechargeViaService bool   // KJ_RECHARGE_VIA_SERVICE: offer "recharge through customer service"
@@ -98,6 +99,7 @@ type Config struct {
 	ChatMaxSocketsPerUser      int           // KJ_CHAT_MAX_SOCKETS_PER_USER: open chat sockets of one user on one platform
 	CustomerNewVisitorsPerHour int           // KJ_CUSTOMER_NEW_VISITORS_PER_HOUR: new anonymous visitors per client address
 	CustomerSendsPerMinute     int           // KJ_CUSTOMER_SENDS_PER_MINUTE: customer-service messages per client address
+	CustomerUnclaimedAfter     time.Duration // KJ_CUSTOMER_UNCLAIMED_AFTER: an enquiry unanswered this long is shown to every agent
 	MediaSecrets               []string      // KJ_MEDIA_SECRETS: keys signing chat attachment links; the first signs, all verify
 }
 
@@ -227,6 +229,15 @@ var Vars = []Var{
 		return nil
 	}},
 	{"KJ_RECHARGE_MIN_DEPOSIT", "recharge-min-deposit", "1000", "smallest recharge order, in cents of points (1 point = 1 USDT)", centsVar(1, func(c *Config) *int64 { return &c.RechargeMinDeposit })},
+	{"KJ_RECHARGE_MAX", "recharge-max", "10000000", "largest recharge one operator may credit, in cents (at least KJ_RECHARGE_MIN_DEPOSIT); an order above it is taken and waits for a second operator's approval", func(c *Config, v string) error {
+		if err := centsVar(1, func(c *Config) *int64 { return &c.RechargeMax })(c, v); err != nil {
+			return err
+		}
+		if c.RechargeMax < c.RechargeMinDeposit {
+			return fmt.Errorf("below KJ_RECHARGE_MIN_DEPOSIT (%d)", c.RechargeMinDeposit)
+		}
+		return nil
+	}},
 	{"KJ_USDT_TRC20_ADDRESS", "usdt-trc20-address", "", "USDT deposit address on TRON (TRC20, T + 33 base58 characters); empty: TRC20 is not offered", func(c *Config, v string) error {
 		if v != "" && !isTronAddress(v) {
 			return errors.New("want a TRON address: T followed by 33 base58 characters")
@@ -333,6 +344,7 @@ var Vars = []Var{
 	{"KJ_CHAT_MAX_SOCKETS_PER_USER", "chat-max-sockets-per-user", "5", "open chat sockets one user may hold per platform (iOS, Android, web...) on one node; a socket over it is closed at once with code 4030", intRange(1, 1000, func(c *Config) *int { return &c.ChatMaxSocketsPerUser })},
 	{"KJ_CUSTOMER_NEW_VISITORS_PER_HOUR", "customer-new-visitors-per-hour", "20", "new anonymous customer-service visitors one client address may start per hour", intRange(1, 1000000, func(c *Config) *int { return &c.CustomerNewVisitorsPerHour })},
 	{"KJ_CUSTOMER_SENDS_PER_MINUTE", "customer-sends-per-minute", "60", "customer-service messages one client address may send per minute (each visitor also has 20)", intRange(1, 1000000, func(c *Config) *int { return &c.CustomerSendsPerMinute })},
+	{"KJ_CUSTOMER_UNCLAIMED_AFTER", "customer-unclaimed-after", "3m", "how long an enquiry may wait for its agent's answer before every agent sees it (and the dashboard counts it)", durationVar(func(c *Config) *time.Duration { return &c.CustomerUnclaimedAfter })},
 	{"KJ_MEDIA_SECRETS", "media-secrets", "", "keys (comma-separated, 32+ characters each) signing chat attachment links: the first signs, all are accepted, so a new key goes first and the old one is dropped an hour later; empty uses one kept in the database", func(c *Config, v string) error {
 		c.MediaSecrets = nil
 		for _, k := range strings.Split(v, ",") {

@@ -11,7 +11,7 @@ func TestWalletVars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.RechargeMinDeposit != 1000 || c.ExchangeMin != 1000 || c.ExchangeMax != 10_000_000 || c.LedgerShards != 1 || c.LedgerBatch != 4096 ||
+	if c.RechargeMinDeposit != 1000 || c.RechargeMax != 10_000_000 || c.ExchangeMin != 1000 || c.ExchangeMax != 10_000_000 || c.LedgerShards != 1 || c.LedgerBatch != 4096 ||
 		c.USDTTRC20Address != "" || c.USDTERC20Address != "" {
 		t.Fatalf("defaults: %+v", c)
 	}
@@ -27,6 +27,7 @@ func TestWalletVars(t *testing.T) {
 		"KJ_USDT_TRC20_ADDRESS":   {"KJ_USDT_TRC20_ADDRESS": "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU0"}, // 0 is not base58
 		"KJ_USDT_ERC20_ADDRESS":   {"KJ_USDT_ERC20_ADDRESS": "0xdAC17F958D2ee523a2206206994597C13D831ec"},
 		"KJ_RECHARGE_MIN_DEPOSIT": {"KJ_RECHARGE_MIN_DEPOSIT": "10.5"},
+		"KJ_RECHARGE_MAX":         {"KJ_RECHARGE_MIN_DEPOSIT": "5000", "KJ_RECHARGE_MAX": "4999"},
 		"KJ_EXCHANGE_MIN":         {"KJ_EXCHANGE_MIN": "-1"},
 		"KJ_EXCHANGE_MAX":         {"KJ_EXCHANGE_MIN": "5000", "KJ_EXCHANGE_MAX": "4999"},
 		"KJ_LEDGER_SHARDS":        {"KJ_LEDGER_SHARDS": "0"},
