@@ -21,16 +21,66 @@ import (
 // publications out to websocket subscribers, and it publishes its own
 // fan-out figures.
 
-// Peers lists the peers a workload can run against.
+// Peers lists the peers a workload can run against. centrifugo-pg is the
+// same binary with its PostgreSQL broker (peerpg.go): every publication is
+// committed to PostgreSQL before the publish is answered, the durable
+// peer of W2.
 var Peers = map[string]PeerSpec{
 	"centrifugo": {Name: "centrifugo", Version: "v6.9.1", Module: "github.com/centrifugal/centrifugo/v6"},
+	"centrifugo-pg": {Name: "centrifugo-pg", Version: "v6.9.1", Module: "github.com/centrifugal/centrifugo/v6",
+		Binary: "centrifugo", Broker: "postgres"},
 }
 
 // PeerSpec says which peer and how to build it.
 type PeerSpec struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
-	Module  string `json:"module"` // built with go install Module@Version
+	Module  string `json:"module"`           // built with go install Module@Version
+	Binary  string `json:"-"`                // the installed binary's name when not Name
+	Broker  string `json:"broker,omitempty"` // "postgres": the PostgreSQL broker; empty: in memory
+}
+
+// binary is the name go install gives the peer's binary.
+func (s PeerSpec) binary() string {
+	if s.Binary != "" {
+		return s.Binary
+	}
+	return s.Name
+}
+
+// PeerOptions are the settings of one start of the peer that a workload
+// varies between runs (see PeerSpec.variants).
+type PeerOptions struct {
+	// UseNotify: the PostgreSQL broker's outbox workers wake on LISTEN/
+	// NOTIFY instead of polling only (broker.postgres.use_notify).
+	UseNotify bool `json:"useNotify"`
+}
+
+// variants are the settings a workload runs the peer with; it reports
+// the better run and lists the others' figures.
+func (s PeerSpec) variants() []PeerOptions {
+	if s.Broker == "postgres" {
+		return []PeerOptions{{UseNotify: true}, {UseNotify: false}}
+	}
+	return []PeerOptions{{}}
+}
+
+// label names a variant in logs and results.
+func (s PeerSpec) label(v PeerOptions) string {
+	if s.Broker != "postgres" {
+		return s.Name
+	}
+	if v.UseNotify {
+		return s.Name + " (use_notify on)"
+	}
+	return s.Name + " (use_notify off, polling every " + pgPollInterval(v) + ")"
+}
+
+// PeerVariant is one setting's figures when a workload ran several.
+type PeerVariant struct {
+	Setting string             `json:"setting"`
+	Options PeerOptions        `json:"options"`
+	Figures map[string]float64 `json:"figures"`
 }
 
 // PeerResult is a workload's figures for the peer, beside kj's.
@@ -45,6 +95,9 @@ type PeerResult struct {
 	Server  *ServerStats       `json:"server,omitempty"`
 	Box     *BoxStats          `json:"box,omitempty"`
 	Notes   []string           `json:"notes,omitempty"`
+	// Variants are every setting run, when the workload ran several; the
+	// figures above are the better one's.
+	Variants []PeerVariant `json:"variants,omitempty"`
 }
 
 // PeerBinary builds the peer into <module>/bin/peer (once per version)
@@ -55,7 +108,7 @@ func PeerBinary(ctx context.Context, spec PeerSpec, logf func(string, ...any)) (
 		return "", err
 	}
 	dir := filepath.Join(root, "bin", "peer")
-	bin := filepath.Join(dir, spec.Name)
+	bin := filepath.Join(dir, spec.binary())
 	stamp := bin + ".version"
 	if b, err := os.ReadFile(stamp); err == nil && strings.TrimSpace(string(b)) == spec.Version {
 		if _, err := os.Stat(bin); err == nil {
@@ -86,6 +139,9 @@ type PeerServer struct {
 	exited chan struct{}
 	err    error
 	dir    string
+	// db is the PostgreSQL database of the broker (empty: none), dropped
+	// by Stop.
+	db *peerDB
 }
 
 // WSURL is its websocket endpoint.
@@ -95,8 +151,16 @@ func (p *PeerServer) WSURL() string { return "ws://" + p.Addr + "/connection/web
 // its own: connection tokens signed with a fresh HMAC key, and a "group"
 // channel namespace whose subscribers may publish (what a chat group is).
 // History, presence and join/leave events stay off, as kj's fan-out keeps
-// nothing per delivery either.
+// nothing per delivery either — except with the PostgreSQL broker, whose
+// every publication is a committed row: there the group and pair
+// namespaces keep history with recovery forced, as a durable chat would.
 func StartPeer(ctx context.Context, spec PeerSpec, bin string) (*PeerServer, error) {
+	return StartPeerWith(ctx, spec, bin, PeerOptions{})
+}
+
+// StartPeerWith is StartPeer with the settings v; a PostgreSQL broker gets
+// a database of its own, created here and dropped by Stop.
+func StartPeerWith(ctx context.Context, spec PeerSpec, bin string, v PeerOptions) (*PeerServer, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
@@ -122,24 +186,45 @@ func StartPeer(ctx context.Context, spec PeerSpec, bin string) (*PeerServer, err
 		},
 		"channel": map[string]any{"namespaces": []map[string]any{
 			{"name": "group", "allow_subscribe_for_client": true, "allow_publish_for_subscriber": true},
+			// A pair's channel (W2): both users subscribe and publish.
+			{"name": "pair", "allow_subscribe_for_client": true, "allow_publish_for_subscriber": true},
 			// A user's own channel: what an idle signed-in chat user holds.
 			{"name": "personal", "allow_subscribe_for_client": true},
 		}},
 		"prometheus": map[string]any{"enabled": true},
 		"http_api":   map[string]any{"key": hex.EncodeToString(key[:16])},
 	}
+	if spec.Broker == "postgres" {
+		if p.db, err = createPeerDB(ctx); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		pgPeerConfig(cfg, p.db.dsn, v)
+	}
 	b, _ := json.MarshalIndent(cfg, "", "  ")
 	path := filepath.Join(dir, "config.json")
 	if err := os.WriteFile(path, b, 0o600); err != nil {
+		p.Stop()
 		return nil, err
+	}
+	if spec.Broker != "" {
+		// The broker's keys are new and may change between versions: a
+		// key this version does not know fails the run instead of being
+		// ignored.
+		if out, err := exec.CommandContext(ctx, bin, "checkconfig", "--strict", "--config", path).CombinedOutput(); err != nil {
+			p.Stop()
+			return nil, fmt.Errorf("%s checkconfig --strict: %v: %s", spec.Name, err, out)
+		}
 	}
 	logf, err := os.Create(p.LogPath)
 	if err != nil {
+		p.Stop()
 		return nil, err
 	}
 	cmd := exec.Command(bin, "--config", path)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	if err := startLogged(cmd, logf, &p.err, p.exited); err != nil {
+		p.Stop()
 		return nil, err
 	}
 	p.cmd, p.PID = cmd, cmd.Process.Pid
@@ -148,24 +233,31 @@ func StartPeer(ctx context.Context, spec PeerSpec, bin string) (*PeerServer, err
 	case nil:
 		return p, nil
 	case errExitedAtStart:
-		return nil, fmt.Errorf("%s exited at start: %v\n%s", spec.Name, p.err, tail(p.LogPath, 30))
+		err = fmt.Errorf("%s exited at start: %v\n%s", spec.Name, p.err, tail(p.LogPath, 30))
+		p.Stop()
+		return nil, err
 	}
-	p.Stop()
 	if err == errNotHealthy {
 		err = fmt.Errorf("%s not ready after 30 s\n%s", spec.Name, tail(p.LogPath, 30))
 	}
+	p.Stop() // after the log's tail was read: Stop removes it
 	return nil, err
 }
 
 // Alive says whether the peer still runs.
 func (p *PeerServer) Alive() bool { return !ended(p.exited) }
 
-// Stop ends the peer (SIGTERM, SIGKILL after 20 s) and removes its files.
+// Stop ends the peer (SIGTERM, SIGKILL after 20 s) and removes its files
+// and its database.
 func (p *PeerServer) Stop() {
 	if p.cmd != nil && p.Alive() {
 		terminate(p.cmd, p.exited, 20*time.Second)
 	}
 	os.RemoveAll(p.dir)
+	if p.db != nil {
+		p.db.drop()
+		p.db = nil
+	}
 }
 
 // peerMark and peerMeasure are Stack.Mark and Stack.Measure for the peer.

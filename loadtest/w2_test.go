@@ -1,0 +1,116 @@
+package loadtest
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// W2's full ramp has the named steps the figures are read at: 250 and
+// 2,000 msg/s exactly, one within 1 % above 10,000, and past the stretch.
+func TestW2RampNamedSteps(t *testing.T) {
+	_, _, ramp := w2Shape(&Options{})
+	rates := ramp.Rates()
+	has := func(x float64) bool {
+		for _, r := range rates {
+			if r == x {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(250) || !has(2000) {
+		t.Fatalf("rates %v lack 250 or 2,000", rates)
+	}
+	steps := make([]StepResult, len(rates))
+	for i, r := range rates {
+		steps[i].Offered = r
+	}
+	i := stepNear(steps, w2HighRate)
+	if i < 0 || steps[i].Offered < 10000 || steps[i].Offered > 10100 {
+		t.Fatalf("no step at ~10,000 in %v", rates)
+	}
+	if last := rates[len(rates)-1]; last < 20000 {
+		t.Fatalf("ramp ends at %v, below the 20,000 stretch", last)
+	}
+}
+
+// The figures of the named steps come from those steps alone: latency of
+// the 250 and 2,000 steps, and CPU per message of the 2,000 step only
+// (not the idle warm-up or another step).
+func TestW2FiguresNamedSteps(t *testing.T) {
+	steps := []StepResult{
+		{Offered: 250, Done: 2500, Verdict: "holds", Achieved: 250, Latency: Latency{P99: 12}, Ack: Latency{P50: 2.5}},
+		{Offered: 1000, Done: 10000, Verdict: "holds", Achieved: 1000, Latency: Latency{P99: 30}},
+		{Offered: 2000, Done: 20000, Verdict: "degraded", Achieved: 1990, Latency: Latency{P99: 70}, Ack: Latency{P50: 9}},
+	}
+	cost := []StepCPU{
+		{Server: 9, Postgres: 9, Generator: 9, Read: true},
+		{Server: 9, Postgres: 9, Generator: 9, Read: true},
+		{Server: 2, Postgres: 0.6, Generator: 0.4, Read: true},
+	}
+	f := w2Figures(steps, cost, NewHistogram())
+	want := map[string]float64{"sustainedMsgPerSec": 1000, "ackP50MsAt250": 2.5, "p99MsAt250": 12, "p99MsAt2k": 70, "ackP50MsAt2k": 9,
+		"serverCpuUsPerMsgAt2k": 100, "postgresCpuUsPerMsgAt2k": 30, "generatorCpuUsPerMsgAt2k": 20, "p99MsAtSustained": 30}
+	for k, v := range want {
+		if got, ok := f[k]; !ok || abs(got-v) > 1e-9 {
+			t.Errorf("%s = %v (present %v), want %v", k, got, ok, v)
+		}
+	}
+	if _, ok := f["p99MsAt10k"]; ok {
+		t.Errorf("p99MsAt10k reported without a step near 10,000")
+	}
+	// A step whose CPU was not read has no cost figures.
+	cost[2].Read = false
+	if _, ok := w2Figures(steps, cost, NewHistogram())["serverCpuUsPerMsgAt2k"]; ok {
+		t.Errorf("cost reported for a step whose CPU was not read")
+	}
+}
+
+func TestW2Better(t *testing.T) {
+	a := map[string]float64{"sustainedMsgPerSec": 500, "p99MsAt250": 20}
+	b := map[string]float64{"sustainedMsgPerSec": 375, "p99MsAt250": 10, "p99MsAt2k": 30}
+	if !w2Better(a, b) || w2Better(b, a) {
+		t.Errorf("the higher sustained rate must win")
+	}
+	c := map[string]float64{"sustainedMsgPerSec": 0, "p99MsAt250": 80}
+	d := map[string]float64{"sustainedMsgPerSec": 0, "p99MsAt250": 60, "p99MsAt2k": 900}
+	if !w2Better(d, c) || w2Better(c, d) {
+		t.Errorf("with no rate held, reaching the 2,000 step wins")
+	}
+	e := map[string]float64{"sustainedMsgPerSec": 0, "p99MsAt250": 40}
+	if !w2Better(e, c) {
+		t.Errorf("then the lower p99 at 250 wins")
+	}
+}
+
+// The durable peer's configuration names the broker keys of v6.9.1 and
+// keeps history with recovery on the namespaces W2 and W3 publish in.
+func TestPgPeerConfigPinned(t *testing.T) {
+	for _, v := range Peers["centrifugo-pg"].variants() {
+		cfg := map[string]any{"channel": map[string]any{"namespaces": []map[string]any{
+			{"name": "group"}, {"name": "pair"}, {"name": "personal"}}}}
+		pgPeerConfig(cfg, "postgres://x@127.0.0.1:5432/d", v)
+		b, _ := json.Marshal(cfg)
+		s := string(b)
+		for _, k := range []string{`"broker":{"enabled":true,"postgres":{`, `"type":"postgres"`, `"use_notify":`, `"dsn":"postgres://x@127.0.0.1:5432/d"`,
+			`"outbox":{"batch_size":1000,"poll_interval":"` + pgPollInterval(v) + `"}`, `"num_shards":8`, `"table_prefix":"cf"`} {
+			if !strings.Contains(s, k) {
+				t.Errorf("config lacks %s: %s", k, s)
+			}
+		}
+		ns := cfg["channel"].(map[string]any)["namespaces"].([]map[string]any)
+		for _, n := range ns {
+			durable := n["force_recovery"] == true && n["history_size"] == 1000 && n["history_ttl"] == "24h"
+			if want := n["name"] != "personal"; durable != want {
+				t.Errorf("namespace %v: history and recovery %v, want %v", n["name"], durable, want)
+			}
+		}
+	}
+	if vs := Peers["centrifugo-pg"].variants(); len(vs) != 2 || vs[0].UseNotify == vs[1].UseNotify {
+		t.Errorf("the durable peer runs with use_notify on and off, got %+v", vs)
+	}
+	if Peers["centrifugo-pg"].binary() != "centrifugo" {
+		t.Errorf("the durable peer is the centrifugo binary")
+	}
+}
