@@ -26,6 +26,10 @@ type Driver struct {
 	BeforeStep func(i int, rate float64)
 	// OnStep, when set, sees each step's result as it ends.
 	OnStep func(i int, s StepResult)
+	// Sample, when set, reads the box (SampleBox of the server's pids) as
+	// each step starts and ends, so each step knows what it cost the
+	// server, PostgreSQL and the generator (StepResult.ServerCPUSec, ...).
+	Sample func() BoxSample
 }
 
 // Run executes the ramp until it ends, a step saturates, or ctx ends. It
@@ -40,7 +44,14 @@ func (d Driver) Run(ctx context.Context) ([]StepResult, *Histogram) {
 		if d.BeforeStep != nil {
 			d.BeforeStep(i, rate)
 		}
+		var before BoxSample
+		if d.Sample != nil {
+			before = d.Sample()
+		}
 		s, h := d.step(ctx, rate)
+		if d.Sample != nil {
+			s.setCPU(before, d.Sample())
+		}
 		s.Verdict = Judgement(s, d.Target).String()
 		all.Merge(h)
 		steps = append(steps, s)
@@ -72,13 +83,18 @@ func (d Driver) step(ctx context.Context, rate float64) (StepResult, *Histogram)
 		go func() {
 			defer wg.Done()
 			h := hists[lane]
+			// One timer per lane, reset for each call: the generator's own
+			// CPU per call is a figure, and a timer per call is part of it.
+			timer := time.NewTimer(time.Hour)
+			defer timer.Stop()
 			for _, off := range times {
 				sched := start.Add(off)
 				if wait := time.Until(sched); wait > 0 {
+					timer.Reset(wait)
 					select {
 					case <-ctx.Done():
 						return
-					case <-time.After(wait):
+					case <-timer.C:
 					}
 				} else if -wait > maxLag {
 					missed.Add(1)

@@ -8,20 +8,36 @@ import (
 
 // Ramp is an offered-rate schedule: Start events/s, then Start+Step, ...
 // up to Max (or, with Factor > 1, Start, Start×Factor, Start×Factor², ...,
-// which spans a wide range in few steps), each rate held for Hold. The generator is open loop: it sends
+// which spans a wide range in few steps), each rate held for Hold; or, with
+// Steps, exactly the rates listed (so a workload's named rates, the ones
+// its figures are costed at, are steps). The generator is open loop: it sends
 // on the schedule whether or not earlier sends were answered, and every
 // payload carries its scheduled time, so a stalled server shows up as
 // latency instead of a slower offered rate (no coordinated omission).
 type Ramp struct {
-	Start  float64       `json:"start"`
-	Step   float64       `json:"step"`
-	Max    float64       `json:"max"`
-	Factor float64       `json:"factor,omitempty"`
-	Hold   time.Duration `json:"hold"`
+	Start  float64 `json:"start"`
+	Step   float64 `json:"step"`
+	Max    float64 `json:"max"`
+	Factor float64 `json:"factor,omitempty"`
+	// Steps, when set, are the rates in order; Start, Step, Max and Factor
+	// are then unused.
+	Steps []float64     `json:"steps,omitempty"`
+	Hold  time.Duration `json:"hold"`
 }
 
 // Validate rejects schedules that would not end or not start.
 func (r Ramp) Validate() error {
+	if len(r.Steps) > 0 {
+		for i, x := range r.Steps {
+			if x <= 0 || math.IsInf(x, 0) || math.IsNaN(x) || (i > 0 && x <= r.Steps[i-1]) {
+				return fmt.Errorf("ramp: steps %v must be positive and rising", r.Steps)
+			}
+		}
+		if r.Hold <= 0 {
+			return fmt.Errorf("ramp: hold %v must be positive", r.Hold)
+		}
+		return nil
+	}
 	switch {
 	case r.Start <= 0 || math.IsInf(r.Start, 0) || math.IsNaN(r.Start):
 		return fmt.Errorf("ramp: start rate %v must be positive", r.Start)
@@ -41,6 +57,9 @@ func (r Ramp) Validate() error {
 func (r Ramp) Rates() []float64 {
 	if r.Validate() != nil {
 		return nil
+	}
+	if len(r.Steps) > 0 {
+		return append([]float64(nil), r.Steps...)
 	}
 	var out []float64
 	for i := 0; ; i++ {

@@ -36,10 +36,28 @@ func TestRampRates(t *testing.T) {
 		t.Fatalf("geometric: %v", r)
 	}
 	for _, bad := range []Ramp{{Start: 1, Factor: 1, Max: 5, Hold: time.Second}, {Start: 1, Factor: 0.5, Max: 5, Hold: time.Second}, {}, {Start: -1, Max: 5, Hold: time.Second}, {Start: 5, Max: 1, Hold: time.Second},
-		{Start: 1, Step: 0, Max: 5, Hold: time.Second}, {Start: 1, Step: 1, Max: 5}} {
+		{Start: 1, Step: 0, Max: 5, Hold: time.Second}, {Start: 1, Step: 1, Max: 5},
+		{Steps: []float64{1000, 500}, Hold: time.Second}, {Steps: []float64{0, 5}, Hold: time.Second}, {Steps: []float64{5}}} {
 		if bad.Validate() == nil || bad.Rates() != nil {
 			t.Errorf("%+v accepted", bad)
 		}
+	}
+}
+
+// A ramp of listed steps runs exactly those rates, so a workload's named
+// rates (W4's 1,000 and 5,000 bets/s) are steps it is measured at.
+func TestRampListedSteps(t *testing.T) {
+	r := Ramp{Steps: []float64{500, 1000, 5000}, Hold: 2 * time.Second}
+	got := r.Rates()
+	if len(got) != 3 || got[0] != 500 || got[1] != 1000 || got[2] != 5000 {
+		t.Fatalf("%v", got)
+	}
+	got[0] = 1
+	if r.Steps[0] != 500 {
+		t.Fatal("Rates hands out the ramp's own slice")
+	}
+	if r.Duration() != 6*time.Second {
+		t.Fatalf("duration %v", r.Duration())
 	}
 }
 

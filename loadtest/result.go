@@ -23,9 +23,45 @@ type StepResult struct {
 	Missed   int64   `json:"missed,omitempty"` // scheduled sends the generator could not make in time
 	Latency  Latency `json:"latency"`          // the workload's headline latency
 	Ack      Latency `json:"ack,omitempty"`    // send → durable acknowledgement (chat)
-	// ServerCPUSec is the server's CPU time over the step (socket workloads).
-	ServerCPUSec float64 `json:"serverCpuSec,omitempty"`
-	Verdict      string  `json:"verdict"`
+	// ServerCPUSec is the server's CPU time over the step; PostgresCPUSec
+	// and GeneratorCPUSec are PostgreSQL's (every postgres process on the
+	// box) and the generator's (this process and its workers), when the
+	// workload samples the box per step (HTTP workloads).
+	ServerCPUSec    float64 `json:"serverCpuSec,omitempty"`
+	PostgresCPUSec  float64 `json:"postgresCpuSec,omitempty"`
+	GeneratorCPUSec float64 `json:"generatorCpuSec,omitempty"`
+	Verdict         string  `json:"verdict"`
+}
+
+// setCPU records what the step cost each part between two box samples.
+func (s *StepResult) setCPU(from, to BoxSample) {
+	s.ServerCPUSec = to.Server - from.Server
+	s.PostgresCPUSec = to.Postgres - from.Postgres
+	s.GeneratorCPUSec = to.Generator - from.Generator
+}
+
+// stepCostFigures are the server's, PostgreSQL's and the generator's CPU
+// microseconds per completed operation over the one step offered rate
+// (serverCpuUsPer<unit><at>, ...), as W3 costs deliveries at one rate:
+// cost per operation moves with the rate (batching, idle overhead), so
+// runs and servers are compared at one named step, not averaged over a
+// ramp. None when the ramp stopped before that step or it had no samples.
+func stepCostFigures(steps []StepResult, rate float64, unit, at string) map[string]float64 {
+	var s *StepResult
+	for i := range steps {
+		if steps[i].Offered == rate {
+			s = &steps[i]
+		}
+	}
+	if s == nil || s.Done == 0 || s.ServerCPUSec <= 0 {
+		return nil
+	}
+	per := func(sec float64) float64 { return sec / float64(s.Done) * 1e6 }
+	return map[string]float64{
+		"serverCpuUsPer" + unit + at:    per(s.ServerCPUSec),
+		"postgresCpuUsPer" + unit + at:  per(s.PostgresCPUSec),
+		"generatorCpuUsPer" + unit + at: per(s.GeneratorCPUSec),
+	}
 }
 
 // Result is what one workload run writes to results/<workload>.json.
