@@ -157,7 +157,7 @@ func (s *Server) getBaseData(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	agents, err := storage.CountAgents(c.Ctx, s.DB)
+	agents, err := s.reads.Agents(c.Ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -46,11 +46,12 @@ type UserInfo struct {
 	IsOperator      int    `json:"isOperator"`
 }
 
-// userInfo reads the caller's row with the facts in one statement, so it
-// is exact even when the route knows the caller from the token cache; the
-// row read becomes c.User.
+// userInfo answers the caller's row with the facts from the node's copy
+// (reads.go), read in one statement when the node has none, so it is exact
+// even when the route knows the caller from the token cache; the row read
+// becomes c.User.
 func (s *Server) userInfo(c *Call) (UserInfo, error) {
-	facts, err := storage.ProfileFactsOf(c.Ctx, s.DB, c.User.ID)
+	facts, err := s.reads.Profile(c.Ctx, c.User.ID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return UserInfo{}, apierr.Fail(apierr.CodeTokenExpired, "token.expired")
 	}

@@ -61,6 +61,7 @@ type Server struct {
 	mux      *http.ServeMux
 	routes   []Route
 	settings *settingsCache // operator settings kept in the node (settings.go)
+	reads    *userViews     // what players read of themselves, kept in the node (reads.go)
 	media    mediaKeys      // keys signing attachment links (chat_files.go)
 	smsSends sync.WaitGroup // reset codes being stored and sent after the answer (sms.go)
 
@@ -143,10 +144,11 @@ func (s *Server) handle(method, path string, access Access, h Handler) {
 	// The route's metric series are looked up once here, not per request
 	// (the label lookup hashes its values; W4's profile showed it).
 	latency := httpLatency.WithLabelValues(path)
+	queries := storage.QueryCounterFor(path) // the route's store statements (kj_store_queries_total)
 	succeeded := httpRequests.WithLabelValues(path, codeLabel(apierr.CodeOK))
 	s.mux.HandleFunc(method+" /api"+path, func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		c := &Call{Ctx: r.Context(), R: r, W: w, Lang: negotiateLang(r.Header.Get("Accept-Language")), s: s}
+		c := &Call{Ctx: queries.Context(r.Context()), R: r, W: w, Lang: negotiateLang(r.Header.Get("Accept-Language")), s: s}
 		data, err := s.run(c, path, access, h)
 		if code := s.reply(c, data, err); code == apierr.CodeOK {
 			succeeded.Inc()

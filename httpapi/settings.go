@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"kj/internal/bus"
+	"kj/internal/userview"
 	"kj/storage"
 )
 
@@ -17,8 +18,9 @@ const SettingsChangedSubject = "kj.cache.settings"
 
 // settingsAge bounds how long a node serves a setting changed without a
 // bus event (a direct store edit); operators' saves reach every node at
-// once over the bus.
-const settingsAge = 10 * time.Second
+// once over the bus. It is the players' copies' backstop too (/getBaseData
+// answers from both).
+const settingsAge = userview.MaxAge
 
 // settingsCache keeps the operator settings the app reads on every start
 // (/getDomainInfo, /getBaseData, /resource/download ...) in the node. A
@@ -74,7 +76,8 @@ func (s *Server) setting(ctx context.Context, name string, dst any) (bool, error
 	v, ok := sc.vals[name]
 	seq := sc.seq
 	sc.mu.Unlock()
-	if !ok || now.Sub(v.at) >= settingsAge {
+	// While the bus is down a save on another node would go unheard.
+	if !ok || now.Sub(v.at) >= settingsAge || (s.Bus != nil && !bus.Up(s.Bus)) {
 		var raw json.RawMessage
 		found, err := storage.GetSetting(ctx, s.DB, name, &raw)
 		if err != nil {

@@ -18,7 +18,7 @@ import (
 func init() {
 	registerArea(func(s *Server) {
 		s.Post("/user/amount", Identified, s.userAmount)
-		s.Post("/user/getUserAmount", User, s.userAmount)
+		s.Post("/user/getUserAmount", Identified, s.userAmount)
 		s.Post("/user/getChainTypes", User, s.chainTypes)
 		s.Post("/user/rechargeOrder", User, s.rechargeOrder)
 		s.Post("/user/exchange", User, s.exchange)

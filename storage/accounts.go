@@ -88,6 +88,7 @@ func RecordLogin(ctx context.Context, q Querier, userID, at int64, ip string) er
 // when one is already bound (the check and the write are one statement, so
 // two concurrent binds cannot both win).
 func BindSuperior(ctx context.Context, q Querier, userID, superiorID, now int64) error {
+	defer touched(q, userID)
 	n, err := q.Exec(ctx, `UPDATE users SET superior_id = $1, updated_at = $2 WHERE id = $3 AND superior_id = 0`,
 		superiorID, now, userID)
 	if err == nil && n == 0 {

@@ -73,6 +73,7 @@ func scanCard(r Row) (BankCard, error) {
 
 // CreateBankCard binds a card; ErrConflict when the user bound that number.
 func CreateBankCard(ctx context.Context, q Querier, c BankCard) error {
+	defer touched(q, c.UserID)
 	_, err := q.Exec(ctx, `INSERT INTO bank_cards (`+cardColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7)`,
 		c.ID, c.UserID, c.BankID, c.BankName, c.HolderName, c.CardNumber, c.CreatedAt)
 	return err
@@ -116,5 +117,6 @@ func BankCardOf(ctx context.Context, q Querier, userID, id int64) (BankCard, err
 // DeleteBankCard unbinds a card of userID; ErrNotFound when the user has no
 // such card.
 func DeleteBankCard(ctx context.Context, q Querier, userID, id int64) error {
+	defer touched(q, userID)
 	return affected(q.Exec(ctx, `DELETE FROM bank_cards WHERE id = $1 AND user_id = $2`, id, userID))
 }

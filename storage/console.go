@@ -35,6 +35,7 @@ func OperatorRole(ctx context.Context, q Querier, userID int64) (string, error) 
 // SetOperatorRole makes userID an operator with role (activated, as
 // operators are). ErrNotFound when the user does not exist.
 func SetOperatorRole(ctx context.Context, q Querier, userID int64, role string, at int64) error {
+	defer touchedAll(q) // customerId and the agents count follow the operators
 	return affected(q.Exec(ctx, `UPDATE users SET is_operator = 1, is_activation = 1, operator_role = $1, updated_at = $2 WHERE id = $3`,
 		role, at, userID))
 }
@@ -75,6 +76,7 @@ func FrozenAt(ctx context.Context, q Querier, userID int64) (int64, error) {
 // reports whether the state changed. ErrNotFound when the user does not
 // exist.
 func SetFrozen(ctx context.Context, q Querier, userID, at, now int64) (bool, error) {
+	defer touched(q, userID)
 	cond := `frozen_at <> 0`
 	if at > 0 {
 		cond = `frozen_at = 0`
@@ -92,6 +94,7 @@ func SetFrozen(ctx context.Context, q Querier, userID, at, now int64) (bool, err
 // the user sets a new one before the next exchange) and reports whether
 // there was one. ErrNotFound when the user does not exist.
 func ClearFundPassword(ctx context.Context, q Querier, userID, now int64) (bool, error) {
+	defer touched(q, userID)
 	n, err := q.Exec(ctx, `UPDATE users SET fund_password_hash = '', updated_at = $1 WHERE id = $2 AND fund_password_hash <> ''`,
 		now, userID)
 	if err == nil && n == 0 {

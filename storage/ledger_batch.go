@@ -91,6 +91,7 @@ func newLedgerBatch(ops []Op, now int64, maxTransfers int) *ledgerBatch {
 }
 
 func (b *ledgerBatch) run(ctx context.Context, tx Tx) error {
+	touchWallets(tx, b.ops)
 	var keys []string
 	ids := map[int64]bool{}
 	for i, op := range b.ops {

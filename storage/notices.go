@@ -38,6 +38,7 @@ const forUser = `(n.user_id = 0 OR n.user_id = $1)`
 // CreateNotice inserts n; its ID must be a fresh NewID so it sorts after
 // every earlier notice (the read-all mark relies on that).
 func CreateNotice(ctx context.Context, q Querier, n Notice) error {
+	defer touchedAll(q) // an unread notice for everyone, or for n.UserID
 	_, err := q.Exec(ctx, `INSERT INTO notices (id, title, content, created_by, user_id, created_at, updated_at, texts) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
 		n.ID, n.Title, n.Content, n.CreatedBy, n.UserID, n.CreatedAt, n.UpdatedAt, n.Texts.json())
 	return err
@@ -51,6 +52,7 @@ func UpdateNotice(ctx context.Context, q Querier, n Notice) error {
 
 // DeleteNotice removes a notice and its read rows.
 func DeleteNotice(ctx context.Context, q Querier, id int64) error {
+	defer touchedAll(q)
 	if _, err := q.Exec(ctx, `DELETE FROM notice_reads WHERE notice_id = $1`, id); err != nil {
 		return err
 	}
@@ -114,6 +116,7 @@ func UnreadNotices(ctx context.Context, q Querier, userID int64) (int, error) {
 // MarkNoticeRead records that userID read notice id and reports whether it
 // was unread before. ErrNotFound when the notice does not exist.
 func MarkNoticeRead(ctx context.Context, q Querier, userID, id, at int64) (bool, error) {
+	defer touched(q, userID)
 	n, err := UserNotice(ctx, q, userID, id)
 	if err != nil {
 		return false, err
@@ -130,6 +133,7 @@ func MarkNoticeRead(ctx context.Context, q Querier, userID, id, at int64) (bool,
 // the read-all mark to the newest notice, drops the rows the mark now
 // covers, and returns how many notices were unread.
 func MarkAllNoticesRead(ctx context.Context, q Querier, userID, at int64) (int, error) {
+	defer touched(q, userID)
 	unread, err := UnreadNotices(ctx, q, userID)
 	if err != nil {
 		return 0, err

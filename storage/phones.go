@@ -6,6 +6,7 @@ import "context"
 // came back. A verified phone is one account's only (ErrConflict when
 // another account has it verified).
 func SetUserPhone(ctx context.Context, q Querier, userID int64, phone string, verified bool, at int64) error {
+	defer touched(q, userID)
 	v := 0
 	if verified {
 		v = 1

@@ -13,7 +13,8 @@ import (
 
 // PG is the PostgreSQL store on a pgx pool.
 type PG struct {
-	Pool *pgxpool.Pool
+	Pool     *pgxpool.Pool
+	watchers commitWatchers // told what each commit changed (commits.go)
 }
 
 // OpenPostgres connects to url and checks the connection.
@@ -47,14 +48,17 @@ func OpenPostgresConfig(ctx context.Context, cfg *pgxpool.Config) (*PG, error) {
 func (p *PG) Dialect() Dialect { return Postgres }
 
 func (p *PG) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	countQuery(ctx)
 	return pgExec(ctx, p.Pool, sql, args)
 }
 
 func (p *PG) Query(ctx context.Context, sql string, args ...any) (Rows, error) {
+	countQuery(ctx)
 	return pgQuery(ctx, p.Pool, sql, args)
 }
 
 func (p *PG) QueryRow(ctx context.Context, sql string, args ...any) Row {
+	countQuery(ctx)
 	return pgRow{p.Pool.QueryRow(ctx, sql, args...)}
 }
 
@@ -64,25 +68,34 @@ func (p *PG) Tx(ctx context.Context, fn func(Tx) error) error {
 		return pgErr(err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
-	if err := fn(pgTx{tx}); err != nil {
+	ch := &txChanges{}
+	if err := fn(pgTx{tx, ch}); err != nil {
 		return err
 	}
-	return pgErr(tx.Commit(ctx))
+	err = pgErr(tx.Commit(ctx))
+	afterCommit(ctx, &p.watchers, ch)
+	return err
 }
 
 func (p *PG) Ping(ctx context.Context) error { return p.Pool.Ping(ctx) }
 func (p *PG) Close()                         { p.Pool.Close() }
 
-type pgTx struct{ tx pgx.Tx }
+type pgTx struct {
+	tx pgx.Tx
+	ch *txChanges // what the transaction changed (commits.go)
+}
 
 func (t pgTx) Dialect() Dialect { return Postgres }
 func (t pgTx) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	countQuery(ctx)
 	return pgExec(ctx, t.tx, sql, args)
 }
 func (t pgTx) Query(ctx context.Context, sql string, args ...any) (Rows, error) {
+	countQuery(ctx)
 	return pgQuery(ctx, t.tx, sql, args)
 }
 func (t pgTx) QueryRow(ctx context.Context, sql string, args ...any) Row {
+	countQuery(ctx)
 	return pgRow{t.tx.QueryRow(ctx, sql, args...)}
 }
 

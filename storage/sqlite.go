@@ -15,7 +15,8 @@ import (
 
 // Lite is the embedded store: one SQLite file, pure Go, no server.
 type Lite struct {
-	db *sql.DB
+	db       *sql.DB
+	watchers commitWatchers // told what each commit changed (commits.go)
 }
 
 // OpenSQLite opens (creating) the database file at path. WAL mode lets
@@ -45,14 +46,17 @@ func OpenSQLite(path string) (*Lite, error) {
 func (l *Lite) Dialect() Dialect { return SQLite }
 
 func (l *Lite) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	countQuery(ctx)
 	return liteExec(ctx, l.db, q, args)
 }
 
 func (l *Lite) Query(ctx context.Context, q string, args ...any) (Rows, error) {
+	countQuery(ctx)
 	return liteQuery(ctx, l.db, q, args)
 }
 
 func (l *Lite) QueryRow(ctx context.Context, q string, args ...any) Row {
+	countQuery(ctx)
 	return liteRow{l.db.QueryRowContext(ctx, rewrite(q), args...)}
 }
 
@@ -62,25 +66,34 @@ func (l *Lite) Tx(ctx context.Context, fn func(Tx) error) error {
 		return liteErr(err)
 	}
 	defer tx.Rollback()
-	if err := fn(liteTx{tx}); err != nil {
+	ch := &txChanges{}
+	if err := fn(liteTx{tx, ch}); err != nil {
 		return err
 	}
-	return liteErr(tx.Commit())
+	err = liteErr(tx.Commit())
+	afterCommit(ctx, &l.watchers, ch)
+	return err
 }
 
 func (l *Lite) Ping(ctx context.Context) error { return l.db.PingContext(ctx) }
 func (l *Lite) Close()                         { l.db.Close() }
 
-type liteTx struct{ tx *sql.Tx }
+type liteTx struct {
+	tx *sql.Tx
+	ch *txChanges // what the transaction changed (commits.go)
+}
 
 func (t liteTx) Dialect() Dialect { return SQLite }
 func (t liteTx) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	countQuery(ctx)
 	return liteExec(ctx, t.tx, q, args)
 }
 func (t liteTx) Query(ctx context.Context, q string, args ...any) (Rows, error) {
+	countQuery(ctx)
 	return liteQuery(ctx, t.tx, q, args)
 }
 func (t liteTx) QueryRow(ctx context.Context, q string, args ...any) Row {
+	countQuery(ctx)
 	return liteRow{t.tx.QueryRowContext(ctx, rewrite(q), args...)}
 }
 

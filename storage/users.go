@@ -40,6 +40,9 @@ func scanUser(r Row) (User, error) {
 // CreateUser inserts u (its ID must be set). ErrConflict when the account or
 // invite code is taken.
 func CreateUser(ctx context.Context, q Querier, u User) error {
+	if u.IsOperator == 1 {
+		defer touchedAll(q) // customerId and the agents count follow the operators
+	}
 	_, err := q.Exec(ctx, `INSERT INTO users (`+userColumns+`)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
 		u.ID, u.Account, u.PasswordHash, u.Nickname, u.Avatar, u.Phone, u.InviteCode,
@@ -84,6 +87,7 @@ func UsersByIDs(ctx context.Context, q Querier, ids []int64) ([]User, error) {
 // UpdateUserFields sets the named columns of one user. Keys must be column
 // names chosen by the caller, never user input.
 func UpdateUserFields(ctx context.Context, q Querier, id int64, updatedAt int64, fields map[string]any) error {
+	defer touched(q, id)
 	sql := "UPDATE users SET updated_at = $1"
 	args := []any{updatedAt}
 	for col, v := range fields {

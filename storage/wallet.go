@@ -106,6 +106,7 @@ func scanExchange(r Row, extra ...any) (ExchangeOrder, error) {
 
 // CreateExchangeOrder inserts o (inside the ledger transaction of its debit).
 func CreateExchangeOrder(ctx context.Context, q Querier, o ExchangeOrder) error {
+	defer touched(q, o.UserID)
 	_, err := q.Exec(ctx, `INSERT INTO exchange_orders (`+exchangeColumns+`)
 		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)`,
 		o.ID, o.OrderNo, o.UserID, o.Amount, o.BankCardID, o.BankName, o.HolderName, o.CardNumber,
@@ -140,9 +141,19 @@ func ExchangeOrdersByStatus(ctx context.Context, q Querier, status, limit, offse
 // from one state to another only if it is still in from, so two reviews
 // racing on one order cannot both win.
 func setOrderStatus(ctx context.Context, q Querier, table string, id int64, from, to int, reviewer int64, remark string, at int64) (bool, error) {
-	n, err := q.Exec(ctx, `UPDATE `+table+` SET status = $1, reviewed_by = $2, remark = $3, reviewed_at = $4
-		WHERE id = $5 AND status = $6`, to, reviewer, remark, at, id, from)
-	return n == 1, err
+	// RETURNING names the owner, whose frozen amount and recharge flag
+	// the node keeps (commits.go).
+	var userID int64
+	err := q.QueryRow(ctx, `UPDATE `+table+` SET status = $1, reviewed_by = $2, remark = $3, reviewed_at = $4
+		WHERE id = $5 AND status = $6 RETURNING user_id`, to, reviewer, remark, at, id, from).Scan(&userID)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	touched(q, userID)
+	return true, nil
 }
 
 // ordersByStatus is the operators' review queue of both order tables:
@@ -282,6 +293,7 @@ func PointsRecords(ctx context.Context, q Querier, userID int64, flow int, since
 // old (compare-and-set, so two concurrent changes cannot both win); it
 // reports whether it did.
 func SetFundPasswordHash(ctx context.Context, q Querier, userID int64, old, hash string, at int64) (bool, error) {
+	defer touched(q, userID)
 	n, err := q.Exec(ctx, `UPDATE users SET fund_password_hash = $1, updated_at = $2 WHERE id = $3 AND fund_password_hash = $4`,
 		hash, at, userID, old)
 	if err == nil && n == 0 {

@@ -38,6 +38,11 @@ type Wallet struct {
 	// (KJ_RECHARGE_*, KJ_EXCHANGE_*, KJ_USDT_*).
 	Config config.Config
 	Log    *slog.Logger
+	// Reads answers Summary from the node's copies (internal/userview);
+	// nil reads the store.
+	Reads interface {
+		Wallet(ctx context.Context, userID int64) (storage.WalletSummary, error)
+	}
 }
 
 func (w *Wallet) log() *slog.Logger {
@@ -55,10 +60,16 @@ type Summary struct {
 	ExchangeMin, ExchangeMax int64 // the configured exchange limits, in cents
 }
 
-// Summary reads a user's balance, frozen amount, cards and flags in one
-// statement.
+// Summary is a user's balance, frozen amount, cards and flags, read in one
+// statement (or from the node's copy of it, Reads).
 func (w *Wallet) Summary(ctx context.Context, userID int64) (Summary, error) {
-	s, err := storage.WalletSummaryOf(ctx, w.DB, userID)
+	read := func(ctx context.Context, userID int64) (storage.WalletSummary, error) {
+		return storage.WalletSummaryOf(ctx, w.DB, userID)
+	}
+	if w.Reads != nil {
+		read = w.Reads.Wallet
+	}
+	s, err := read(ctx, userID)
 	return Summary{WalletSummary: s, ExchangeMin: w.Config.ExchangeMin, ExchangeMax: w.Config.ExchangeMax}, err
 }
 

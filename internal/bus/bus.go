@@ -45,6 +45,21 @@ func OnResume(b Bus, f func()) {
 	}
 }
 
+// Health is a bus that can say whether it is up: connected, and done with
+// its resume hooks after a reconnection (NATS). Until then events meant to
+// drop a node's copies may have been missed, so the node reads the store.
+type Health interface {
+	Up() bool
+}
+
+// Up reports whether b is up; a bus that cannot tell is always up.
+func Up(b Bus) bool {
+	if h, ok := b.(Health); ok {
+		return h.Up()
+	}
+	return true
+}
+
 // resumers are the functions a Resumer runs after a reconnection.
 type resumers struct {
 	mu sync.Mutex

@@ -10,6 +10,7 @@ type Memory struct {
 	mu      sync.RWMutex
 	subs    map[*memSub]struct{}
 	closed  bool
+	down    bool // acting out an outage (Down) until Resume
 	resumed resumers
 }
 
@@ -19,7 +20,27 @@ func (b *Memory) OnResume(f func()) { b.resumed.add(f) }
 
 // Resume runs what OnResume registered, as a NATS bus does when its
 // connection comes back.
-func (b *Memory) Resume() { b.resumed.run() }
+func (b *Memory) Resume() {
+	b.resumed.run()
+	b.mu.Lock()
+	b.down = false
+	b.mu.Unlock()
+}
+
+// Down acts out a lost connection for Up until Resume (messages still
+// flow; tests use it to see a node read the store while its bus is down).
+func (b *Memory) Down() {
+	b.mu.Lock()
+	b.down = true
+	b.mu.Unlock()
+}
+
+// Up is false after Close, and between Down and Resume.
+func (b *Memory) Up() bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return !b.closed && !b.down
+}
 
 // NewMemory returns an empty in-process bus.
 func NewMemory() *Memory { return &Memory{subs: map[*memSub]struct{}{}} }

@@ -14,6 +14,7 @@ import (
 type NATS struct {
 	nc      *nats.Conn
 	closed  atomic.Bool
+	down    atomic.Bool // from a disconnection until the resume hooks ran
 	resumed resumers
 }
 
@@ -28,7 +29,8 @@ func NewNATS(url, name string) (*NATS, error) {
 		nats.ReconnectWait(500*time.Millisecond),
 		// Runs after the client has subscribed again on the new connection
 		// (nats.go resends the subscriptions before it calls this).
-		nats.ReconnectHandler(func(*nats.Conn) { b.resumed.run() }),
+		nats.ReconnectHandler(func(*nats.Conn) { b.resumed.run(); b.down.Store(false) }),
+		nats.DisconnectErrHandler(func(*nats.Conn, error) { b.down.Store(true) }),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("bus: connect to NATS at %s: %w", url, err)
@@ -60,6 +62,10 @@ func (b *NATS) Subscribe(subject string, h Handler) (Subscription, error) {
 	}
 	return sub, nil
 }
+
+// Up reports whether the connection is up and caught up: false from a
+// disconnection until the resume hooks have run on the new connection.
+func (b *NATS) Up() bool { return !b.closed.Load() && !b.down.Load() && b.nc.IsConnected() }
 
 // Ping round-trips to the server.
 func (b *NATS) Ping(ctx context.Context) error {
