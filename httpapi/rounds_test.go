@@ -156,6 +156,16 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 		if len(hist.List) != 1 || hist.Total != 1 || hist.List[0].ServerSeed != stored.Seed {
 			t.Fatalf("history: %+v", hist)
 		}
+		// The engine serves windows from the cached definitions, which zero
+		// rounds_count: the history's total still counts the drawn rounds.
+		defs, err := window.NewDefinitions(db, nil, c, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cached := &window.Rounds{DB: db, Ledger: window.StoreLedger{}, Clock: c, Defs: defs}
+		if list, total, err := cached.History(context.Background(), 1, 10, 0); err != nil || total != 1 || len(list) != 1 {
+			t.Fatalf("history through the cached definitions: %d rounds, total %d, %v", len(list), total, err)
+		}
 		res := hist.List[0]
 		if err := window.Verify(res.Issue, res.ServerSeed, res.SeedHash, res.Digits); err != nil {
 			t.Fatal(err)

@@ -195,6 +195,15 @@ func DrawnRounds(ctx context.Context, q Querier, windowID int64, limit, offset i
 	return scanRounds(rows, err)
 }
 
+// DrawnRoundsCount is how many rounds of a window have a result: the
+// window's rounds_count, which DrawRound keeps in the drawing transaction
+// (read here, not from a cached definition, where it is zeroed).
+func DrawnRoundsCount(ctx context.Context, q Querier, windowID int64) (int, error) {
+	var n int64
+	err := q.QueryRow(ctx, `SELECT rounds_count FROM round_windows WHERE id = $1`, windowID).Scan(&n)
+	return int(n), err
+}
+
 // AllDrawnRounds lists every round with a result, oldest first (verifiers).
 func AllDrawnRounds(ctx context.Context, q Querier) ([]Round, error) {
 	rows, err := q.Query(ctx, `SELECT `+roundColumns+` FROM rounds WHERE state >= $1

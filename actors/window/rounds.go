@@ -285,8 +285,14 @@ func (s *Rounds) History(ctx context.Context, windowID int64, limit, offset int)
 	for _, r := range rs {
 		out = append(out, ViewResult(r))
 	}
-	// rounds_count is kept in the transaction that draws a round.
-	return out, int(w.RoundsCount), nil
+	// rounds_count is kept in the transaction that draws a round; the
+	// cached definitions zero it (it changes every round), so it is read
+	// from the store.
+	total, err := storage.DrawnRoundsCount(ctx, s.DB, w.ID)
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
 }
 
 // Records pages through a player's bets (the click records) placed at or
