@@ -1,9 +1,9 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { describe, expect, it, vi } from 'vitest';
 import type { GroupMemberItem } from '../../../api/socket/types';
 import { createI18n } from '../../../i18n';
-import { Composer } from './Composer';
+import { Composer, DRAFT_SAVE_MS } from './Composer';
 
 const members = [
   { userID: '1', nickname: 'me' },
@@ -11,13 +11,19 @@ const members = [
 ] as GroupMemberItem[];
 
 function renderComposer(
-  props: { blocked?: string | null; onSendText?: () => void; mention?: { members: GroupMemberItem[]; canMentionAll: boolean } } = {},
+  props: {
+    blocked?: string | null;
+    onSendText?: () => void;
+    mention?: { members: GroupMemberItem[]; canMentionAll: boolean };
+    initialDraft?: string;
+    onDraft?: (text: string) => void;
+  } = {},
 ) {
   return render(
     <I18nextProvider i18n={createI18n('en-US')}>
       <Composer
         me="1"
-        initialDraft=""
+        initialDraft={props.initialDraft ?? ''}
         quote={null}
         onCancelQuote={vi.fn()}
         onSendText={props.onSendText ?? vi.fn()}
@@ -30,7 +36,7 @@ function renderComposer(
         onLocation={vi.fn()}
         onCard={vi.fn()}
         onTyping={vi.fn()}
-        onDraft={vi.fn()}
+        onDraft={props.onDraft ?? vi.fn()}
       />
     </I18nextProvider>,
   );
@@ -78,5 +84,51 @@ describe('Composer mentions', () => {
     expect(box.value.endsWith('lunch?')).toBe(true);
     expect(box.selectionStart).toBe('@Bob '.length);
     expect(document.activeElement).toBe(box);
+  });
+});
+
+describe('Composer drafts', () => {
+  it('saves the draft once typing pauses, not on every key, and clears it on sending', () => {
+    vi.useFakeTimers();
+    try {
+      const onDraft = vi.fn();
+      renderComposer({ onDraft });
+      const box = screen.getByRole<HTMLTextAreaElement>('textbox');
+      fireEvent.change(box, { target: { value: 'see', selectionStart: 3, selectionEnd: 3 } });
+      act(() => {
+        vi.advanceTimersByTime(DRAFT_SAVE_MS - 100);
+      });
+      fireEvent.change(box, { target: { value: 'see you', selectionStart: 7, selectionEnd: 7 } });
+      act(() => {
+        vi.advanceTimersByTime(DRAFT_SAVE_MS - 100);
+      });
+      expect(onDraft).not.toHaveBeenCalled();
+      act(() => {
+        vi.advanceTimersByTime(200);
+      });
+      expect(onDraft.mock.calls).toEqual([['see you']]);
+      fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+      expect(onDraft.mock.calls).toEqual([['see you'], ['']]);
+      act(() => {
+        vi.advanceTimersByTime(DRAFT_SAVE_MS * 2);
+      });
+      expect(onDraft).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('saves what is typed at once when the page goes away, and nothing when the draft is unchanged', () => {
+    const onDraft = vi.fn();
+    const view = renderComposer({ onDraft, initialDraft: 'kept' });
+    const box = screen.getByRole<HTMLTextAreaElement>('textbox');
+    expect(box.value).toBe('kept');
+    window.dispatchEvent(new Event('pagehide'));
+    expect(onDraft).not.toHaveBeenCalled();
+    fireEvent.change(box, { target: { value: 'kept and more', selectionStart: 13, selectionEnd: 13 } });
+    window.dispatchEvent(new Event('pagehide'));
+    expect(onDraft.mock.calls).toEqual([['kept and more']]);
+    view.unmount();
+    expect(onDraft).toHaveBeenCalledTimes(1);
   });
 });

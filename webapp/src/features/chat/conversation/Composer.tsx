@@ -31,7 +31,7 @@ interface ComposerProps {
   onCard: () => void;
   /** Called (throttled) while typing, for the peer's typing indicator. */
   onTyping: () => void;
-  /** Called when leaving with the text still in the box (saved as the draft). */
+  /** Saves the text in the box as the draft: once typing pauses, on leaving, and blank on sending. */
   onDraft: (text: string) => void;
 }
 
@@ -70,6 +70,8 @@ function PanelButton({
 }
 
 const TYPING_EVERY_MS = 3_000;
+/** How long typing pauses before the draft is saved. */
+export const DRAFT_SAVE_MS = 800;
 
 /** The shared message box with chat's extras: hold-to-talk, stickers, the attachment panel, quoting and drafts. */
 export function Composer(props: ComposerProps) {
@@ -86,20 +88,39 @@ export function Composer(props: ComposerProps) {
   const [caret, setCaret] = useState(0);
   const [picked, setPicked] = useState<MentionTarget[]>([]);
   const typingMention = props.mention ? activeMention(text, caret) : null;
-  const latest = useRef({ text, initialDraft, onDraft });
+  // The draft the server (or this browser) holds: what typing is compared with before saving.
+  const saved = useRef(initialDraft);
+  const latest = useRef({ text, onDraft });
 
   useEffect(() => {
-    latest.current = { text, initialDraft, onDraft };
+    latest.current = { text, onDraft };
   });
 
-  // Leaving the conversation keeps what was typed as its draft (shown in the list).
-  useEffect(
-    () => () => {
-      const { text: current, initialDraft: saved, onDraft: save } = latest.current;
-      if (current.trim() !== saved.trim()) save(current);
-    },
-    [],
-  );
+  // The draft is saved as it is typed, once typing pauses (so a reload or another device finds
+  // it), and at once when leaving the conversation or the page.
+  useEffect(() => {
+    const flush = (): void => {
+      const { text: current, onDraft: save } = latest.current;
+      if (current.trim() === saved.current.trim()) return;
+      saved.current = current;
+      save(current);
+    };
+    window.addEventListener('pagehide', flush);
+    return () => {
+      window.removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, []);
+  useEffect(() => {
+    if (text.trim() === saved.current.trim()) return;
+    const id = window.setTimeout(() => {
+      saved.current = text;
+      latest.current.onDraft(text);
+    }, DRAFT_SAVE_MS);
+    return () => {
+      window.clearTimeout(id);
+    };
+  }, [text]);
 
   useEffect(() => {
     if (quote) input.current?.focus();
@@ -144,6 +165,11 @@ export function Composer(props: ComposerProps) {
       onSend={(value) => {
         onSendText(value, mentionsIn(value, picked));
         setPicked([]);
+        // Sending clears the draft (here, in the list and on the user's other devices).
+        if (saved.current.trim() !== '') {
+          saved.current = '';
+          onDraft('');
+        }
       }}
       label={t('chat.composer.placeholder')}
       placeholder={blocked ?? t('chat.composer.placeholder')}

@@ -1,6 +1,7 @@
 /**
- * Drafts kept per conversation. Leaving a chat with unsent text saves it on the server
- * (SetConversationDraft, so another device sees it) and shows "[Draft]" in the list at once;
+ * Drafts kept per conversation. Unsent text is saved on the server as it is typed (once
+ * typing pauses, and on leaving the chat or the page: SetConversationDraft, so a reload and
+ * another device find it) and shows "[Draft]" in the list at once;
  * a copy stays in this browser until the server has it, so a draft typed while the socket
  * is down is not lost.
  */
