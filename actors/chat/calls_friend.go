@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"kj/internal/apierr"
@@ -270,10 +271,17 @@ func (e *Engine) friendRequestItems(ctx context.Context, list []storage.ChatFrie
 
 // friends renders the caller's friends (all, or those among only).
 func (c *call) friends(only []int64) ([]FullUserItem, error) {
+	list, _, err := c.friendsAndUsers(only)
+	return list, err
+}
+
+// friendsAndUsers is friends with the users they were made from (by id),
+// for what the items do not carry (the account a search matches).
+func (c *call) friendsAndUsers(only []int64) ([]FullUserItem, map[int64]storage.User, error) {
 	e := c.s.e
 	friends, blocks, err := e.relations(c, c.me())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var ids []int64
 	if only != nil {
@@ -285,7 +293,7 @@ func (c *call) friends(only []int64) ([]FullUserItem, error) {
 	} else {
 		list, err := storage.ChatFriends(c.ctx, e.db, c.me())
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, f := range list {
 			ids = append(ids, f.FriendID)
@@ -293,7 +301,7 @@ func (c *call) friends(only []int64) ([]FullUserItem, error) {
 	}
 	users, err := userMap(c.ctx, e.db, ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]FullUserItem, 0, len(ids))
 	for _, id := range ids {
@@ -307,7 +315,7 @@ func (c *call) friends(only []int64) ([]FullUserItem, error) {
 		}
 		out = append(out, it)
 	}
-	return out, nil
+	return out, users, nil
 }
 
 func callGetFriendList(c *call) (any, error) { return c.friends(nil) }
@@ -406,7 +414,8 @@ func callSetFriendRemark(c *call) (any, error) {
 }
 
 // callSearchFriends matches the caller's friends by id, nickname or
-// remark (any keyword, case-insensitive).
+// remark (any keyword, case-insensitive); searching by id matches the
+// account a friend signs in with too (what people tell each other).
 func callSearchFriends(c *call) (any, error) {
 	var p struct {
 		KeywordList      []string `json:"keywordList"`
@@ -417,14 +426,15 @@ func callSearchFriends(c *call) (any, error) {
 	if err := c.searchArgs(&p, &p.KeywordList); err != nil {
 		return nil, err
 	}
-	list, err := c.friends(nil)
+	list, users, err := c.friendsAndUsers(nil)
 	if err != nil {
 		return nil, err
 	}
 	out := []SearchedFriend{}
 	for _, it := range list {
 		f := it.FriendInfo
-		if keywordIn(p.KeywordList, searched{p.IsSearchUserID, f.UserID},
+		id, _ := strconv.ParseInt(f.UserID, 10, 64)
+		if keywordIn(p.KeywordList, searched{p.IsSearchUserID, f.UserID}, searched{p.IsSearchUserID, strings.ToLower(users[id].Account)},
 			searched{p.IsSearchNickname, strings.ToLower(f.Nickname)}, searched{p.IsSearchRemark, strings.ToLower(f.Remark)}) {
 			out = append(out, SearchedFriend{FriendUserItem: *f, Relationship: 1})
 		}

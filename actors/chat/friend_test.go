@@ -75,6 +75,20 @@ func TestFriendsApplicationsRemarkDeleteAndBlacklist(t *testing.T) {
 		if len(found) != 1 || found[0].Relationship != 1 {
 			t.Fatalf("search friends %+v", found)
 		}
+		// By the account a friend signs in with (any case), when searching by id; a
+		// stranger's account finds nobody.
+		a.ok(&found, "SearchFriends", obj(map[string]any{"keywordList": []string{strings.ToUpper(bob.Account)}, "isSearchUserID": true}))
+		if len(found) != 1 || found[0].UserID != bob.id {
+			t.Fatalf("search friends by account %+v", found)
+		}
+		a.ok(&found, "SearchFriends", obj(map[string]any{"keywordList": []string{bob.Account}, "isSearchNickname": true}))
+		if len(found) != 0 {
+			t.Fatalf("account matched without searching by id: %+v", found)
+		}
+		a.ok(&found, "SearchFriends", obj(map[string]any{"keywordList": []string{carol.Account}, "isSearchUserID": true}))
+		if len(found) != 0 {
+			t.Fatalf("a stranger found by account: %+v", found)
+		}
 
 		// Blacklist: the blocked peer's sends fail; nothing is stored.
 		a.text(bob.id, "", "before the block")
