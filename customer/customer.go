@@ -7,6 +7,12 @@
 // operators) and the /ws/customer socket (socket.go), where both sides
 // hear each other in real time.
 //
+// An enquiry goes to an agent when the visitor writes: the least loaded of
+// the operators signed in to the console and taking chats (desk.go). One
+// its agent has not answered within KJ_CUSTOMER_UNCLAIMED_AFTER is shown to
+// every agent, and the first to answer takes it. Visitors see an agent's
+// display name, never an account name.
+//
 // A visitor is known by a visitor key (cookie kj_visitor, header
 // X-Visitor-Id, or the socket's visitorId parameter) that the server
 // generates; a signed-in user is linked to one visitor record on every
@@ -125,6 +131,9 @@ type Visitor struct {
 	Key    string       // the key the client keeps
 	Issued bool         // Key was made by this request
 	Agent  storage.User // zero while nobody answers
+	// AgentName is the name the visitor sees for Agent ("": the app's
+	// service name).
+	AgentName string
 }
 
 // ResolveVisitor finds the visitor of key for user (zero when anonymous),
@@ -136,7 +145,7 @@ type Visitor struct {
 //   - without a usable key, a signed-in user gets their own record and an
 //     anonymous caller a new one, each with a new key.
 //
-// A visitor nobody answers is assigned the least-loaded agent.
+// The visitor is given an agent when they write (VisitorPost), not here.
 //
 // An anonymous caller from address ip starts at most
 // KJ_CUSTOMER_NEW_VISITORS_PER_HOUR new visitors an hour: each request
@@ -203,24 +212,15 @@ func (s *Service) ResolveVisitor(ctx context.Context, key string, user storage.U
 					return err
 				}
 			}
-			if v.AgentID == 0 {
-				agent, err := storage.LeastLoadedAgent(ctx, tx, now-loadWindow.Milliseconds())
-				switch {
-				case err == nil:
-					if err := storage.SetVisitorAgent(ctx, tx, v.ID, agent.ID); err != nil {
-						return err
-					}
-					v.AgentID = agent.ID
-				case !errors.Is(err, storage.ErrNotFound):
-					return err
-				}
-			}
 			if v.AgentID != 0 {
 				agent, err := storage.UserByID(ctx, tx, v.AgentID)
 				if err != nil && !errors.Is(err, storage.ErrNotFound) {
 					return err
 				}
 				out.Agent = agent
+				if out.AgentName, err = agentName(ctx, tx, agent.ID); err != nil {
+					return err
+				}
 			}
 			out.Visitor = v
 			return nil
@@ -234,12 +234,24 @@ func (s *Service) ResolveVisitor(ctx context.Context, key string, user storage.U
 	return out, err
 }
 
-// ServiceName is how an agent is shown to visitors.
+// ServiceName is how the console names an agent to operators (nickname,
+// else account). Visitors are shown agentName instead.
 func ServiceName(u storage.User) string {
 	if u.Nickname != "" {
 		return u.Nickname
 	}
 	return u.Account
+}
+
+// agentName is the display name agentID set for visitors ("" when none,
+// or nobody: the app shows its own service name). An account name is never
+// shown to a visitor.
+func agentName(ctx context.Context, q storage.Querier, agentID int64) (string, error) {
+	if agentID == 0 {
+		return "", nil
+	}
+	d, err := storage.AgentDeskOf(ctx, q, agentID)
+	return d.DisplayName, err
 }
 
 // MessageView is a message as both sides see it. status: 1 sent, 2 read
@@ -252,6 +264,8 @@ type MessageView struct {
 	Content   string    `json:"content"`
 	Status    int       `json:"status"`
 	CreatedAt int64     `json:"createdAt"`
+	// Context is what the visitor asked about with this message.
+	Context *Context `json:"context,omitempty"`
 }
 
 func newMessageView(m storage.CustomerMessage) MessageView {
@@ -260,7 +274,8 @@ func newMessageView(m storage.CustomerMessage) MessageView {
 		from = "agent"
 	}
 	return MessageView{ID: jsonid.ID(m.ID), VisitorNo: jsonid.ID(m.VisitorID), From: from,
-		ServiceID: jsonid.ID(m.AgentID), Content: m.Content, Status: m.Status, CreatedAt: m.CreatedAt}
+		ServiceID: jsonid.ID(m.AgentID), Content: m.Content, Status: m.Status, CreatedAt: m.CreatedAt,
+		Context: decodeContext(m.Context)}
 }
 
 // event is what the bus carries to sockets, and the socket frame itself:

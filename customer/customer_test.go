@@ -114,7 +114,7 @@ func TestVisitorKeyFollowsTheSignedInUser(t *testing.T) {
 		if again := resolve(t, s, anon.Key, storage.User{}); again.ID != anon.ID || again.Issued {
 			t.Fatalf("same key: %+v", again)
 		}
-		if _, err := s.VisitorPost(ctx, anon, "before sign-in", "10.0.0.1"); err != nil {
+		if _, err := s.VisitorPost(ctx, anon, "before sign-in", "10.0.0.1", nil); err != nil {
 			t.Fatal(err)
 		}
 		linked := resolve(t, s, anon.Key, amy)
@@ -134,7 +134,7 @@ func TestVisitorKeyFollowsTheSignedInUser(t *testing.T) {
 		}
 		// Another browser's anonymous chat merges into amy's when she signs in there.
 		second := resolve(t, s, "", storage.User{})
-		if _, err := s.VisitorPost(ctx, second, "from the other browser", "10.0.0.1"); err != nil {
+		if _, err := s.VisitorPost(ctx, second, "from the other browser", "10.0.0.1", nil); err != nil {
 			t.Fatal(err)
 		}
 		merged := resolve(t, s, second.Key, amy)
@@ -150,19 +150,17 @@ func TestVisitorKeyFollowsTheSignedInUser(t *testing.T) {
 	})
 }
 
-// A new visitor is given the agent with the fewest recent visitors, and an
-// address starts only KJ_CUSTOMER_NEW_VISITORS_PER_HOUR anonymous visitors.
-func TestNewVisitorsGoToTheLeastLoadedAgentAndAreCapped(t *testing.T) {
+// An address starts only KJ_CUSTOMER_NEW_VISITORS_PER_HOUR anonymous
+// visitors; a visitor who has not written has no agent.
+func TestNewVisitorsAreCapped(t *testing.T) {
 	eachService(t, func(t *testing.T, s *testService) {
-		a1, a2 := newUser(t, s, "agent1", true), newUser(t, s, "agent2", true)
+		a1 := newUser(t, s, "agent1", true)
+		available(t, s, a1, "")
 		first := resolve(t, s, "", storage.User{})
-		second := resolve(t, s, "", storage.User{})
-		if first.AgentID == 0 || second.AgentID == 0 || first.AgentID == second.AgentID {
-			t.Fatalf("agents %d and %d of two visitors, want %d and %d in some order", first.AgentID, second.AgentID, a1.ID, a2.ID)
+		if first.AgentID != 0 {
+			t.Fatalf("a visitor who has not written was given agent %d", first.AgentID)
 		}
-		if first.Agent.ID != first.AgentID || first.Agent.Account == "" {
-			t.Fatalf("the visitor's agent is not loaded: %+v", first.Agent)
-		}
+		resolve(t, s, "", storage.User{})
 		resolve(t, s, "", storage.User{}) // the third of 3 this hour
 		_, err := s.ResolveVisitor(context.Background(), "", storage.User{}, "10.0.0.1")
 		wantCode(t, err, apierr.CodeRateLimited)
@@ -180,16 +178,16 @@ func TestVisitorSendsAreCapped(t *testing.T) {
 		ctx := context.Background()
 		v := resolve(t, s, "", storage.User{})
 		for _, bad := range []string{"   ", strings.Repeat("x", MaxLength+1)} {
-			if _, err := s.VisitorPost(ctx, v, bad, "10.0.0.1"); err == nil {
+			if _, err := s.VisitorPost(ctx, v, bad, "10.0.0.1", nil); err == nil {
 				t.Fatalf("%d characters accepted", len(bad))
 			}
 		}
 		for i := range SendPerMinute {
-			if _, err := s.VisitorPost(ctx, v, "hi "+strconv.Itoa(i), "10.0.0.1"); err != nil {
+			if _, err := s.VisitorPost(ctx, v, "hi "+strconv.Itoa(i), "10.0.0.1", nil); err != nil {
 				t.Fatal(i, err)
 			}
 		}
-		_, err := s.VisitorPost(ctx, v, "one too many", "10.0.0.1")
+		_, err := s.VisitorPost(ctx, v, "one too many", "10.0.0.1", nil)
 		wantCode(t, err, apierr.CodeRateLimited)
 		if n, _ := s.CountMessages(ctx, v.ID); n != SendPerMinute {
 			t.Fatalf("%d messages stored, want %d", n, SendPerMinute)
@@ -200,11 +198,11 @@ func TestVisitorSendsAreCapped(t *testing.T) {
 		s.Config.CustomerSendsPerMinute = SendPerMinute + 1 + 2
 		w := resolve(t, s, "", storage.User{})
 		for range 2 {
-			if _, err := s.VisitorPost(ctx, w, "new key", "10.0.0.1"); err != nil {
+			if _, err := s.VisitorPost(ctx, w, "new key", "10.0.0.1", nil); err != nil {
 				t.Fatal(err)
 			}
 		}
-		_, err = s.VisitorPost(ctx, w, "address spent", "10.0.0.1")
+		_, err = s.VisitorPost(ctx, w, "address spent", "10.0.0.1", nil)
 		wantCode(t, err, apierr.CodeRateLimited)
 	})
 }
@@ -253,6 +251,9 @@ func TestHandoverGoesToOperatorsOnly(t *testing.T) {
 		v := resolve(t, s, "", storage.User{})
 		player, a2 := newUser(t, s, "player", false), newUser(t, s, "agent2", true)
 		by := Actor{a1.ID, "10.1.1.1"}
+		if err := storage.SetVisitorAgent(ctx, s.DB, v.ID, a1.ID); err != nil {
+			t.Fatal(err)
+		}
 
 		_, err := s.Handover(ctx, by, v.ID, player.ID)
 		wantCode(t, err, apierr.CodeInvalid)
@@ -293,7 +294,7 @@ func TestMarkReadTellsBothSides(t *testing.T) {
 			}
 			defer sub.Unsubscribe()
 		}
-		if _, err := s.VisitorPost(ctx, v, "question", "10.0.0.1"); err != nil {
+		if _, err := s.VisitorPost(ctx, v, "question", "10.0.0.1", nil); err != nil {
 			t.Fatal(err)
 		}
 		page, err := s.Messages(ctx, v.ID, 20, 0)

@@ -15,10 +15,11 @@ import (
 	"kj/storage"
 )
 
-// VisitorPost stores a visitor's message and announces it. Anonymous
-// visitors also share their address's KJ_CUSTOMER_SENDS_PER_MINUTE, so new
-// keys do not buy new allowances.
-func (s *Service) VisitorPost(ctx context.Context, v Visitor, content, ip string) (MessageView, error) {
+// VisitorPost stores a visitor's message (with what it asks about, about
+// may be nil), gives the visitor an agent when it needs one (desk.go) and
+// announces both. Anonymous visitors also share their address's
+// KJ_CUSTOMER_SENDS_PER_MINUTE, so new keys do not buy new allowances.
+func (s *Service) VisitorPost(ctx context.Context, v Visitor, content, ip string, about *ContextRequest) (MessageView, error) {
 	if err := CheckContent(&content); err != nil {
 		return MessageView{}, err
 	}
@@ -38,18 +39,49 @@ func (s *Service) VisitorPost(ctx context.Context, v Visitor, content, ip string
 	if n > SendPerMinute {
 		return MessageView{}, apierr.Fail(apierr.CodeRateLimited, "rate.limited")
 	}
+	now := s.Clock.Now().UnixMilli()
 	m := storage.CustomerMessage{ID: storage.NewID(), VisitorID: v.ID, FromAgent: storage.FromVisitor,
-		Content: content, Status: storage.CustomerSent, CreatedAt: s.Clock.Now().UnixMilli()}
+		Content: content, Status: storage.CustomerSent, CreatedAt: now}
+	var assigned bool
+	var agent storage.User
+	var name string
 	err = s.DB.Tx(ctx, func(tx storage.Tx) error {
+		var err error
+		if m.Context, err = resolveContext(ctx, tx, about); err != nil {
+			return err
+		}
 		if err := s.shareFile(ctx, tx, storage.ChatFileReader{UserID: v.UserID}, v.ID, content); err != nil {
 			return err
+		}
+		cur, err := storage.VisitorByID(ctx, tx, v.ID) // locks the visitor: one assignment at a time
+		if err != nil {
+			return err
+		}
+		if assigned, err = s.assign(ctx, tx, &cur, now); err != nil {
+			return err
+		}
+		if cur.WaitingSince == 0 {
+			if err := storage.SetVisitorWaiting(ctx, tx, v.ID, now); err != nil {
+				return err
+			}
+		}
+		if assigned {
+			if agent, err = storage.UserByID(ctx, tx, cur.AgentID); err != nil {
+				return err
+			}
+			if name, err = agentName(ctx, tx, agent.ID); err != nil {
+				return err
+			}
 		}
 		return storage.AddCustomerMessage(ctx, tx, m)
 	})
 	if err != nil {
-		return MessageView{}, err
+		return MessageView{}, storeErr(err)
 	}
 	view := newMessageView(m)
+	if assigned {
+		s.publish(ctx, event{Type: "assigned", VisitorNo: view.VisitorNo, ServiceID: jsonid.ID(agent.ID), ServiceName: name})
+	}
 	s.publish(ctx, event{Type: "message", VisitorNo: view.VisitorNo, Message: &view})
 	return view, nil
 }
@@ -69,7 +101,7 @@ type agentReplied struct {
 
 // AgentReply stores an agent's reply (sent from the client address ip) to
 // a visitor, with its audit row, taking the visitor when nobody answers it
-// yet.
+// yet or its enquiry is unclaimed; the enquiry no longer waits.
 func (s *Service) AgentReply(ctx context.Context, agent storage.User, ip string, visitorID int64, content string) (MessageView, error) {
 	if visitorID == 0 {
 		return MessageView{}, apierr.Required("visitorNo")
@@ -82,17 +114,27 @@ func (s *Service) AgentReply(ctx context.Context, agent storage.User, ip string,
 		Content: content, Status: storage.CustomerSent, CreatedAt: now}
 	var v storage.Visitor
 	claimed := false
+	var name string
+	unclaimed := s.unclaimedBefore()
 	err := s.DB.Tx(ctx, func(tx storage.Tx) error {
 		var err error
 		if v, err = storage.VisitorByID(ctx, tx, visitorID); err != nil {
 			return err
 		}
 		before := VisitorAgent{v.AgentID}
-		if v.AgentID == 0 {
+		if v.AgentID == 0 || (v.AgentID != agent.ID && v.WaitingSince != 0 && v.WaitingSince <= unclaimed) {
 			if err := storage.SetVisitorAgent(ctx, tx, v.ID, agent.ID); err != nil {
 				return err
 			}
 			v.AgentID, claimed = agent.ID, true
+			if name, err = agentName(ctx, tx, agent.ID); err != nil {
+				return err
+			}
+		}
+		if v.WaitingSince != 0 {
+			if err := storage.SetVisitorWaiting(ctx, tx, v.ID, 0); err != nil {
+				return err
+			}
 		}
 		if err := s.shareFile(ctx, tx, storage.ChatFileReader{UserID: agent.ID, Agent: true}, v.ID, content); err != nil {
 			return err
@@ -111,7 +153,7 @@ func (s *Service) AgentReply(ctx context.Context, agent storage.User, ip string,
 	view := newMessageView(m)
 	if claimed {
 		s.publish(ctx, event{Type: "assigned", VisitorNo: view.VisitorNo,
-			ServiceID: jsonid.ID(agent.ID), ServiceName: ServiceName(agent)})
+			ServiceID: jsonid.ID(agent.ID), ServiceName: name})
 	}
 	s.publish(ctx, event{Type: "message", VisitorNo: view.VisitorNo, Message: &view})
 	return view, nil
@@ -129,6 +171,7 @@ func (s *Service) Handover(ctx context.Context, by Actor, visitorID, agentID int
 	}
 	var v storage.Visitor
 	var to storage.User
+	var name string
 	err := s.DB.Tx(ctx, func(tx storage.Tx) error {
 		var err error
 		if v, err = storage.VisitorByID(ctx, tx, visitorID); err != nil {
@@ -144,12 +187,15 @@ func (s *Service) Handover(ctx context.Context, by Actor, visitorID, agentID int
 		if err := storage.SetVisitorAgent(ctx, tx, v.ID, to.ID); err != nil {
 			return err
 		}
+		if name, err = agentName(ctx, tx, to.ID); err != nil {
+			return err
+		}
 		return s.Audit(ctx, tx, by, "customer.handover", v.ID, VisitorAgent{v.AgentID}, VisitorAgent{to.ID}, s.Clock.Now().UnixMilli())
 	})
 	if err != nil {
 		return storage.User{}, storeErr(err)
 	}
-	s.publish(ctx, event{Type: "assigned", VisitorNo: jsonid.ID(v.ID), ServiceID: jsonid.ID(to.ID), ServiceName: ServiceName(to)})
+	s.publish(ctx, event{Type: "assigned", VisitorNo: jsonid.ID(v.ID), ServiceID: jsonid.ID(to.ID), ServiceName: name})
 	return to, nil
 }
 
@@ -231,16 +277,22 @@ func (s *Service) Messages(ctx context.Context, visitorID int64, limit, offset i
 	return out, err
 }
 
-// CountVisitors counts agentID's visitors and those nobody answers yet
-// (agentID 0: every visitor).
+// CountVisitors counts agentID's visitors, those nobody answers yet and
+// the unclaimed ones (agentID 0: every visitor).
 func (s *Service) CountVisitors(ctx context.Context, agentID int64) (int, error) {
-	return storage.CountAgentVisitors(ctx, s.DB, agentID)
+	return storage.CountAgentVisitors(ctx, s.DB, agentID, s.unclaimedBefore())
 }
 
 // Visitors is a window of CountVisitors' visitors, most recently active
 // first.
 func (s *Service) Visitors(ctx context.Context, agentID int64, limit, offset int) ([]storage.VisitorSummary, error) {
-	return storage.AgentVisitors(ctx, s.DB, agentID, limit, offset)
+	return storage.AgentVisitors(ctx, s.DB, agentID, s.unclaimedBefore(), limit, offset)
+}
+
+// Unclaimed reports whether a visitor's enquiry has waited longer than
+// KJ_CUSTOMER_UNCLAIMED_AFTER.
+func (s *Service) Unclaimed(v storage.Visitor) bool {
+	return v.WaitingSince != 0 && v.WaitingSince <= s.unclaimedBefore()
 }
 
 // InitView is the visitor's chat header.
@@ -262,7 +314,7 @@ func (s *Service) Init(ctx context.Context, v Visitor, lang string) (InitView, e
 	}
 	unread, err := storage.UnreadCustomerMessages(ctx, s.DB, v.ID, storage.FromAgent)
 	return InitView{VisitorID: v.Key, VisitorNo: jsonid.ID(v.ID), UserID: jsonid.ID(v.UserID),
-		ServiceID: jsonid.ID(v.Agent.ID), ServiceName: ServiceName(v.Agent), Welcome: Welcome(app, lang), Unread: unread}, err
+		ServiceID: jsonid.ID(v.Agent.ID), ServiceName: v.AgentName, Welcome: Welcome(app, lang), Unread: unread}, err
 }
 
 // Welcome is the operator's customer-service welcome in lang, else in the

@@ -152,7 +152,12 @@ func (h *Socket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		conn.role, conn.agent = "agent", u
-		first = map[string]any{"type": "init", "serviceId": jsonid.ID(u.ID), "serviceName": ServiceName(u)}
+		name, err := agentName(r.Context(), h.s.DB, u.ID)
+		if err != nil {
+			refuse(err)
+			return
+		}
+		first = map[string]any{"type": "init", "serviceId": jsonid.ID(u.ID), "serviceName": name}
 	} else {
 		u, err := h.gate.Viewer(r)
 		if err != nil {
@@ -325,13 +330,15 @@ func (c *socketConn) writeLoop() {
 }
 
 // frame is what a client sends: {"type":"send","content":...,
-// "clientMsgId":..., "visitorNo": (agents)}, {"type":"read"} or
+// "clientMsgId":..., "visitorNo": (agents), "context": (visitors)}, {"type":"read"} or
 // {"type":"ping"}.
 type frame struct {
 	Type        string    `json:"type"`
 	ClientMsgID string    `json:"clientMsgId"`
 	Content     string    `json:"content"`
 	VisitorNo   jsonid.ID `json:"visitorNo"`
+	// Context is what a visitor's message asks about (visitors).
+	Context *ContextRequest `json:"context"`
 }
 
 func (c *socketConn) readLoop(ctx context.Context) {
@@ -375,7 +382,7 @@ func (c *socketConn) handle(ctx context.Context, data []byte) {
 			}
 			m, err = s.AgentReply(ctx, c.agent, c.ip, int64(f.VisitorNo), f.Content)
 		} else {
-			m, err = s.VisitorPost(ctx, c.vis, f.Content, c.ip)
+			m, err = s.VisitorPost(ctx, c.vis, f.Content, c.ip, f.Context)
 		}
 		if err != nil {
 			c.fail(f.ClientMsgID, err)

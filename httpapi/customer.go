@@ -24,6 +24,8 @@ func init() {
 		s.Post("/admin/customer/visitors", Operator, s.adminCustomerVisitors)
 		s.Post("/admin/customer/messages", Operator, s.adminCustomerMessages)
 		s.Post("/admin/customer/reply", Operator, s.adminCustomerReply)
+		s.Post("/admin/customer/desk", Operator, s.adminCustomerDesk)
+		s.Post("/admin/customer/desk/set", Operator, s.adminCustomerDeskSet)
 	})
 }
 
@@ -121,7 +123,8 @@ func (s *Server) customerMessages(c *Call) (any, error) {
 
 func (s *Server) customerSend(c *Call) (any, error) {
 	var req struct {
-		Content string `json:"content"`
+		Content string                   `json:"content"`
+		Context *customer.ContextRequest `json:"context"`
 	}
 	if err := c.Decode(&req); err != nil {
 		return nil, err
@@ -135,7 +138,7 @@ func (s *Server) customerSend(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.Customer.VisitorPost(c.Ctx, v, req.Content, c.ClientIP())
+	return s.Customer.VisitorPost(c.Ctx, v, req.Content, c.ClientIP(), req.Context)
 }
 
 // ---- agent routes ----
@@ -150,6 +153,11 @@ type customerVisitorView struct {
 	LastMessage   string    `json:"lastMessage"`
 	LastMessageAt int64     `json:"lastMessageAt"`
 	CreatedAt     int64     `json:"createdAt"`
+	// WaitingSince: when the enquiry no agent has answered yet started (0:
+	// answered); Unclaimed: it has waited longer than
+	// KJ_CUSTOMER_UNCLAIMED_AFTER, so every agent sees it.
+	WaitingSince int64 `json:"waitingSince"`
+	Unclaimed    bool  `json:"unclaimed"`
 }
 
 // adminCustomerVisitors lists the caller's visitors and those nobody
@@ -171,7 +179,7 @@ func (s *Server) adminCustomerVisitors(c *Call) (any, error) {
 			return s.Customer.Visitors(c.Ctx, agent, limit, offset)
 		}, func(v storage.VisitorSummary) customerVisitorView {
 			return customerVisitorView{contentID(v.ID), contentID(v.UserID), v.Account, v.Nickname, contentID(v.AgentID),
-				v.Unread, v.LastContent, v.LastMessageAt, v.CreatedAt}
+				v.Unread, v.LastContent, v.LastMessageAt, v.CreatedAt, v.WaitingSince, s.Customer.Unclaimed(v.Visitor)}
 		})
 }
 
@@ -206,4 +214,22 @@ func (s *Server) adminCustomerReply(c *Call) (any, error) {
 		return nil, err
 	}
 	return s.Customer.AgentReply(c.Ctx, c.User, c.ClientIP(), int64(req.VisitorNo), req.Content)
+}
+
+// adminCustomerDesk answers the caller's desk: taking chats, the name
+// visitors see, and whether new enquiries come to them now.
+func (s *Server) adminCustomerDesk(c *Call) (any, error) {
+	return s.Customer.DeskOf(c.Ctx, c.User.ID)
+}
+
+// adminCustomerDeskSet sets the caller's desk.
+func (s *Server) adminCustomerDeskSet(c *Call) (any, error) {
+	var req struct {
+		Taking      bool   `json:"taking"`
+		DisplayName string `json:"displayName"`
+	}
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	return s.Customer.SetDesk(c.Ctx, c.User.ID, req.Taking, req.DisplayName)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"kj/auth"
 	"kj/customer"
 	"kj/internal/apierr"
 	"kj/storage"
@@ -43,21 +44,45 @@ func customerCall(t *testing.T, s *Server, path, body string, headers ...string)
 	return r, cookie
 }
 
+// consoleAgent makes an operator signed in to the console (platform 10)
+// who takes chats under the display name name, and answers its console
+// token.
+func consoleAgent(t *testing.T, s *Server, account, name string) (storage.User, string) {
+	t.Helper()
+	u, _ := contentOperator(t, s, account)
+	var tok auth.Tokens
+	err := s.DB.Tx(context.Background(), func(tx storage.Tx) error {
+		var err error
+		tok, _, err = s.Sessions.SignIn(context.Background(), tx, u.ID, storage.ConsolePlatform)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := contentOK[customer.Desk](t, contentPost(t, s, "/admin/customer/desk/set", fmt.Sprintf(`{"taking":true,"displayName":%q}`, name), tok.Token))
+	if !d.Taking || !d.Available || d.DisplayName != name {
+		t.Fatalf("desk of %s: %+v", account, d)
+	}
+	return u, tok.Token
+}
+
 func TestCustomerServiceOverHTTP(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
-		a1, a1Tok := contentOperator(t, s, "agent1")
-		a2, _ := contentOperator(t, s, "agent2")
-		contentOK[any](t, contentPost(t, s, "/admin/settings/save", `{"serviceWelcome":"Hi! Ask us anything."}`, a1Tok.Token))
+		_, idleTok := contentOperator(t, s, "service") // an operator who takes no chats
+		a1, a1Tok := consoleAgent(t, s, "agent1", "Amy")
+		a2, a2Tok := consoleAgent(t, s, "agent2", "Bea")
+		contentOK[any](t, contentPost(t, s, "/admin/settings/save", `{"serviceWelcome":"Hi! Ask us anything."}`, a1Tok))
+		if d := contentOK[customer.Desk](t, contentPost(t, s, "/admin/customer/desk", ``, idleTok.Token)); d.Taking || d.Available {
+			t.Fatalf("desk of an operator who never took chats: %+v", d)
+		}
 
-		// A visitor without login gets a key (cookie too) and an agent.
+		// A visitor without login gets a key (cookie too); an agent only
+		// once they write.
 		r, cookie := customerCall(t, s, "/customer/init", ``)
 		va := contentOK[customer.InitView](t, r)
-		if !strings.HasPrefix(va.VisitorID, "v_") || cookie != va.VisitorID || va.ServiceID == 0 || va.Welcome != "Hi! Ask us anything." || va.UserID != 0 {
+		if !strings.HasPrefix(va.VisitorID, "v_") || cookie != va.VisitorID || va.ServiceID != 0 || va.Welcome != "Hi! Ask us anything." || va.UserID != 0 {
 			t.Fatalf("init: %+v cookie %q", va, cookie)
-		}
-		if va.ServiceName != "agent1" && va.ServiceName != "agent2" {
-			t.Fatalf("service name: %q", va.ServiceName)
 		}
 		// The same key, by cookie or header, is the same visitor.
 		r, _ = customerCall(t, s, "/customer/init", ``, "Cookie", visitorCookie+"="+va.VisitorID)
@@ -67,12 +92,6 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, va.VisitorID)
 		if again := contentOK[customer.InitView](t, r); again.VisitorNo != va.VisitorNo {
 			t.Fatalf("same visitor by header: %+v", again)
-		}
-		// The next visitor goes to the other agent (least loaded).
-		r, _ = customerCall(t, s, "/customer/init", ``)
-		vb := contentOK[customer.InitView](t, r)
-		if vb.VisitorNo == va.VisitorNo || vb.ServiceID == va.ServiceID {
-			t.Fatalf("second visitor: %+v (first %+v)", vb, va)
 		}
 		// An unknown key gets a fresh visitor and key.
 		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, "v_madeup")
@@ -86,12 +105,29 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 		if sent.Content != "Hello, I forgot my password" || sent.From != "visitor" || sent.Status != storage.CustomerSent || sent.ID == 0 {
 			t.Fatalf("sent: %+v", sent)
 		}
-
-		agentOf := map[contentID]string{contentID(a1.ID): a1Tok.Token}
-		if _, ok := agentOf[va.ServiceID]; !ok {
-			_, a2Tok := newUserToken(t, s, a2)
-			agentOf[va.ServiceID] = a2Tok
+		// Writing gave the visitor an agent taking chats, shown by its
+		// display name, never the account.
+		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, va.VisitorID)
+		va = contentOK[customer.InitView](t, r)
+		names := map[contentID]string{contentID(a1.ID): "Amy", contentID(a2.ID): "Bea"}
+		if names[va.ServiceID] == "" || va.ServiceName != names[va.ServiceID] {
+			t.Fatalf("after writing: %+v", va)
 		}
+		// The next visitor's enquiry goes to the other agent (least loaded).
+		r, _ = customerCall(t, s, "/customer/init", ``)
+		vb := contentOK[customer.InitView](t, r)
+		customerCall(t, s, "/customer/send", `{"content":"hi","context":{"kind":"videoLimit"}}`, visitorHeader, vb.VisitorID)
+		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, vb.VisitorID)
+		vb = contentOK[customer.InitView](t, r)
+		if vb.VisitorNo == va.VisitorNo || vb.ServiceID == va.ServiceID || names[vb.ServiceID] == "" {
+			t.Fatalf("second visitor: %+v (first %+v)", vb, va)
+		}
+		// The idle operator sees neither (both are taken and fresh).
+		if idles := contentOK[contentList[customerVisitorView]](t, contentPost(t, s, "/admin/customer/visitors", ``, idleTok.Token)); idles.Total != 1 {
+			t.Fatalf("idle operator sees %+v; want only the visitor who never wrote", idles)
+		}
+
+		agentOf := map[contentID]string{contentID(a1.ID): a1Tok, contentID(a2.ID): a2Tok}
 		agentTok := agentOf[va.ServiceID]
 		visitors := contentOK[contentList[customerVisitorView]](t, contentPost(t, s, "/admin/customer/visitors", ``, agentTok))
 		if visitors.Total < 1 || visitors.List[0].VisitorNo != va.VisitorNo || visitors.List[0].Unread != 1 || visitors.List[0].LastMessage != sent.Content {
@@ -248,7 +284,8 @@ func (c *customerWS) send(v any) {
 func TestCustomerServiceOverWebsocket(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
-		agent, agentTok := contentOperator(t, s, "agent")
+		agent, agentToken := consoleAgent(t, s, "agent", "Kim")
+		agentTok := auth.Tokens{Token: agentToken}
 		_, userTok := newUser(t, s, "plainuser")
 		sock := s.CustomerSocket()
 		mux := http.NewServeMux()
@@ -275,7 +312,7 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f := ag.next("init"); f["serviceName"] != "agent" {
+		if f := ag.next("init"); f["serviceName"] != "Kim" {
 			t.Fatalf("agent init: %v", f)
 		}
 		// A visitor with nothing at all: key in the first frame and in a cookie.

@@ -6,6 +6,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 )
 
 // Visitor is one person talking to customer service.
@@ -15,20 +16,23 @@ type Visitor struct {
 	AgentID       int64 // 0 until an agent is assigned
 	CreatedAt     int64
 	LastMessageAt int64
+	// WaitingSince is when the oldest visitor message no agent has answered
+	// yet was written (0: nothing waits).
+	WaitingSince int64
 }
 
-const visitorColumns = `id, user_id, agent_id, created_at, last_message_at`
+const visitorColumns = `id, user_id, agent_id, created_at, last_message_at, waiting_since`
 
 func scanVisitor(r Row) (Visitor, error) {
 	var v Visitor
-	err := r.Scan(&v.ID, &v.UserID, &v.AgentID, &v.CreatedAt, &v.LastMessageAt)
+	err := r.Scan(&v.ID, &v.UserID, &v.AgentID, &v.CreatedAt, &v.LastMessageAt, &v.WaitingSince)
 	return v, err
 }
 
 // CreateVisitor inserts v; ErrConflict when v.UserID already has a visitor.
 func CreateVisitor(ctx context.Context, q Querier, v Visitor) error {
-	_, err := q.Exec(ctx, `INSERT INTO customer_visitors (`+visitorColumns+`) VALUES ($1,$2,$3,$4,$5)`,
-		v.ID, v.UserID, v.AgentID, v.CreatedAt, v.LastMessageAt)
+	_, err := q.Exec(ctx, `INSERT INTO customer_visitors (`+visitorColumns+`) VALUES ($1,$2,$3,$4,$5,$6)`,
+		v.ID, v.UserID, v.AgentID, v.CreatedAt, v.LastMessageAt, v.WaitingSince)
 	return err
 }
 
@@ -39,7 +43,7 @@ func VisitorByID(ctx context.Context, q Querier, id int64) (Visitor, error) {
 
 // VisitorByKey finds the visitor holding the key whose hash is keyHash.
 func VisitorByKey(ctx context.Context, q Querier, keyHash string) (Visitor, error) {
-	return scanVisitor(q.QueryRow(ctx, `SELECT v.id, v.user_id, v.agent_id, v.created_at, v.last_message_at
+	return scanVisitor(q.QueryRow(ctx, `SELECT v.id, v.user_id, v.agent_id, v.created_at, v.last_message_at, v.waiting_since
 		FROM customer_visitor_keys k JOIN customer_visitors v ON v.id = k.visitor_id WHERE k.key_hash = $1`, keyHash))
 }
 
@@ -77,6 +81,12 @@ func MergeVisitor(ctx context.Context, q Querier, from, into Visitor) error {
 	if _, err := q.Exec(ctx, `UPDATE customer_visitors SET last_message_at = $2 WHERE id = $1 AND last_message_at < $2`, into.ID, last); err != nil {
 		return err
 	}
+	if from.WaitingSince != 0 {
+		if _, err := q.Exec(ctx, `UPDATE customer_visitors SET waiting_since = $2 WHERE id = $1 AND (waiting_since = 0 OR waiting_since > $2)`,
+			into.ID, from.WaitingSince); err != nil {
+			return err
+		}
+	}
 	return affected(q.Exec(ctx, `DELETE FROM customer_visitors WHERE id = $1`, from.ID))
 }
 
@@ -85,13 +95,79 @@ func SetVisitorAgent(ctx context.Context, q Querier, visitorID, agentID int64) e
 	return affected(q.Exec(ctx, `UPDATE customer_visitors SET agent_id = $2 WHERE id = $1`, visitorID, agentID))
 }
 
-// LeastLoadedAgent picks the operator account with the fewest visitors
-// active (created or written to) since since; ties go to the oldest
-// account. ErrNotFound when there is no operator.
-func LeastLoadedAgent(ctx context.Context, q Querier, since int64) (User, error) {
-	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users u WHERE u.is_operator = 1
+// SetVisitorWaiting sets when a visitor's unanswered enquiry started (0:
+// nothing waits any more).
+func SetVisitorWaiting(ctx context.Context, q Querier, visitorID, since int64) error {
+	return affected(q.Exec(ctx, `UPDATE customer_visitors SET waiting_since = $2 WHERE id = $1`, visitorID, since))
+}
+
+// ConsolePlatform is the sign-in platform of the operators' console
+// (OpenIM's admin platform).
+const ConsolePlatform = 10
+
+// availableAgent is an operator taking chats (customer_agents.taking) with
+// a console session that is active and not expired at $1.
+const availableAgent = `u.is_operator = 1
+	AND EXISTS (SELECT 1 FROM customer_agents a WHERE a.user_id = u.id AND a.taking = 1)
+	AND EXISTS (SELECT 1 FROM auth_sessions s WHERE s.user_id = u.id AND s.platform = 10
+		AND s.state = 0 AND s.token_expires_at > $1)`
+
+// LeastLoadedAgent picks, among the operators available at now (signed in
+// to the console and taking chats), the one with the fewest visitors
+// waiting or active (written to) since since; ties go to the one given a
+// visitor longest ago, then the oldest account. ErrNotFound when nobody is
+// available.
+func LeastLoadedAgent(ctx context.Context, q Querier, now, since int64) (User, error) {
+	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users u WHERE `+availableAgent+`
 		ORDER BY (SELECT COUNT(*) FROM customer_visitors v WHERE v.agent_id = u.id
-			AND (v.last_message_at >= $1 OR v.created_at >= $1)), u.id LIMIT 1`, since))
+			AND (v.waiting_since <> 0 OR v.last_message_at >= $2 OR v.created_at >= $2)), u.id LIMIT 1`, now, since))
+}
+
+// AgentAvailable reports whether operator userID is signed in to the
+// console at now and taking chats.
+func AgentAvailable(ctx context.Context, q Querier, userID, now int64) (bool, error) {
+	n, err := count(ctx, q, `SELECT COUNT(*) FROM users u WHERE u.id = $2 AND `+availableAgent, now, userID)
+	return n > 0, err
+}
+
+// AgentDesk is an operator's customer-service settings.
+type AgentDesk struct {
+	UserID      int64
+	Taking      bool   // assigned new enquiries while signed in
+	DisplayName string // what players see; "" for the app's service name
+	UpdatedAt   int64
+}
+
+// AgentDeskOf loads userID's settings (zero, not taking chats, when never
+// set).
+func AgentDeskOf(ctx context.Context, q Querier, userID int64) (AgentDesk, error) {
+	d := AgentDesk{UserID: userID}
+	var taking int
+	err := q.QueryRow(ctx, `SELECT taking, display_name, updated_at FROM customer_agents WHERE user_id = $1`, userID).
+		Scan(&taking, &d.DisplayName, &d.UpdatedAt)
+	if errors.Is(err, ErrNotFound) {
+		return d, nil
+	}
+	d.Taking = taking == 1
+	return d, err
+}
+
+// SetAgentDesk stores d.
+func SetAgentDesk(ctx context.Context, q Querier, d AgentDesk) error {
+	taking := 0
+	if d.Taking {
+		taking = 1
+	}
+	_, err := q.Exec(ctx, `INSERT INTO customer_agents (user_id, taking, display_name, updated_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (user_id) DO UPDATE SET taking = $2, display_name = $3, updated_at = $4`,
+		d.UserID, taking, d.DisplayName, d.UpdatedAt)
+	return err
+}
+
+// CountUnclaimed counts the visitors whose enquiry has waited for an
+// answer since before before.
+func CountUnclaimed(ctx context.Context, q Querier, before int64) (int, error) {
+	return count(ctx, q, `SELECT COUNT(*) FROM customer_visitors WHERE waiting_since <> 0 AND waiting_since <= $1`, before)
 }
 
 // CountAgents counts the operator accounts that answer customer service.
@@ -117,20 +193,21 @@ type CustomerMessage struct {
 	Content   string
 	Status    int
 	CreatedAt int64
+	Context   string // what the visitor asked about, as JSON ("": none)
 }
 
-const customerMessageColumns = `id, visitor_id, from_agent, agent_id, content, status, created_at`
+const customerMessageColumns = `id, visitor_id, from_agent, agent_id, content, status, created_at, context`
 
 func scanCustomerMessage(r Row) (CustomerMessage, error) {
 	var m CustomerMessage
-	err := r.Scan(&m.ID, &m.VisitorID, &m.FromAgent, &m.AgentID, &m.Content, &m.Status, &m.CreatedAt)
+	err := r.Scan(&m.ID, &m.VisitorID, &m.FromAgent, &m.AgentID, &m.Content, &m.Status, &m.CreatedAt, &m.Context)
 	return m, err
 }
 
 // AddCustomerMessage stores m and moves the visitor's last activity.
 func AddCustomerMessage(ctx context.Context, q Querier, m CustomerMessage) error {
-	if _, err := q.Exec(ctx, `INSERT INTO customer_messages (`+customerMessageColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7)`,
-		m.ID, m.VisitorID, m.FromAgent, m.AgentID, m.Content, m.Status, m.CreatedAt); err != nil {
+	if _, err := q.Exec(ctx, `INSERT INTO customer_messages (`+customerMessageColumns+`) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+		m.ID, m.VisitorID, m.FromAgent, m.AgentID, m.Content, m.Status, m.CreatedAt, m.Context); err != nil {
 		return err
 	}
 	return affected(q.Exec(ctx, `UPDATE customer_visitors SET last_message_at = $2 WHERE id = $1`, m.VisitorID, m.CreatedAt))
@@ -178,25 +255,32 @@ type VisitorSummary struct {
 	LastContent string
 }
 
+// agentVisitorsWhere is the visitors agent $1 sees: their own, those
+// assigned to nobody and those waiting since $2 or earlier (unclaimed); every
+// visitor when $1 is 0.
+const agentVisitorsWhere = `(CAST($1 AS BIGINT) = 0 OR v.agent_id = $1 OR v.agent_id = 0
+	OR (v.waiting_since <> 0 AND v.waiting_since <= $2))`
+
 // AgentVisitors lists one page of visitors, most recently active first:
-// those of agentID and those nobody answers yet, or every visitor when
-// agentID is 0.
-func AgentVisitors(ctx context.Context, q Querier, agentID int64, limit, offset int) ([]VisitorSummary, error) {
-	rows, err := q.Query(ctx, `SELECT v.id, v.user_id, v.agent_id, v.created_at, v.last_message_at,
+// those of agentID, those nobody answers yet and those whose enquiry has
+// waited since unclaimedBefore or earlier, or every visitor when agentID is
+// 0.
+func AgentVisitors(ctx context.Context, q Querier, agentID, unclaimedBefore int64, limit, offset int) ([]VisitorSummary, error) {
+	rows, err := q.Query(ctx, `SELECT v.id, v.user_id, v.agent_id, v.created_at, v.last_message_at, v.waiting_since,
 		COALESCE(u.account, ''), COALESCE(u.nickname, ''),
 		(SELECT COUNT(*) FROM customer_messages m WHERE m.visitor_id = v.id AND m.from_agent = 0 AND m.status = 1),
 		COALESCE((SELECT m.content FROM customer_messages m WHERE m.visitor_id = v.id ORDER BY m.id DESC LIMIT 1), '')
 		FROM customer_visitors v LEFT JOIN users u ON u.id = v.user_id
-		WHERE CAST($1 AS BIGINT) = 0 OR v.agent_id = $1 OR v.agent_id = 0
-		ORDER BY v.last_message_at DESC, v.id DESC LIMIT $2 OFFSET $3`, agentID, limit, offset)
+		WHERE `+agentVisitorsWhere+`
+		ORDER BY v.last_message_at DESC, v.id DESC LIMIT $3 OFFSET $4`, agentID, unclaimedBefore, limit, offset)
 	return CollectRows(rows, err, func(r Rows) (VisitorSummary, error) {
 		var s VisitorSummary
-		err := r.Scan(&s.ID, &s.UserID, &s.AgentID, &s.CreatedAt, &s.LastMessageAt, &s.Account, &s.Nickname, &s.Unread, &s.LastContent)
+		err := r.Scan(&s.ID, &s.UserID, &s.AgentID, &s.CreatedAt, &s.LastMessageAt, &s.WaitingSince, &s.Account, &s.Nickname, &s.Unread, &s.LastContent)
 		return s, err
 	})
 }
 
 // CountAgentVisitors counts what AgentVisitors pages through.
-func CountAgentVisitors(ctx context.Context, q Querier, agentID int64) (int, error) {
-	return count(ctx, q, `SELECT COUNT(*) FROM customer_visitors v WHERE CAST($1 AS BIGINT) = 0 OR v.agent_id = $1 OR v.agent_id = 0`, agentID)
+func CountAgentVisitors(ctx context.Context, q Querier, agentID, unclaimedBefore int64) (int, error) {
+	return count(ctx, q, `SELECT COUNT(*) FROM customer_visitors v WHERE `+agentVisitorsWhere, agentID, unclaimedBefore)
 }

@@ -12,17 +12,42 @@ import (
 func TestCustomerVisitorsAgentsAndMessages(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
-		if _, err := storage.LeastLoadedAgent(ctx, db, 0); !errors.Is(err, storage.ErrNotFound) {
+		const now = 500
+		if _, err := storage.LeastLoadedAgent(ctx, db, now, 0); !errors.Is(err, storage.ErrNotFound) {
 			t.Fatalf("no operators: %v", err)
 		}
-		a1, a2 := newUser("agent1"), newUser("agent2")
-		a1.IsOperator, a2.IsOperator = 1, 1
-		addUsers(t, db, a1, a2, newUser("plain"))
+		a1, a2, idle := newUser("agent1"), newUser("agent2"), newUser("idle")
+		a1.IsOperator, a2.IsOperator, idle.IsOperator = 1, 1, 1
+		addUsers(t, db, a1, a2, idle, newUser("plain"))
+		// a1 and a2 are signed in to the console (until 1000) and taking
+		// chats; idle is neither.
+		for i, a := range []storage.User{a1, a2} {
+			err := db.Tx(ctx, func(tx storage.Tx) error {
+				_, err := storage.CreateSession(ctx, tx, storage.AuthSession{ID: storage.NewID(), UserID: a.ID, Platform: storage.ConsolePlatform,
+					TokenHash: "tok" + a.Account, JWTHash: "jwt" + a.Account, ChatTokenHash: "chat" + a.Account, TokenExpiresAt: 1000, JWTExpiresAt: 1000})
+				return err
+			})
+			if err != nil {
+				t.Fatal(i, err)
+			}
+			if err := storage.SetAgentDesk(ctx, db, storage.AgentDesk{UserID: a.ID, Taking: true, DisplayName: "A", UpdatedAt: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ok, err := storage.AgentAvailable(ctx, db, a1.ID, now); !ok || err != nil {
+			t.Fatalf("a1 available: %v %v", ok, err)
+		}
+		if ok, _ := storage.AgentAvailable(ctx, db, a1.ID, 1000); ok {
+			t.Fatal("an expired console session counts as signed in")
+		}
+		if ok, _ := storage.AgentAvailable(ctx, db, idle.ID, now); ok {
+			t.Fatal("an operator who takes no chats is available")
+		}
 
 		// Least-loaded assignment alternates between the two agents.
 		var got []int64
 		for i := range 4 {
-			ag, err := storage.LeastLoadedAgent(ctx, db, 0)
+			ag, err := storage.LeastLoadedAgent(ctx, db, now, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,7 +61,7 @@ func TestCustomerVisitorsAgentsAndMessages(t *testing.T) {
 			t.Fatalf("assignment is not least-loaded: %v", got)
 		}
 		// Only recent visitors count as load.
-		if ag, _ := storage.LeastLoadedAgent(ctx, db, 1000); ag.ID != min(a1.ID, a2.ID) {
+		if ag, _ := storage.LeastLoadedAgent(ctx, db, now, 1000); ag.ID != min(a1.ID, a2.ID) {
 			t.Fatalf("idle visitors should not count: %d", ag.ID)
 		}
 
@@ -59,7 +84,7 @@ func TestCustomerVisitorsAgentsAndMessages(t *testing.T) {
 		if n, _ := storage.UnreadCustomerMessages(ctx, db, anon.ID, storage.FromVisitor); n != 2 {
 			t.Fatalf("unread by agent = %d", n)
 		}
-		list, _ := storage.AgentVisitors(ctx, db, a1.ID, 10, 0)
+		list, _ := storage.AgentVisitors(ctx, db, a1.ID, 0, 10, 0)
 		if len(list) == 0 || list[0].ID != anon.ID || list[0].Unread != 2 || list[0].LastMessageAt != 12 {
 			t.Fatalf("agent list = %+v", list)
 		}
@@ -101,7 +126,7 @@ func TestCustomerVisitorsAgentsAndMessages(t *testing.T) {
 		if len(msgs) != 2 || msgs[0].FromAgent != storage.FromAgent {
 			t.Fatalf("newest first: %+v", msgs)
 		}
-		if n, _ := storage.CountAgentVisitors(ctx, db, 0); n != 5 {
+		if n, _ := storage.CountAgentVisitors(ctx, db, 0, 0); n != 5 {
 			t.Fatalf("all visitors = %d", n)
 		}
 	})
