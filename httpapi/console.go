@@ -237,6 +237,9 @@ type dashboardView struct {
 	CustomerSockets  int64               `json:"customerSockets"`
 	PendingRecharges int64               `json:"pendingRecharges"`
 	PendingExchanges int64               `json:"pendingExchanges"`
+	// UnclaimedEnquiries: customer-service enquiries waiting longer than
+	// KJ_CUSTOMER_UNCLAIMED_AFTER for an answer.
+	UnclaimedEnquiries int `json:"unclaimedEnquiries"`
 }
 
 // decodeDays reads the {"days": n} of the operators' figure screens: absent
@@ -291,6 +294,9 @@ func (s *Server) adminDashboard(c *Call) (any, error) {
 		return nil, err
 	}
 	if out.PendingRecharges, out.PendingExchanges, err = storage.PendingOrders(c.Ctx, s.DB); err != nil {
+		return nil, err
+	}
+	if out.UnclaimedEnquiries, err = s.Customer.CountUnclaimed(c.Ctx); err != nil {
 		return nil, err
 	}
 	out.ChatSockets, out.CustomerSockets = socketsOnThisNode()
