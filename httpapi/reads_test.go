@@ -1,0 +1,116 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"kj/internal/bus"
+	"kj/storage"
+	"kj/storage/storagetest"
+)
+
+// playersReads are the routes a player calls all the time, answered from
+// the node's copies (reads.go).
+var playersReads = []string{"/user/mine", "/user/amount", "/user/getUserAmount", "/user/index", "/getBaseData"}
+
+// storeQueriesOf calls path as tok's holder and returns how many store
+// statements the call ran.
+func storeQueriesOf(t *testing.T, s *Server, tok, path string, out any) int64 {
+	t.Helper()
+	before := storage.Queries(path)
+	ok(t, s, tok, path, "{}", out)
+	return storage.Queries(path) - before
+}
+
+// Once a first read warmed the node, the players' reads ask the store
+// nothing; a write drops the copy it changes at its commit, so the next
+// read asks the store again and shows it; while the bus is down every read
+// goes to the store.
+func TestPlayersReadsAskTheStoreNothingOnceWarm(t *testing.T) {
+	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
+		u, tok := newUser(t, s, "warmreader")
+		for _, path := range playersReads {
+			ok(t, s, tok.Token, path, "{}", nil)
+		}
+		for _, path := range playersReads {
+			if n := storeQueriesOf(t, s, tok.Token, path, nil); n != 0 {
+				t.Errorf("%s ran %d store statements once warm, want 0", path, n)
+			}
+		}
+
+		// A profile edit: the writer's node shows it at once.
+		ok(t, s, tok.Token, "/user/editNick", `{"nickName":"renamed"}`, nil)
+		var info UserInfo
+		if n := storeQueriesOf(t, s, tok.Token, "/user/mine", &info); n == 0 || info.NickName != "renamed" {
+			t.Fatalf("after editNick: %d statements, nickName %q; want a store read showing renamed", n, info.NickName)
+		}
+
+		// Money moved by the ledger (here straight through the store, as
+		// the ledger writer and the bet desk do): the next balance read is
+		// the new one.
+		ctx := context.Background()
+		res, err := storage.CommitLedgerBatch(ctx, db, 1, []storage.Op{{Transfers: []storage.Transfer{{Debit: storage.RechargeClearing,
+			Credit: storage.Wallet(u.ID), Amount: 700, Kind: storage.KindRecharge, IdempotencyKey: "warm-recharge"}}}}, 0)
+		if err != nil || res[0].Err != nil {
+			t.Fatalf("recharge: %v %+v", err, res)
+		}
+		var amount amountReply
+		ok(t, s, tok.Token, "/user/amount", "{}", &amount)
+		if amount.Amount != 700 {
+			t.Fatalf("amount after a committed recharge = %d, want 700", amount.Amount)
+		}
+		if n := storeQueriesOf(t, s, tok.Token, "/user/amount", &amount); n != 0 || amount.Amount != 700 {
+			t.Fatalf("warm again: %d statements, amount %d", n, amount.Amount)
+		}
+
+		// A notice for everyone changes every unread count.
+		if err := storage.CreateNotice(ctx, db, storage.Notice{ID: storage.NewID(), Title: "t", Content: "c", CreatedAt: 1, UpdatedAt: 1}); err != nil {
+			t.Fatal(err)
+		}
+		ok(t, s, tok.Token, "/user/mine", "{}", &info)
+		if info.Notice != 1 {
+			t.Fatalf("unread notices after one was published = %d, want 1", info.Notice)
+		}
+
+		// The bus is down: the node cannot hear other nodes' commits, so
+		// it reads the store; back up, it keeps copies again.
+		m := s.Bus.(*bus.Memory)
+		m.Down()
+		for _, path := range playersReads {
+			if n := storeQueriesOf(t, s, tok.Token, path, nil); n == 0 {
+				t.Errorf("%s answered from memory while the bus was down", path)
+			}
+		}
+		m.Resume()
+		for _, path := range playersReads {
+			ok(t, s, tok.Token, path, "{}", nil)
+			if n := storeQueriesOf(t, s, tok.Token, path, nil); n != 0 {
+				t.Errorf("%s ran %d store statements once warm after the bus came back", path, n)
+			}
+		}
+	})
+}
+
+// A copy is served at most userview.MaxAge: a change the store's commits
+// did not report (here a statement outside the store's functions) shows
+// once that has passed.
+func TestPlayersReadsBackstopIsTheMaximumAge(t *testing.T) {
+	db := storagetest.SQLite(t)
+	s, c := testServer(t, db)
+	u, tok := newUser(t, s, "agedreader")
+	var info UserInfo
+	ok(t, s, tok.Token, "/user/mine", "{}", &info)
+	if _, err := db.Exec(context.Background(), `UPDATE users SET nickname = 'direct' WHERE id = $1`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, s, tok.Token, "/user/mine", "{}", &info)
+	if info.NickName != "agedreader" {
+		t.Fatalf("nickName %q before the maximum age; the copy should still answer", info.NickName)
+	}
+	c.Advance(settingsAge)
+	ok(t, s, tok.Token, "/user/mine", "{}", &info)
+	if info.NickName != "direct" {
+		t.Fatalf("nickName %q after the maximum age, want direct", info.NickName)
+	}
+}
