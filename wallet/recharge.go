@@ -23,12 +23,16 @@ type Protocol struct {
 	Network  string `json:"network"`  // TRON, Ethereum
 	Address  string `json:"address"`  // where to send
 	MinDep   int64  `json:"minDep"`   // cents
+	// MaxDep is the largest order one operator credits (cents); an order
+	// above it is taken and waits for a second operator's approval.
+	MaxDep int64 `json:"maxDep"`
 }
 
 // RechargeOptions is what the recharge screen offers.
 type RechargeOptions struct {
 	Protocols  []Protocol // those with a configured deposit address; never nil
 	MinDeposit int64      // cents
+	MaxDeposit int64      // cents: above it an order needs two operators' approval
 	// ViaService: the app offers "recharge through customer service"
 	// beside (or, with no deposit address, instead of) the protocols.
 	ViaService bool
@@ -37,15 +41,24 @@ type RechargeOptions struct {
 // RechargeOptions lists the recharge protocols with a configured deposit
 // address and the recharge limits.
 func (w *Wallet) RechargeOptions() RechargeOptions {
-	min := w.Config.RechargeMinDeposit
+	min, max := w.Config.RechargeMinDeposit, w.maxDeposit()
 	out := []Protocol{}
 	if a := w.Config.USDTTRC20Address; a != "" {
-		out = append(out, Protocol{Protocol: "TRC20", Name: "USDT-TRC20", Network: "TRON", Address: a, MinDep: min})
+		out = append(out, Protocol{Protocol: "TRC20", Name: "USDT-TRC20", Network: "TRON", Address: a, MinDep: min, MaxDep: max})
 	}
 	if a := w.Config.USDTERC20Address; a != "" {
-		out = append(out, Protocol{Protocol: "ERC20", Name: "USDT-ERC20", Network: "Ethereum", Address: a, MinDep: min})
+		out = append(out, Protocol{Protocol: "ERC20", Name: "USDT-ERC20", Network: "Ethereum", Address: a, MinDep: min, MaxDep: max})
 	}
-	return RechargeOptions{Protocols: out, MinDeposit: min, ViaService: w.Config.RechargeViaService}
+	return RechargeOptions{Protocols: out, MinDeposit: min, MaxDeposit: max, ViaService: w.Config.RechargeViaService}
+}
+
+// maxDeposit is KJ_RECHARGE_MAX, or the ledger's largest amount when it is
+// not configured (a Wallet built without a configuration).
+func (w *Wallet) maxDeposit() int64 {
+	if w.Config.RechargeMax > 0 {
+		return w.Config.RechargeMax
+	}
+	return storage.MaxAmount
 }
 
 // txHashPattern: a TRON transaction id is 64 hex digits; an Ethereum
@@ -64,7 +77,9 @@ type RechargeRequest struct {
 
 // Recharge places a recharge order under review. A transaction claims one
 // order: the same request again answers the order it made; any other
-// claim of the transaction is refused.
+// claim of the transaction is refused. An order above the maximum is taken
+// all the same (its funds may already be on chain) and marked as needing
+// a second operator's approval (ConfirmRecharge).
 func (w *Wallet) Recharge(ctx context.Context, userID int64, req RechargeRequest) (storage.RechargeOrder, error) {
 	var none storage.RechargeOrder
 	amount, err := ParseAmount(req.Amount, "amount")
@@ -98,7 +113,15 @@ func (w *Wallet) Recharge(ctx context.Context, userID int64, req RechargeRequest
 	id := storage.NewID()
 	o := storage.RechargeOrder{ID: id, OrderNo: "R" + strconv.FormatInt(id, 10), UserID: userID, Amount: amount,
 		Protocol: protocol, Address: chain.Address, TxHash: hash, Status: storage.OrderUnderReview, CreatedAt: w.now()}
-	err = storage.CreateRechargeOrder(ctx, w.DB, o)
+	err = w.DB.Tx(ctx, func(tx storage.Tx) error {
+		if err := storage.CreateRechargeOrder(ctx, tx, o); err != nil {
+			return err
+		}
+		if amount > opts.MaxDeposit {
+			return storage.CreateRechargeApproval(ctx, tx, o.ID)
+		}
+		return nil
+	})
 	if errors.Is(err, storage.ErrConflict) {
 		// The hash was claimed: a resubmission of the same order answers
 		// that order; anything else is a second claim of one deposit.

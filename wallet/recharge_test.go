@@ -26,7 +26,7 @@ func TestRechargeOptionsFollowTheConfiguration(t *testing.T) {
 	}
 	w.Config.USDTERC20Address, w.Config.RechargeMinDeposit, w.Config.RechargeViaService = testERC20, 1500, true
 	o := w.RechargeOptions()
-	if len(o.Protocols) != 1 || o.Protocols[0] != (Protocol{"ERC20", "USDT-ERC20", "Ethereum", testERC20, 1500}) || o.MinDeposit != 1500 || !o.ViaService {
+	if len(o.Protocols) != 1 || o.Protocols[0] != (Protocol{"ERC20", "USDT-ERC20", "Ethereum", testERC20, 1500, storage.MaxAmount}) || o.MinDeposit != 1500 || !o.ViaService {
 		t.Fatalf("ERC20 only: %+v", o)
 	}
 }
@@ -149,6 +149,100 @@ func TestRechargeOrdersAndReview(t *testing.T) {
 		}
 		if r := storagetest.CheckLedger(t, db); r.Transfers != 1 {
 			t.Fatalf("transfers %d, want 1", r.Transfers)
+		}
+	})
+}
+
+// An order above KJ_RECHARGE_MAX is taken, flagged, and credited only when
+// a second, different operator approves it: the first approval is recorded
+// and audited, the same operator again is refused, and the credit happens
+// once however the approvals race.
+func TestRechargeAboveTheMaximumNeedsTwoOperators(t *testing.T) {
+	eachWallet(t, func(t *testing.T, w *Wallet) {
+		db, ctx := w.DB, t.Context()
+		w.Config.RechargeMax = 100_000
+		if o := w.RechargeOptions(); o.MaxDeposit != 100_000 || o.Protocols[0].MaxDep != 100_000 {
+			t.Fatalf("options %+v", o)
+		}
+		jade := newUser(t, w, "jade", false)
+		otto, olga, oscar := newOperator(t, w, "otto"), newOperator(t, w, "olga"), newOperator(t, w, "oscar")
+
+		atMax, err := w.Recharge(ctx, jade.ID, rechargeOf(100_000, "TRC20", hashN(1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		big, err := w.Recharge(ctx, jade.ID, rechargeOf(100_001, "TRC20", hashN(2)))
+		if err != nil || big.Status != storage.OrderUnderReview {
+			t.Fatalf("above the maximum: %+v %v, want it taken under review", big, err)
+		}
+		approvals, err := w.RechargeApprovals(ctx, []int64{atMax.ID, big.ID})
+		if err != nil || len(approvals) != 1 || approvals[big.ID].FirstBy != 0 {
+			t.Fatalf("approvals %+v %v: want only the order above the maximum flagged", approvals, err)
+		}
+
+		// At the maximum one operator credits.
+		if o, err := w.ConfirmRecharge(ctx, otto, atMax.ID, ""); err != nil || o.Status != storage.OrderCompleted {
+			t.Fatalf("at the maximum: %+v %v", o, err)
+		}
+		// Above it, the first approval is recorded and credits nothing.
+		o, err := w.ConfirmRecharge(ctx, otto, big.ID, "seen on chain")
+		if err != nil || o.Status != storage.OrderUnderReview {
+			t.Fatalf("first approval: %+v %v", o, err)
+		}
+		if a, _ := w.RechargeApprovals(ctx, []int64{big.ID}); a[big.ID].FirstBy != otto.ID || a[big.ID].FirstAt == 0 {
+			t.Fatalf("first approval not recorded: %+v", a)
+		}
+		if n := len(audited(t, db, "recharge.approve", big.ID)); n != 1 {
+			t.Fatalf("%d recharge.approve entries", n)
+		}
+		if got := balance(t, db, storage.Wallet(jade.ID)); got != 100_000 {
+			t.Fatalf("balance %d after one approval of the large order", got)
+		}
+		// The same operator cannot give the second approval, however often.
+		for range 3 {
+			_, err = w.ConfirmRecharge(ctx, otto, big.ID, "")
+			wantCode(t, err, apierr.CodeSecondApprovalSame, "the first approver again")
+		}
+		if got := balance(t, db, storage.Wallet(jade.ID)); got != 100_000 {
+			t.Fatalf("balance %d after the first approver tried again", got)
+		}
+		// Two other operators at once: credited once, audited once.
+		var wg sync.WaitGroup
+		for _, op := range []Operator{olga, oscar, olga} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if got, err := w.ConfirmRecharge(ctx, op, big.ID, ""); err != nil || got.Status != storage.OrderCompleted {
+					t.Errorf("second approval: %+v %v", got, err)
+				}
+			}()
+		}
+		wg.Wait()
+		if got := balance(t, db, storage.Wallet(jade.ID)); got != 200_001 {
+			t.Fatalf("balance %d, want both orders credited once", got)
+		}
+		if n := len(audited(t, db, "recharge.confirm", big.ID)); n != 1 {
+			t.Fatalf("%d recharge.confirm entries", n)
+		}
+		if o, err := w.ConfirmRecharge(ctx, otto, big.ID, ""); err != nil || o.Status != storage.OrderCompleted {
+			t.Fatalf("the first approver after the credit: %+v %v, want the credited order", o, err)
+		}
+
+		// A large order failed after its first approval is not credited by a second.
+		other, err := w.Recharge(ctx, jade.ID, rechargeOf(500_000, "ERC20", "0x"+hashN(3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.ConfirmRecharge(ctx, olga, other.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.FailRecharge(ctx, oscar, other.ID, "no such transfer"); err != nil {
+			t.Fatal(err)
+		}
+		_, err = w.ConfirmRecharge(ctx, otto, other.ID, "")
+		wantCode(t, err, apierr.CodeOrderProcessed, "a second approval of a failed order")
+		if r := storagetest.CheckLedger(t, db); r.Transfers != 2 {
+			t.Fatalf("transfers %d, want 2", r.Transfers)
 		}
 	})
 }

@@ -93,12 +93,97 @@ var (
 	}}
 )
 
-// ConfirmRecharge credits a recharge order under review to its user.
+// ConfirmRecharge credits a recharge order under review to its user. An
+// order above the maximum needs two operators: the first approval is
+// recorded (and audited as recharge.approve) and leaves the order under
+// review; a second approval by another operator credits it; the first
+// approver approving again is refused (CodeSecondApprovalSame).
 func (w *Wallet) ConfirmRecharge(ctx context.Context, op Operator, id int64, remark string) (storage.RechargeOrder, error) {
-	return reviewOrder(ctx, w, recharges, op, id, remark, storage.OrderCompleted, "recharge.confirm", func(o order) ledger.Transfer {
+	a, err := storage.RechargeApprovalOf(ctx, w.DB, id)
+	twoNeeded := err == nil
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return storage.RechargeOrder{}, err
+	}
+	if twoNeeded && a.FirstBy == 0 {
+		o, recorded, err := w.firstApproval(ctx, op, id, remark)
+		if err != nil || recorded {
+			return o, err
+		}
+		// Another operator approved first meanwhile: this is the second.
+		if a, err = storage.RechargeApprovalOf(ctx, w.DB, id); err != nil {
+			return storage.RechargeOrder{}, err
+		}
+	}
+	var guard func(context.Context, storage.Tx) error
+	if twoNeeded {
+		if a.FirstBy == op.ID {
+			o, err := storage.RechargeOrderByID(ctx, w.DB, id)
+			if err != nil {
+				return o, notFound(err)
+			}
+			if o.Status == storage.OrderUnderReview {
+				return storage.RechargeOrder{}, apierr.Fail(apierr.CodeSecondApprovalSame, "wallet.recharge.second.same")
+			}
+		}
+		// Checked again in the transaction that credits: the first
+		// approval is someone else's.
+		guard = func(ctx context.Context, tx storage.Tx) error {
+			a, err := storage.RechargeApprovalOf(ctx, tx, id)
+			if err != nil {
+				return err
+			}
+			if a.FirstBy == 0 || a.FirstBy == op.ID {
+				return apierr.Fail(apierr.CodeSecondApprovalSame, "wallet.recharge.second.same")
+			}
+			return nil
+		}
+	}
+	return reviewOrder(ctx, w, recharges, op, id, remark, storage.OrderCompleted, "recharge.confirm", guard, func(o order) ledger.Transfer {
 		return ledger.Transfer{Debit: ledger.RechargeClearing, Credit: ledger.Wallet(o.UserID), Amount: o.Amount,
 			Kind: storage.KindRecharge, Ref: o.OrderNo, IdempotencyKey: "recharge:" + strconv.FormatInt(o.ID, 10)}
 	})
+}
+
+// firstApproval records op as the first approver of an order needing two,
+// with its audit entry, and reports whether it did (false: another
+// operator got there first). The order stays under review.
+func (w *Wallet) firstApproval(ctx context.Context, op Operator, id int64, remark string) (storage.RechargeOrder, bool, error) {
+	remark, err := remarkOf(remark)
+	if err != nil {
+		return storage.RechargeOrder{}, false, err
+	}
+	var recorded bool
+	err = w.DB.Tx(ctx, func(tx storage.Tx) error {
+		ok, err := storage.SetRechargeFirstApproval(ctx, tx, id, op.ID, w.now())
+		if err != nil || !ok {
+			return err
+		}
+		recorded = true
+		o, err := storage.RechargeOrderByID(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		return op.Audit.Reviewed(ctx, tx, "recharge.approve", Review{OrderID: id, UserID: o.UserID, Amount: o.Amount,
+			From: o.Status, To: o.Status, Remark: remark})
+	})
+	if err != nil {
+		return storage.RechargeOrder{}, false, err
+	}
+	o, err := storage.RechargeOrderByID(ctx, w.DB, id)
+	if err != nil {
+		return o, false, notFound(err)
+	}
+	if !recorded && o.Status != storage.OrderUnderReview {
+		// Failed (or credited) meanwhile: answered as any late review is.
+		return o, true, settledAs(o.Status, storage.OrderCompleted)
+	}
+	return o, recorded, nil
+}
+
+// RechargeApprovals is the approval state of the orders among ids that
+// need two operators, by order id.
+func (w *Wallet) RechargeApprovals(ctx context.Context, ids []int64) (map[int64]storage.RechargeApproval, error) {
+	return storage.RechargeApprovals(ctx, w.DB, ids)
 }
 
 // FailRecharge marks a recharge order under review failed; no money moves.
@@ -134,7 +219,7 @@ func (w *Wallet) FailRecharge(ctx context.Context, op Operator, id int64, remark
 
 // CompleteExchange pays an exchange under review out of withdrawal-pending.
 func (w *Wallet) CompleteExchange(ctx context.Context, op Operator, id int64, remark string) (storage.ExchangeOrder, error) {
-	return reviewOrder(ctx, w, exchanges, op, id, remark, storage.OrderCompleted, "exchange.complete", func(o order) ledger.Transfer {
+	return reviewOrder(ctx, w, exchanges, op, id, remark, storage.OrderCompleted, "exchange.complete", nil, func(o order) ledger.Transfer {
 		return ledger.Transfer{Debit: ledger.WithdrawalPending, Credit: ledger.Withdrawn, Amount: o.Amount,
 			Kind: storage.KindExchangePaid, Ref: o.OrderNo, IdempotencyKey: "exchange-paid:" + strconv.FormatInt(o.ID, 10)}
 	})
@@ -148,7 +233,7 @@ func (w *Wallet) FailExchange(ctx context.Context, op Operator, id int64, remark
 	if strings.TrimSpace(remark) == "" {
 		return storage.ExchangeOrder{}, apierr.Required("remark")
 	}
-	return reviewOrder(ctx, w, exchanges, op, id, remark, storage.OrderFailed, "exchange.fail", func(o order) ledger.Transfer {
+	return reviewOrder(ctx, w, exchanges, op, id, remark, storage.OrderFailed, "exchange.fail", nil, func(o order) ledger.Transfer {
 		return ledger.Transfer{Debit: ledger.WithdrawalPending, Credit: ledger.Wallet(o.UserID), Amount: o.Amount,
 			Kind: storage.KindExchangeRefund, Ref: o.OrderNo, IdempotencyKey: "exchange-refund:" + strconv.FormatInt(o.ID, 10)}
 	})
@@ -160,9 +245,10 @@ func (w *Wallet) FailExchange(ctx context.Context, op Operator, id int64, remark
 // the audit entry. A refusal caused by a concurrent review (possibly in the
 // same ledger batch, where this operation's transfer may fail before its
 // hook looks) is answered from the order's state, reloaded; settledAs then
-// says whether it went the way asked.
+// says whether it went the way asked. guard, when set, is checked first in
+// the transaction of the move and refuses it with its error.
 func reviewOrder[O any](ctx context.Context, w *Wallet, kind orders[O], op Operator, id int64, remark string, to int, action string,
-	transfer func(order) ledger.Transfer) (O, error) {
+	guard func(context.Context, storage.Tx) error, transfer func(order) ledger.Transfer) (O, error) {
 	var zero O
 	remark, err := remarkOf(remark)
 	if err != nil {
@@ -175,6 +261,11 @@ func reviewOrder[O any](ctx context.Context, w *Wallet, kind orders[O], op Opera
 	if f := kind.fields(o); f.Status == storage.OrderUnderReview {
 		at := w.now()
 		err = w.submit(ctx, ledger.Op{Transfers: []ledger.Transfer{transfer(f)}, Hook: func(ctx context.Context, tx storage.Tx) error {
+			if guard != nil {
+				if err := guard(ctx, tx); err != nil {
+					return err
+				}
+			}
 			ok, err := kind.setStatus(ctx, tx, f.ID, storage.OrderUnderReview, to, op.ID, remark, at)
 			if err == nil && !ok {
 				err = errNotPending

@@ -142,6 +142,7 @@ const (
 	CodeRequestKeyReused      = 1222 // an Idempotency-Key reused for a different exchange
 	CodeBankNameTaken         = 1223 // operator: the country has a bank of that name
 	CodeFundPasswordUnchanged = 1224 // changeWalletPwd to the same password
+	CodeSecondApprovalSame    = 1225 // the operator who approved a recharge above KJ_RECHARGE_MAX first approves it again
 )
 
 // Activation window error codes (1400-1499), listed in docs/API.md.
