@@ -940,6 +940,8 @@ type auditView struct {
 	Target     string    `json:"target"`
 	Detail     any       `json:"detail"`
 	CreatedAt  int64     `json:"createdAt"`
+	// Reading is the row in words, in the caller's language (audit_render.go).
+	Reading auditReading `json:"reading"`
 }
 
 func (s *Server) adminAuditList(c *Call) (any, error) {
@@ -973,7 +975,8 @@ func (s *Server) adminAuditList(c *Call) (any, error) {
 			if e.OperatorID == 0 {
 				e.Operator = "cli" // `kj admin`: the detail's osUser names who ran it
 			}
-			return auditView{contentID(e.ID), contentID(e.OperatorID), e.Operator, e.Action, e.Target, contentRawJSON(e.Detail), e.CreatedAt}
+			return auditView{contentID(e.ID), contentID(e.OperatorID), e.Operator, e.Action, e.Target, contentRawJSON(e.Detail), e.CreatedAt,
+				readAudit(c.Lang, e)}
 		})
 }
 

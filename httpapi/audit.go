@@ -22,8 +22,11 @@ import (
 // audited change is added here, where TestEveryAuditActionRecordsWho
 // WhereWhatBeforeAndAfter finds it and checks its rows.
 var auditActions = map[string]string{
-	"operator.create": "the new operator's user id",
-	"operator.role":   "the operator's user id",
+	"operator.create":         "the new operator's user id",
+	"operator.role":           "the operator's user id",
+	"operator.disable":        "the operator's user id",
+	"operator.enable":         "the operator's user id",
+	"operator.password.reset": "the operator's user id",
 
 	"user.activation":         "the player's user id",
 	"user.freeze":             "the player's user id",

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"kj/actors/window"
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -356,6 +357,9 @@ func TestEveryAuditActionRecordsWhoWhereWhatBeforeAndAfter(t *testing.T) {
 		// Operators and players.
 		created := idOf(do("operator.create", "/admin/operators/create", `{"account":"audit_new","password":"pass1234","role":"agent"}`, creation, change, ""), "userId")
 		do("operator.role", "/admin/operators/role", fmt.Sprintf(`{"userId":%q,"role":"admin"}`, created), change, change, created)
+		do("operator.disable", "/admin/operators/disable", fmt.Sprintf(`{"userId":%q,"disabled":1}`, created), change, change, created)
+		do("operator.enable", "/admin/operators/disable", fmt.Sprintf(`{"userId":%q,"disabled":0}`, created), change, change, created)
+		do("operator.password.reset", "/admin/operators/resetPassword", fmt.Sprintf(`{"userId":%q,"password":"pass5678"}`, created), change, change, created)
 		do("user.activation", "/admin/activateUser", fmt.Sprintf(`{"userId":%q,"isActivation":1}`, pat.IDString()), change, change, pat.IDString())
 		do("user.freeze", "/admin/user/freeze", fmt.Sprintf(`{"userId":%q,"frozen":1,"reason":"check"}`, pat.IDString()), change, change, pat.IDString())
 		do("user.unfreeze", "/admin/user/freeze", fmt.Sprintf(`{"userId":%q,"frozen":0}`, pat.IDString()), change, change, pat.IDString())
@@ -419,6 +423,21 @@ func TestEveryAuditActionRecordsWhoWhereWhatBeforeAndAfter(t *testing.T) {
 		es, _ = storage.ListAudit(ctx, db, storage.AuditFilter{Action: "listing.create"}, 1, 0)
 		if len(es) != 1 || strings.Contains(es[0].Detail, "+351") {
 			t.Errorf("a listing's contact reached the audit log: %+v", es)
+		}
+		// Each row made here reads in words in every locale (audit_render.go).
+		for _, l := range apierr.Langs {
+			for page := 1; ; page++ {
+				list := contentOK[contentList[auditView]](t, contentPost(t, s, "/admin/audit/list",
+					fmt.Sprintf(`{"page":%d,"pageSize":50}`, page), opTok.Token, "Accept-Language", l))
+				for _, e := range list.List {
+					if e.Reading.Text == "" || e.Reading.Text == e.Action || strings.ContainsAny(e.Reading.Text, "{}") {
+						t.Errorf("%s in %s reads %q", e.Action, l, e.Reading.Text)
+					}
+				}
+				if page >= list.Pages {
+					break
+				}
+			}
 		}
 		for a := range auditActions {
 			if !seen[a] && a != "demo.seed" {

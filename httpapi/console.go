@@ -31,6 +31,8 @@ func init() {
 		s.Post("/admin/operators/list", Operator, s.adminOperatorList)
 		s.Post("/admin/operators/create", Operator, s.adminOperatorCreate)
 		s.Post("/admin/operators/role", Operator, s.adminOperatorRole)
+		s.Post("/admin/operators/disable", Operator, s.adminOperatorDisable)
+		s.Post("/admin/operators/resetPassword", Operator, s.adminOperatorResetPassword)
 		s.Post("/admin/dashboard", Operator, s.adminDashboard)
 		s.Post("/admin/user/detail", Operator, s.adminUserDetail)
 		s.Post("/admin/user/freeze", Operator, s.adminUserFreeze)
@@ -75,6 +77,7 @@ type operatorView struct {
 	Role        string `json:"role"`
 	CreatedAt   int64  `json:"createdAt"`
 	LastLoginAt int64  `json:"lastLoginAt"`
+	DisabledAt  int64  `json:"disabledAt"` // unix ms; 0: can sign in
 }
 
 func operatorViews(list []storage.OperatorRow) []operatorView {
@@ -87,8 +90,144 @@ func operatorViews(list []storage.OperatorRow) []operatorView {
 }
 
 func (s *Server) adminOperatorList(c *Call) (any, error) {
+	return s.operatorList(c)
+}
+
+// operatorList is every operator with whether they are disabled.
+func (s *Server) operatorList(c *Call) ([]operatorView, error) {
 	list, err := storage.ListOperators(c.Ctx, s.DB)
-	return operatorViews(list), err
+	if err != nil {
+		return nil, err
+	}
+	disabled, err := storage.DisabledOperators(c.Ctx, s.DB)
+	out := operatorViews(list)
+	for i := range out {
+		out[i].DisabledAt = disabled[list[i].ID]
+	}
+	return out, err
+}
+
+// operatorTarget reads the operator another admin acts on: an operator
+// other than the caller (an admin cannot lock themselves out).
+func operatorTarget(c *Call, tx storage.Tx, id int64) (role string, err error) {
+	if id == 0 {
+		return "", apierr.Required("userId")
+	}
+	if id == c.User.ID {
+		return "", apierr.Fail(apierr.CodeBadRequest, "operator.self")
+	}
+	role, err = storage.OperatorRole(c.Ctx, tx, id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return "", apierr.Fail(apierr.CodeAccountUnknown, "account.unknown")
+	}
+	if err == nil && role == "" {
+		return "", apierr.Invalid("userId") // a player: freeze them from their page
+	}
+	return role, err
+}
+
+// adminOperatorDisable disables (disabled 1) or enables (disabled 0) an
+// operator's sign-in. Disabling ends every session of theirs at once; their
+// sign-in is refused (account.frozen) until enabled. An admin cannot disable
+// themselves, nor the last admin who can still sign in.
+func (s *Server) adminOperatorDisable(c *Call) (any, error) {
+	var req struct {
+		UserID   UserIDParam `json:"userId"`
+		Disabled *int        `json:"disabled"`
+	}
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.Disabled == nil {
+		return nil, apierr.Required("disabled")
+	}
+	if *req.Disabled != 0 && *req.Disabled != 1 {
+		return nil, apierr.Invalid("disabled")
+	}
+	disable := *req.Disabled == 1
+	id := int64(req.UserID)
+	now := s.Clock.Now().UnixMilli()
+	at, action := int64(0), "operator.enable"
+	if disable {
+		at, action = now, "operator.disable"
+	}
+	var ended []int64
+	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		role, err := operatorTarget(c, tx, id)
+		if err != nil {
+			return err
+		}
+		if disable && role == storage.OperatorAdmin {
+			if n, err := storage.EnabledAdmins(c.Ctx, tx, id); err != nil {
+				return err
+			} else if n == 0 {
+				return apierr.Fail(apierr.CodeBadRequest, "operator.last.admin")
+			}
+		}
+		before, err := storage.FrozenAt(c.Ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		changed, err := storage.SetFrozen(c.Ctx, tx, id, at, now)
+		if err != nil || !changed {
+			return err // already so: nothing to record
+		}
+		if disable {
+			if ended, err = storage.EndUserSessions(c.Ctx, tx, id, 0, storage.SessionSignedOut); err != nil {
+				return err
+			}
+		}
+		return RecordOperatorAction(c, tx, action, id, auditChange{Before: frozenState{FrozenAt: before},
+			After: frozenState{FrozenAt: at, SessionsEnded: len(ended)}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.Sessions.Announce(c.Ctx, id, auth.ReasonSignedOut, ended...)
+	return s.operatorList(c)
+}
+
+// adminOperatorResetPassword sets a new sign-in password for another
+// operator (by the rules of /register) and ends their sessions, so they
+// sign in again with it. The audit row never holds the password.
+func (s *Server) adminOperatorResetPassword(c *Call) (any, error) {
+	var req struct {
+		UserID   UserIDParam `json:"userId"`
+		Password string      `json:"password"`
+	}
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.Password == "" {
+		return nil, apierr.Required("password")
+	}
+	if err := ValidatePassword("password", req.Password); err != nil {
+		return nil, err
+	}
+	hash, err := auth.HashPassword(req.Password)
+	if err != nil {
+		return nil, err
+	}
+	id := int64(req.UserID)
+	var ended []int64
+	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
+		if _, err := operatorTarget(c, tx, id); err != nil {
+			return err
+		}
+		if err := storage.SetPasswordHash(c.Ctx, tx, id, hash, s.Clock.Now().UnixMilli()); err != nil {
+			return err
+		}
+		if ended, err = storage.EndUserSessions(c.Ctx, tx, id, 0, storage.SessionSignedOut); err != nil {
+			return err
+		}
+		return RecordOperatorAction(c, tx, "operator.password.reset", id, auditChange{Before: map[string]bool{"passwordChanged": false},
+			After: map[string]any{"passwordChanged": true, "sessionsEnded": len(ended)}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.Sessions.Announce(c.Ctx, id, auth.ReasonSignedOut, ended...)
+	return s.operatorList(c)
 }
 
 func checkRole(role string) error {
