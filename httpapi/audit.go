@@ -36,6 +36,7 @@ var auditActions = map[string]string{
 	"customer.handover": "the visitor number",
 	"customer.reply":    "the visitor number",
 
+	"recharge.approve":  "the order id",
 	"recharge.confirm":  "the order id",
 	"recharge.fail":     "the order id",
 	"exchange.complete": "the order id",

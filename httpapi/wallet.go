@@ -51,7 +51,7 @@ func (s *Server) userAmount(c *Call) (any, error) {
 
 func (s *Server) chainTypes(c *Call) (any, error) {
 	r := s.Wallet.RechargeOptions()
-	return map[string]any{"list": r.Protocols, "minDep": r.MinDeposit, "currency": "USDT", "service": r.ViaService}, nil
+	return map[string]any{"list": r.Protocols, "minDep": r.MinDeposit, "maxDep": r.MaxDeposit, "currency": "USDT", "service": r.ViaService}, nil
 }
 
 // orderJSON is a recharge or exchange order as the client sees it.

@@ -19,8 +19,8 @@ import (
 func init() {
 	registerArea(func(s *Server) {
 		s.Post("/admin/recharge/list", Operator, s.adminRechargeList)
-		s.Post("/admin/recharge/confirm", Operator, reviewRoute(s, (*wallet.Wallet).ConfirmRecharge, rechargeJSON))
-		s.Post("/admin/recharge/fail", Operator, reviewRoute(s, (*wallet.Wallet).FailRecharge, rechargeJSON))
+		s.Post("/admin/recharge/confirm", Operator, reviewRoute(s, (*wallet.Wallet).ConfirmRecharge, s.reviewedRechargeJSON))
+		s.Post("/admin/recharge/fail", Operator, reviewRoute(s, (*wallet.Wallet).FailRecharge, s.reviewedRechargeJSON))
 		s.Post("/admin/exchange/list", Operator, s.adminExchangeList)
 		s.Post("/admin/exchange/complete", Operator, reviewRoute(s, (*wallet.Wallet).CompleteExchange, reviewedExchangeJSON))
 		s.Post("/admin/exchange/fail", Operator, reviewRoute(s, (*wallet.Wallet).FailExchange, reviewedExchangeJSON))
@@ -71,12 +71,88 @@ func (r *reviewListRequest) parse() (status, limit, offset int, err error) {
 	return status, limit, offset, err
 }
 
+// rechargeReviewJSON is a recharge order in the operators' queue: above
+// KJ_RECHARGE_MAX it needs a second operator's approval, and says who gave
+// the first.
+type rechargeReviewJSON struct {
+	orderJSON
+	NeedsSecondApproval bool   `json:"needsSecondApproval"`
+	FirstApprovedBy     string `json:"firstApprovedBy,omitempty"` // the first approver's account
+	FirstApprovedAt     int64  `json:"firstApprovedAt,omitempty"`
+}
+
 func (s *Server) adminRechargeList(c *Call) (any, error) {
-	return reviewQueue(s, c, s.Wallet.RechargeOrders, func(o storage.RechargeOrder) orderJSON {
-		out := rechargeJSON(o)
-		out.UserID, out.Account = strconv.FormatInt(o.UserID, 10), o.Account
-		return out
-	})
+	var req reviewListRequest
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	status, limit, offset, err := req.parse()
+	if err != nil {
+		return nil, err
+	}
+	orders, total, err := s.Wallet.RechargeOrders(c.Ctx, status, req.Keyword, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.withApprovals(c.Ctx, orders)
+	if err != nil {
+		return nil, err
+	}
+	for i, o := range orders {
+		list[i].UserID, list[i].Account = strconv.FormatInt(o.UserID, 10), o.Account
+	}
+	return replyList(list, total, limit, offset), nil
+}
+
+// withApprovals shows recharge orders with their approval state and the
+// accounts of their first approvers.
+func (s *Server) withApprovals(ctx context.Context, orders []storage.RechargeOrder) ([]rechargeReviewJSON, error) {
+	ids := make([]int64, len(orders))
+	for i, o := range orders {
+		ids[i] = o.ID
+	}
+	approvals, err := s.Wallet.RechargeApprovals(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var approvers []int64
+	for _, a := range approvals {
+		if a.FirstBy != 0 {
+			approvers = append(approvers, a.FirstBy)
+		}
+	}
+	names := map[int64]string{}
+	if len(approvers) > 0 {
+		users, err := storage.UsersByIDs(ctx, s.DB, approvers)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range users {
+			names[u.ID] = u.Account
+		}
+	}
+	out := make([]rechargeReviewJSON, len(orders))
+	for i, o := range orders {
+		out[i] = rechargeReviewJSON{orderJSON: rechargeJSON(o)}
+		if a, ok := approvals[o.ID]; ok {
+			out[i].NeedsSecondApproval = true
+			if a.FirstBy != 0 {
+				out[i].FirstApprovedBy, out[i].FirstApprovedAt = names[a.FirstBy], a.FirstAt
+			}
+		}
+	}
+	return out, nil
+}
+
+// reviewedRechargeJSON is a recharge order after an operator's review: a
+// first approval of an order needing two leaves it under review, with its
+// first approver named.
+func (s *Server) reviewedRechargeJSON(c *Call, o storage.RechargeOrder) (rechargeReviewJSON, error) {
+	list, err := s.withApprovals(c.Ctx, []storage.RechargeOrder{o})
+	if err != nil {
+		return rechargeReviewJSON{}, err
+	}
+	return list[0], nil
 }
 
 func (s *Server) adminExchangeList(c *Call) (any, error) {
@@ -109,8 +185,8 @@ func reviewQueue[O any](s *Server, c *Call, list func(context.Context, int, stri
 
 // reviewRoute is the route of one review of an order: it reads the
 // order's id and the remark, has the wallet review it and shows the order.
-func reviewRoute[O any](s *Server, review func(*wallet.Wallet, context.Context, wallet.Operator, int64, string) (O, error),
-	view func(O) orderJSON) Handler {
+func reviewRoute[O, V any](s *Server, review func(*wallet.Wallet, context.Context, wallet.Operator, int64, string) (O, error),
+	view func(*Call, O) (V, error)) Handler {
 	return func(c *Call) (any, error) {
 		var req struct {
 			OrderID json.RawMessage `json:"orderId"`
@@ -127,14 +203,14 @@ func reviewRoute[O any](s *Server, review func(*wallet.Wallet, context.Context, 
 		if err != nil {
 			return nil, err
 		}
-		return view(o), nil
+		return view(c, o)
 	}
 }
 
 // reviewedExchangeJSON is a reviewed exchange as the operator sees it: the
 // full card number and the user, without the account.
-func reviewedExchangeJSON(o storage.ExchangeOrder) orderJSON {
+func reviewedExchangeJSON(_ *Call, o storage.ExchangeOrder) (orderJSON, error) {
 	out := exchangeJSON(o, true)
 	out.UserID = strconv.FormatInt(o.UserID, 10)
-	return out
+	return out, nil
 }

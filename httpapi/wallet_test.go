@@ -200,7 +200,7 @@ func TestRechargeRoutes(t *testing.T) {
 			Service  bool
 		}
 		ok(t, s, tok.Token, "/user/getChainTypes", `{}`, &chains)
-		if len(chains.List) != 2 || chains.List[0] != (wallet.Protocol{Protocol: "TRC20", Name: "USDT-TRC20", Network: "TRON", Address: trc20, MinDep: 1000}) ||
+		if len(chains.List) != 2 || chains.List[0] != (wallet.Protocol{Protocol: "TRC20", Name: "USDT-TRC20", Network: "TRON", Address: trc20, MinDep: 1000, MaxDep: 10_000_000}) ||
 			chains.List[1].Address != erc20 || chains.MinDep != 1000 || chains.Currency != "USDT" || !chains.Service {
 			t.Fatalf("chain types %+v (recharge through customer service is on by default)", chains)
 		}
