@@ -22,7 +22,7 @@ import { Loading, LoadError } from '../../../components/status/LoadState';
 import { isMuted } from '../data/badge';
 import { markReadLocally } from '../data/controls';
 import { presenceWatch } from '../data/presence';
-import { initialDraft, saveDraft } from '../data/drafts';
+import { initialDraft, saveDraft, unsavedDraft } from '../data/drafts';
 import { chatErrorText } from '../data/errors';
 import { useBlacklist, useConversations, useGroup, useGroupMembers, useMessages, useSelf } from '../data/hooks';
 import type { ConversationTarget } from '../data/ids';
@@ -72,6 +72,15 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
   const { conversationID } = target;
   const isGroup = Boolean(target.groupID);
   const { item, ready } = useConversationItem(target);
+  // A draft kept only in this browser goes to the server once the chat is open (so the user's
+  // other devices get it too).
+  const draftChecked = useRef('');
+  useEffect(() => {
+    if (!ready || draftChecked.current === conversationID) return;
+    draftChecked.current = conversationID;
+    const text = unsavedDraft(me, item, conversationID);
+    if (text !== null) void saveDraft(client, me, conversationID, text);
+  }, [ready, item, me, conversationID, client]);
   const { data: self } = useSelf();
   const { data: group } = useGroup(target.groupID);
   const { data: members } = useGroupMembers(target.groupID, isGroup && group?.status !== GroupStatus.dismissed && !item?.isNotInGroup);

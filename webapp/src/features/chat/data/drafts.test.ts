@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationItem } from '../../../api/socket/types';
 import { STORAGE_KEYS } from '../../../api/storage';
 import { memoryStore } from '../../../test/memoryStore';
-import { initialDraft, keepLocalDraft, localDraft, saveDraft, withDraft } from './drafts';
+import { initialDraft, keepLocalDraft, localDraft, saveDraft, unsavedDraft, withDraft } from './drafts';
 import { chatKeys } from './keys';
 
 function conversation(id: string, over: Partial<ConversationItem> = {}): ConversationItem {
@@ -65,6 +65,18 @@ describe('drafts', () => {
     keepLocalDraft('1', 'c', 'stale', 40, store);
     expect(initialDraft('1', item, 'c', store)).toBe('from server');
     expect(initialDraft('1', undefined, 'c', store)).toBe('stale');
+  });
+
+  it('names the draft this browser kept that the server has not got, to send it again', () => {
+    const store = memoryStore();
+    expect(unsavedDraft('1', conversation('si_1_2'), 'si_1_2', store)).toBeNull();
+    keepLocalDraft('1', 'si_1_2', 'typed offline', 50, store);
+    expect(unsavedDraft('1', conversation('si_1_2', { draftText: 'older', draftTextTime: 40 }), 'si_1_2', store)).toBe('typed offline');
+    expect(unsavedDraft('1', undefined, 'si_1_2', store)).toBe('typed offline');
+    // The server has it already, or has a newer one (from another device): nothing to send.
+    expect(unsavedDraft('1', conversation('si_1_2', { draftText: 'typed offline', draftTextTime: 50 }), 'si_1_2', store)).toBeNull();
+    expect(unsavedDraft('1', conversation('si_1_2', { draftText: 'newer', draftTextTime: 60 }), 'si_1_2', store)).toBeNull();
+    expect(unsavedDraft('2', conversation('si_1_2'), 'si_1_2', store)).toBeNull();
   });
 
   it('shows the draft in the list at once and drops the local copy once the server has it', async () => {

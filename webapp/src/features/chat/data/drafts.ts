@@ -66,6 +66,16 @@ export function initialDraft(me: string, item: ConversationItem | undefined, con
   return server;
 }
 
+/**
+ * The draft this browser kept that the server has not got (typed while the socket was down,
+ * or the page went away before the save went out), to be sent again; null when there is none.
+ */
+export function unsavedDraft(me: string, item: ConversationItem | undefined, conversationID: string, store: KeyValueStore = browserStore): string | null {
+  const local = localDraft(me, conversationID, store);
+  if (!local || local.at < (item?.draftTextTime ?? 0) || local.text === (item?.draftText ?? '')) return null;
+  return local.text;
+}
+
 /** Saves a draft: at once in the list and this browser, then on the server (the local copy goes once it is there). */
 export function saveDraft(
   client: QueryClient,

@@ -16,7 +16,7 @@ import './SearchPage.css';
 const PAGE = 20;
 
 /** The words found, highlighted. */
-function Highlighted({ text, keyword }: { text: string; keyword: string }) {
+export function Highlighted({ text, keyword }: { text: string; keyword: string }) {
   return (
     <>
       {highlightParts(aroundMatch(text, keyword), keyword).map((part, i) =>
