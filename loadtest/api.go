@@ -500,3 +500,9 @@ func decodeEnvelope(status int, b []byte, out any) error {
 	}
 	return nil
 }
+
+// Post sends body (JSON bytes, nil for none) to /api<path> with the token,
+// as Call does without encoding it.
+func (a *LeanAPI) Post(ctx context.Context, path, token string, body []byte, out any) error {
+	return a.do(ctx, nil, path, token, body, func(status int, b []byte) error { return decodeEnvelope(status, b, out) })
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -181,4 +182,84 @@ func Window(pid int, from, to ProcSample, peakFDs, peakSockets int) ServerStats 
 		st.CPUPercent = st.CPUSeconds / st.WindowSec * 100
 	}
 	return st
+}
+
+// StepSampler reads the box at a driver's step boundaries (Driver.Sample)
+// with PostgreSQL counted per process: BoxSample.Postgres sums the CPU of
+// the postgres processes alive at the moment, so a backend that exits
+// between two samples (another client's connection closing, on a shared
+// box) takes its whole past CPU out of the difference, which can then go
+// below zero. Here each process counts only what it used since the last
+// sample (all of it when new), so the figure never goes down; it misses
+// only the last moments of a backend that exits mid-step (the server's
+// own pool keeps its backends).
+type StepSampler struct {
+	pids []int
+	mu   sync.Mutex
+	last map[int]float64 // postgres pid → CPU seconds at the last sample
+	sum  float64
+}
+
+// NewStepSampler samples the box for the server processes pids.
+func NewStepSampler(pids ...int) *StepSampler {
+	s := &StepSampler{pids: pids}
+	s.Sample()
+	return s
+}
+
+// Sample is SampleBox with Postgres counted per process.
+func (s *StepSampler) Sample() BoxSample {
+	b := SampleBox(s.pids...)
+	now := postgresCPUs()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last != nil {
+		for pid, cpu := range now {
+			s.sum += max(0, cpu-s.last[pid])
+		}
+	}
+	s.last = now
+	b.Postgres = s.sum
+	return b
+}
+
+// postgresCPUs is the CPU seconds of every process named postgres, by pid.
+func postgresCPUs() map[int]float64 {
+	out := map[int]float64{}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return out
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if comm, err := os.ReadFile("/proc/" + e.Name() + "/comm"); err == nil && strings.TrimSpace(string(comm)) == "postgres" {
+			if cpu, ok := statCPU(pid); ok {
+				out[pid] = cpu
+			}
+		}
+	}
+	return out
+}
+
+// statCPU is a process's user + system seconds from /proc/<pid>/stat
+// alone (ReadProc reads its descriptors and limits too).
+func statCPU(pid int) (float64, bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) <= 12 {
+		return 0, false
+	}
+	ut, _ := strconv.ParseUint(f[11], 10, 64)
+	st, _ := strconv.ParseUint(f[12], 10, 64)
+	return float64(ut+st) / userHZ, true
 }
