@@ -23,6 +23,7 @@ var agentRoutes = map[string]bool{
 	"/admin/activateUser": true, "/admin/user/freeze": true, "/admin/user/resetFundPassword": true,
 	"/admin/recharge/list": true, "/admin/recharge/confirm": true, "/admin/recharge/fail": true,
 	"/admin/exchange/list": true, "/admin/exchange/complete": true, "/admin/exchange/fail": true,
+	"/admin/orders/search": true, "/admin/orders/export": true,
 	"/admin/customer/visitors": true, "/admin/customer/messages": true, "/admin/customer/reply": true,
 	"/admin/customer/agents": true, "/admin/customer/handover": true,
 	"/admin/windows": true, "/admin/round/bets": true, "/admin/rounds/fairness": true,
