@@ -322,14 +322,16 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 		}
 		init := vis.next("init")
 		key, _ := init["visitorId"].(string)
-		if !strings.HasPrefix(key, "v_") || init["serviceId"] != agent.IDString() || !strings.Contains(resp.Header.Get("Set-Cookie"), visitorCookie+"="+key) {
+		// No agent until the visitor writes.
+		if !strings.HasPrefix(key, "v_") || init["serviceId"] != "0" || !strings.Contains(resp.Header.Get("Set-Cookie"), visitorCookie+"="+key) {
 			t.Fatalf("visitor init: %v / %v", init, resp.Header)
 		}
 		visitorNo := init["visitorNo"].(string)
 
-		vis.send(map[string]any{"type": "send", "content": "hello from the socket", "clientMsgId": "c1"})
+		vis.send(map[string]any{"type": "send", "content": "hello from the socket", "clientMsgId": "c1", "context": map[string]any{"kind": "videoLimit"}})
 		ack := vis.next("ack")
-		if ack["clientMsgId"] != "c1" || ack["message"].(map[string]any)["content"] != "hello from the socket" {
+		if ack["clientMsgId"] != "c1" || ack["message"].(map[string]any)["content"] != "hello from the socket" ||
+			ack["message"].(map[string]any)["context"].(map[string]any)["kind"] != "videoLimit" {
 			t.Fatalf("ack: %v", ack)
 		}
 		ev := ag.message("visitor")
@@ -410,7 +412,12 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 
 		// The agent signs in elsewhere on the same platform: its old token is
 		// replaced, and its socket stops answering.
-		contentSignIn(t, s, agent.IDString())
+		if err := s.DB.Tx(ctx, func(tx storage.Tx) error {
+			_, _, err := s.Sessions.SignIn(ctx, tx, agent.ID, storage.ConsolePlatform)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
 		ag.send(map[string]any{"type": "send", "visitorNo": visitorNo, "content": "still here?", "clientMsgId": "a2"})
 		if e := ag.next("error"); e["code"] != float64(apierr.CodeTokenExpired) {
 			t.Fatalf("replaced agent: %v", e)

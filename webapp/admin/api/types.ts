@@ -149,6 +149,10 @@ export interface Visitor {
   lastMessage: string;
   lastMessageAt: number;
   createdAt: number;
+  /** When the enquiry no agent has answered yet started (0: answered). */
+  waitingSince: number;
+  /** Waited longer than KJ_CUSTOMER_UNCLAIMED_AFTER: every agent sees it. */
+  unclaimed: boolean;
 }
 
 export type { CustomerMessage };

@@ -1,7 +1,9 @@
 /**
  * The customer-service inbox: visitors and users waiting (the agent's own and unassigned ones,
  * or everyone's), unread counts, the live chat over /ws/customer as an agent, canned replies
- * kept per operator in this browser, and handing a conversation to another agent.
+ * kept per operator in this browser, and handing a conversation to another agent. The desk bar
+ * switches "taking chats" (new enquiries come only to operators taking chats and signed in here)
+ * and sets the name players see; an enquiry unanswered too long is marked unclaimed.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
@@ -10,12 +12,85 @@ import { api } from '../api/client';
 import type { CustomerMessage, Operator, Page, Visitor } from '../api/types';
 import { useT } from '../i18n/useT';
 import { sessionAtom } from '../state/session';
-import { dateTime } from '../ui/format';
+import { dateTime, money } from '../ui/format';
 import { Button, Card, ConfirmButton, Empty, ui, useFailToast } from '../ui/kit';
 import { showToast } from '../ui/toast';
 import css from './screens.module.css';
 
 type SocketState = 'connecting' | 'open' | 'closed';
+
+interface Desk {
+  taking: boolean;
+  displayName: string;
+  available: boolean;
+}
+
+/** This operator's desk: taking chats and the name players see. */
+function DeskBar() {
+  const { t } = useT();
+  const qc = useQueryClient();
+  const fail = useFailToast();
+  const desk = useQuery({ queryKey: ['customer-desk'], queryFn: () => api<Desk>('/admin/customer/desk') });
+  const [name, setName] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (next: { taking: boolean; displayName: string }) => api<Desk>('/admin/customer/desk/set', next),
+    onSuccess: (d) => {
+      qc.setQueryData(['customer-desk'], d);
+      setName(null);
+      void qc.invalidateQueries({ queryKey: ['visitors'] });
+    },
+    onError: fail,
+  });
+  if (!desk.data) return null;
+  const d = desk.data;
+  const shownName = name ?? d.displayName;
+  return (
+    <div className={ui.toolbar} style={{ padding: '12px 14px 0', flexWrap: 'wrap' }} data-testid="desk">
+      <label className={css.inline}>
+        <input
+          type="checkbox"
+          checked={d.taking}
+          disabled={save.isPending}
+          data-testid="desk-taking"
+          onChange={(e) => { save.mutate({ taking: e.target.checked, displayName: shownName }); }}
+        />
+        {t('customer.taking')}
+      </label>
+      <input
+        className={ui.input}
+        value={shownName}
+        maxLength={32}
+        placeholder={t('customer.displayNamePlaceholder')}
+        aria-label={t('customer.displayName')}
+        title={t('customer.displayName')}
+        data-testid="desk-name"
+        onChange={(e) => { setName(e.target.value); }}
+      />
+      <Button small disabled={name === null || save.isPending} onClick={() => { save.mutate({ taking: d.taking, displayName: shownName }); }} data-testid="desk-save">
+        {t('customer.saveDesk')}
+      </Button>
+      {!d.taking ? <span className={ui.muted} role="status">{t('customer.notTaking')}</span> : null}
+      {d.taking && !d.available ? <span className={ui.muted} role="status">{t('customer.offline')}</span> : null}
+    </div>
+  );
+}
+
+/** What a visitor asked about, in the operator's words. */
+function aboutText(m: CustomerMessage, t: ReturnType<typeof useT>['t']): string | null {
+  const c = m.context;
+  if (!c) return null;
+  switch (c.kind) {
+    case 'listing':
+    case 'video':
+      return t(`customer.about.${c.kind}`, { title: c.title ?? '' });
+    case 'recharge':
+      return t('customer.about.recharge', { amount: money(c.amount ?? 0), currency: c.currency ?? '' });
+    case 'videoLimit':
+      return t('customer.about.videoLimit');
+    default:
+      return null;
+  }
+}
 
 /** Keeps the agent socket open (reconnecting after a drop) and refreshes the inbox on its events. */
 function useAgentSocket(token: string | undefined, lang: string): SocketState {
@@ -77,6 +152,7 @@ export function CustomerScreen() {
   return (
     <div className={css.chat}>
       <Card className={css.visitorList}>
+        <DeskBar />
         <div className={ui.toolbar} style={{ padding: '12px 14px 0' }}>
           <label className={css.inline}>
             <input type="checkbox" checked={all} onChange={(e) => { setAll(e.target.checked); }} />
@@ -104,6 +180,11 @@ export function CustomerScreen() {
               {dateTime(v.lastMessageAt || v.createdAt)}
               {v.serviceId === '0' ? ` · ${t('customer.unassigned')}` : ''}
             </span>
+            {v.unclaimed ? (
+              <span className={css.unread} data-testid="unclaimed" style={{ alignSelf: 'flex-start' }}>
+                {t('customer.unclaimed', { minutes: Math.max(1, Math.floor((visitors.dataUpdatedAt - v.waitingSince) / 60_000)) })}
+              </span>
+            ) : null}
           </button>
         ))}
       </Card>
@@ -200,6 +281,11 @@ function Conversation({ visitor }: { visitor: Visitor }) {
       <div className={css.messages} data-testid="messages">
         {list.map((m) => (
           <div key={m._id} className={[css.bubble, m.from === 'agent' && css.mine].filter(Boolean).join(' ')}>
+            {aboutText(m, t) ? (
+              <div className={css.meta} data-testid="enquiry-about">
+                {aboutText(m, t)}
+              </div>
+            ) : null}
             {m.content}
             <div className={css.meta}>{dateTime(m.createdAt)}</div>
           </div>

@@ -19,6 +19,25 @@ export interface CustomerInit {
   unread: number;
 }
 
+/**
+ * What a visitor asks about: a same-city listing or a video (by id), a recharge (amount in
+ * cents), or the day's video allowance. It travels beside the message, so the draft the player
+ * sees names no internal id; the server titles it from its own store for the agent.
+ */
+export type CustomerAbout =
+  | { kind: 'listing' | 'video'; id: string }
+  | { kind: 'recharge'; amount: number; currency: string }
+  | { kind: 'videoLimit' };
+
+/** An enquiry's context as the agents see it. */
+export interface CustomerContext {
+  kind: string;
+  id?: string;
+  title?: string;
+  amount?: number;
+  currency?: string;
+}
+
 /** Status 1 sent, 2 read by the other side. */
 export interface CustomerMessage {
   _id: string;
@@ -28,6 +47,7 @@ export interface CustomerMessage {
   content: string;
   status: number;
   createdAt: number;
+  context?: CustomerContext;
 }
 
 export const CUSTOMER_MESSAGE_MAX = 2000;
@@ -46,8 +66,8 @@ export function createCustomerApi(client: ApiClient = api, store: KeyValueStore 
     /** Newest first. */
     messages: (page: number, pageSize = 20, extra?: RequestOptions) =>
       client.request<ContentPage<CustomerMessage>>('/customer/messages', { page, pageSize }, options(extra)),
-    send: (content: string, extra?: RequestOptions) =>
-      client.request<CustomerMessage>('/customer/send', { content }, options(extra)),
+    send: (content: string, extra?: RequestOptions, about?: CustomerAbout) =>
+      client.request<CustomerMessage>('/customer/send', about ? { content, context: about } : { content }, options(extra)),
   };
 }
 
@@ -224,8 +244,8 @@ export class CustomerSocket {
   }
 
   /** Sends a message; false when the socket is not open (the caller falls back to HTTP). */
-  send(content: string, clientMsgId: string): boolean {
-    return this.sendFrame({ type: 'send', content, clientMsgId });
+  send(content: string, clientMsgId: string, about?: CustomerAbout): boolean {
+    return this.sendFrame(about ? { type: 'send', content, clientMsgId, context: about } : { type: 'send', content, clientMsgId });
   }
 
   markRead(): boolean {

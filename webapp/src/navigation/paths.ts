@@ -1,3 +1,4 @@
+import type { CustomerAbout } from '../api/customer';
 import { hasHiddenChars } from '../format/text';
 
 /** Route paths shared by the router, the guard and the API module. */
@@ -137,8 +138,35 @@ export function webviewPath(url: string, title = ''): string {
 }
 
 /** Customer service, optionally with a first message typed in for the visitor. */
-export function customerPath(draft?: string): string {
-  return draft ? `${FIND_PATHS.customer}?${new URLSearchParams({ draft }).toString()}` : FIND_PATHS.customer;
+export function customerPath(draft?: string, about?: CustomerAbout): string {
+  const params = new URLSearchParams();
+  if (draft) params.set('draft', draft);
+  if (about) params.set('about', aboutParam(about));
+  const qs = params.toString();
+  return qs ? `${FIND_PATHS.customer}?${qs}` : FIND_PATHS.customer;
+}
+
+/** `video:<id>`, `listing:<id>`, `recharge:<cents>:<currency>` or `videoLimit`. */
+function aboutParam(about: CustomerAbout): string {
+  switch (about.kind) {
+    case 'listing':
+    case 'video':
+      return `${about.kind}:${about.id}`;
+    case 'recharge':
+      return `recharge:${String(about.amount)}:${about.currency}`;
+    case 'videoLimit':
+      return 'videoLimit';
+  }
+}
+
+/** The customer page's `about` parameter back (null when absent or malformed). */
+export function parseAbout(param: string | null): CustomerAbout | null {
+  if (!param) return null;
+  const [kind, a = '', b = ''] = param.split(':');
+  if ((kind === 'listing' || kind === 'video') && /^\d{1,20}$/.test(a)) return { kind, id: a };
+  if (kind === 'recharge' && /^\d{1,15}$/.test(a)) return { kind, amount: Number(a), currency: b };
+  if (kind === 'videoLimit') return { kind };
+  return null;
 }
 
 /** The one-to-one conversation of `me` and `peer`: OpenIM's id is both user ids in string order. */

@@ -58,7 +58,7 @@ export function ListingCard({ listing }: ListingCardProps) {
         {listing.intro ? <p className={styles['listing-card__intro']}>{listing.intro}</p> : null}
         <Link
           className={`button button--block ${styles['listing-card__contact']}`}
-          to={customerPath(t('city.contactDraft', { name: listing.name, city: listing.city, id: listing.id }))}
+          to={customerPath(t('city.contactDraft', { name: listing.name, city: listing.city }), { kind: 'listing', id: listing.id })}
         >
           {t('city.getContact')}
         </Link>

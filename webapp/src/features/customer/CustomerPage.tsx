@@ -1,7 +1,8 @@
 import '../../components/ui/ui.css';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TAB_PATHS } from '../../navigation/paths';
+import { parseAbout, TAB_PATHS } from '../../navigation/paths';
+import { formatMoney } from '../../format';
 import { useSearchParam } from '../../navigation/useSearchParam';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { PageHeader } from '../../components/page-header/PageHeader';
@@ -22,6 +23,9 @@ import { countEvent } from '../launch/beacon';
 export function CustomerPage() {
   const { t } = useTranslation();
   const draft = useSearchParam('draft');
+  // What the player came to ask about travels with their first message, beside the text.
+  const aboutParam = useSearchParam('about');
+  const [about, setAbout] = useState(() => parseAbout(aboutParam));
   const chat = useCustomerChat();
   const { token } = useSession();
   const [image, setImage] = useState<string | null>(null);
@@ -69,11 +73,19 @@ export function CustomerPage() {
         onOpenImage={setImage}
         sendCount={sendCount}
       />
+      {about ? (
+        <p className="customer-page__about" data-testid="customer-about">
+          {about.kind === 'recharge'
+            ? t('customer.about.recharge', { amount: formatMoney(about.amount, t), currency: about.currency })
+            : t(`customer.about.${about.kind}`)}
+        </p>
+      ) : null}
       <Composer
         initial={draft}
         disabled={!chat.init.isSuccess}
         onSend={(content) => {
-          chat.send(content);
+          chat.send(content, about ?? undefined);
+          setAbout(null);
           setSendCount((n) => n + 1);
         }}
         {...(token

@@ -12,6 +12,7 @@ import {
   CustomerSocket,
   newClientMsgId,
   uploadCustomerImage,
+  type CustomerAbout,
   type CustomerApi,
   type CustomerMessage,
   type CustomerServerFrame,
@@ -31,6 +32,8 @@ export interface OutgoingMessage {
   createdAt: number;
   state: 'sending' | 'failed';
   error?: string;
+  /** What the message asks about (a listing, a video, an amount). */
+  about?: CustomerAbout;
   /** A picture still to upload (kept for a retry), and its local preview. */
   file?: Blob;
   preview?: string;
@@ -180,10 +183,10 @@ export function useCustomerChat({ api = customerApi, createSocket, upload = uplo
           return;
         }
       }
-      if (socket.current?.send(item.content, item.clientMsgId)) return;
+      if (socket.current?.send(item.content, item.clientMsgId, item.about)) return;
       // No socket: send over HTTP.
       try {
-        const message = await api.send(item.content, { quiet: true });
+        const message = await api.send(item.content, { quiet: true }, item.about);
         setOutgoing((old) => old.filter((o) => o.clientMsgId !== item.clientMsgId));
         addLive([message]);
       } catch (error) {
@@ -207,8 +210,8 @@ export function useCustomerChat({ api = customerApi, createSocket, upload = uplo
   }, [outgoing]);
 
   const send = useCallback(
-    (content: string) => {
-      const item: OutgoingMessage = { clientMsgId: newClientMsgId(), content, createdAt: Date.now(), state: 'sending' };
+    (content: string, about?: CustomerAbout) => {
+      const item: OutgoingMessage = { clientMsgId: newClientMsgId(), content, createdAt: Date.now(), state: 'sending', ...(about ? { about } : {}) };
       setOutgoing((old) => [...old, item]);
       void deliver(item);
     },

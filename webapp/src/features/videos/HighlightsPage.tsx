@@ -3,9 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { VideoListState } from './VideoListState';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Video } from '../../api/content';
-import { FIND_PATHS, singleChatPath, TAB_PATHS } from '../../navigation/paths';
+import { customerPath, FIND_PATHS, TAB_PATHS } from '../../navigation/paths';
 import { useNextPageNearEnd } from '../../components/infinite-list/useNextPageNearEnd';
-import { useSession } from '../../state/session';
 import { showToast } from '../../state/toast';
 import { useHighlightVideos } from './queries';
 import { ChatBubbleIcon, ForwardIcon, SaveIcon, SoundIcon } from './VideoIcons';
@@ -27,7 +26,6 @@ export function HighlightsPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const startId = params.get('id');
-  const { userId } = useSession();
   const videos = useHighlightVideos();
   const [muted, setMuted] = useState(true);
   const [active, setActive] = useState(0);
@@ -115,7 +113,6 @@ export function HighlightsPage() {
       <VideoListState videos={videos} count={list.length} emptyText={t('pages.love.emptyText')} loadingClassName="highlights__note">
         <div ref={feed} className="highlights__feed">
           {list.map((video, index) => {
-            const canChat = Boolean(userId) && video.chatUserId !== '' && video.chatUserId !== '0' && video.chatUserId !== userId;
             return (
               <section key={video.id} className="highlights__slide" data-index={index} data-video={video.id} aria-label={video.title}>
                 <video
@@ -131,12 +128,14 @@ export function HighlightsPage() {
                   <p className="highlights__caption-title">{video.title}</p>
                 </div>
                 <div className="highlights__actions">
-                  {canChat ? (
-                    <Link className="highlights__action" to={singleChatPath(userId ?? '', video.chatUserId)}>
-                      <ChatBubbleIcon />
-                      <span>{t('videos.chat')}</span>
-                    </Link>
-                  ) : null}
+                  {/* Asking about a video reaches the customer-service queue, with the video beside the message. */}
+                  <Link
+                    className="highlights__action"
+                    to={customerPath(t('videos.chatDraft', { title: video.title }), { kind: 'video', id: video.id })}
+                  >
+                    <ChatBubbleIcon />
+                    <span>{t('videos.chat')}</span>
+                  </Link>
                   <button
                     type="button"
                     className="highlights__action"

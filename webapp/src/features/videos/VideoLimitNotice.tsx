@@ -16,7 +16,7 @@ export function VideoLimitNotice({ message }: VideoLimitNoticeProps) {
         {t('videos.limit.title')}
       </h2>
       <p className="video-limit__text">{message ?? t('videos.limit.text')}</p>
-      <Link className="button button--block" to={customerPath(t('videos.limit.draft'))}>
+      <Link className="button button--block" to={customerPath(t('videos.limit.draft'), { kind: 'videoLimit' })}>
         {t('videos.limit.contact')}
       </Link>
     </section>

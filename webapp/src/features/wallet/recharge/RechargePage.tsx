@@ -114,7 +114,7 @@ function ServiceRechargeForm({ currency }: { currency: string }) {
     event.preventDefault();
     const cents = amountToCents(amount);
     if (!form.ready([['amount', checkAmount(amount, cents)]]) || cents === null) return;
-    void navigate(customerPath(t('recharge.serviceDraft', { amount: formatMoney(cents, t), currency })));
+    void navigate(customerPath(t('recharge.serviceDraft', { amount: formatMoney(cents, t), currency }), { kind: 'recharge', amount: cents, currency }));
   };
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
