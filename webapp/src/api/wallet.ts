@@ -28,6 +28,8 @@ export interface ChainType {
   address: string;
   /** Smallest recharge, cents. */
   minDep: number;
+  /** Largest recharge one operator credits, cents; above it an order waits for a second approval. */
+  maxDep?: number;
 }
 
 export interface ChainTypes {

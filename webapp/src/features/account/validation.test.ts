@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  amountToCents,
-  centsToInput,
   characterCount,
   checkAccount,
   checkCardNumber,
@@ -14,7 +12,6 @@ import {
   checkSmsCode,
   digitsOnly,
   isInviteCode,
-  sanitizeAmount,
 } from './validation';
 
 describe('password rules', () => {
@@ -82,30 +79,5 @@ describe('other fields', () => {
 describe('numeric input', () => {
   it('keeps digits only', () => {
     expect(digitsOnly('138 0013-8000')).toBe('13800138000');
-  });
-
-  it.each([
-    ['007', '7'],
-    ['00.5', '0.5'],
-    ['.5', '0.5'],
-    ['12.345', '12.34'],
-    ['1.2.3', '1.23'],
-    ['1a2b', '12'],
-    ['0', '0'],
-    ['', ''],
-  ])('amounts: one point, two decimals, no leading zeros: %j is typed as %j', (typed, kept) => {
-    expect(sanitizeAmount(typed)).toBe(kept);
-  });
-
-  it('converts amounts to whole cents and back', () => {
-    expect(amountToCents('12.3')).toBe(1230);
-    expect(amountToCents('0.07')).toBe(7);
-    expect(amountToCents('100')).toBe(10000);
-    expect(amountToCents('1.234')).toBeNull();
-    expect(amountToCents('abc')).toBeNull();
-    expect(amountToCents('99999999999999999')).toBeNull();
-    expect(centsToInput(1230)).toBe('12.3');
-    expect(centsToInput(1205)).toBe('12.05');
-    expect(centsToInput(5000)).toBe('50');
   });
 });

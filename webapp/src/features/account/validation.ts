@@ -86,40 +86,6 @@ export function digitsOnly(value: string): string {
   return value.replace(/\D+/g, '');
 }
 
-/**
- * A money input as typed: digits and one decimal point, at most two decimals, no leading
- * zeros ("007" → "7", "00.5" → "0.5").
- */
-export function sanitizeAmount(value: string): string {
-  let cleaned = value.replace(/[^\d.]/g, '');
-  const dot = cleaned.indexOf('.');
-  if (dot >= 0) {
-    cleaned = `${cleaned.slice(0, dot)}.${cleaned.slice(dot + 1).replace(/\./g, '').slice(0, 2)}`;
-  }
-  const [whole = '', fraction] = cleaned.split('.');
-  let digits = whole.replace(/^0+(?=\d)/, '');
-  if (fraction !== undefined && digits === '') digits = '0';
-  return fraction === undefined ? digits : `${digits}.${fraction}`;
-}
-
-/** "12.3" → 1230 cents; null for anything that is not an amount with at most two decimals. */
-export function amountToCents(value: string): number | null {
-  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(value.trim());
-  if (!match) return null;
-  const whole = Number(match[1]);
-  const fraction = Number((match[2] ?? '').padEnd(2, '0'));
-  const cents = whole * 100 + fraction;
-  return Number.isSafeInteger(cents) ? cents : null;
-}
-
-/** Cents → the plain decimal the amount inputs take ("1230" → "12.3"). */
-export function centsToInput(cents: number): string {
-  const whole = Math.floor(cents / 100);
-  const fraction = cents % 100;
-  if (fraction === 0) return String(whole);
-  return `${whole}.${String(fraction).padStart(2, '0').replace(/0$/, '')}`;
-}
-
 export function checkCardNumber(value: string): MessageKey | null {
   if (!value) return 'validation.cardNumberRequired';
   if (!/^\d{12,19}$/.test(value)) return 'validation.cardNumberRule';

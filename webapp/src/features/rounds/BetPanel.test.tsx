@@ -55,14 +55,25 @@ describe('BetPanel', () => {
     await user.click(screen.getByRole('radio', { name: /Big/ }));
     expect(screen.getByRole('radio', { name: /Big/ })).toHaveAttribute('aria-checked', 'true');
     const input = screen.getByRole('textbox', { name: 'Amount' });
+    // Kept as typed and refused with the reason, never read as "2".
     await user.type(input, '0a0b2');
-    expect(input).toHaveValue('2');
+    expect(input).toHaveValue('0a0b2');
+    await user.click(submit());
+    expect(alert()).toHaveTextContent('Enter the amount in digits');
+    await user.clear(input);
+    await user.type(input, '12.345');
+    await new Promise((r) => setTimeout(r, 520));
+    await user.click(submit());
+    expect(alert()).toHaveTextContent('An amount has at most two decimals');
+
+    await user.clear(input);
+    await user.type(input, '4.99');
     await new Promise((r) => setTimeout(r, 520));
     await user.click(submit());
     expect(alert()).toHaveTextContent('The minimum bet is 5.00');
 
     await user.clear(input);
-    await user.type(input, '51');
+    await user.type(input, '50.01');
     await new Promise((r) => setTimeout(r, 520));
     await user.click(submit());
     expect(alert()).toHaveTextContent('The maximum bet is 50.00');
@@ -100,25 +111,25 @@ describe('BetPanel', () => {
     expect(api.called('/activation/betRequest')[1]!.body.betId).not.toBe(first.body.betId);
     // The amount stays the player's choice, and the bet is remembered on this device.
     await waitFor(() => {
-      expect(screen.getByRole('button', { name: 'Repeat last bet: Double 10 points' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Repeat last bet: Double 10.00 points' })).toBeInTheDocument();
     });
     expect(screen.getByRole('textbox', { name: 'Amount' })).toHaveValue('10');
-    expect(JSON.parse(localStorage.getItem('kj.rounds.lastBet') ?? 'null')).toEqual({ content: 'DOUBLE', points: 10 });
+    expect(JSON.parse(localStorage.getItem('kj.rounds.lastBet') ?? 'null')).toEqual({ content: 'DOUBLE', cents: 1000 });
   }, 20_000);
 
   it('repeats the last bet with one tap, starting from the remembered amount', async () => {
-    localStorage.setItem('kj.rounds.lastBet', JSON.stringify({ content: 'BIG', points: 12 }));
+    localStorage.setItem('kj.rounds.lastBet', JSON.stringify({ content: 'BIG', cents: 1250 }));
     const api = stubApi({
       '/activation/betRequest': (body: Record<string, unknown>) => ({ ...body, noteNo: '7', matched: false, result: '', payout: 0, placedAt: 1, settledAt: 0 }),
     });
     const user = userEvent.setup();
     renderPanel();
-    expect(screen.getByRole('textbox', { name: 'Amount' })).toHaveValue('12');
-    await user.click(screen.getByRole('button', { name: 'Repeat last bet: Big 12 points' }));
+    expect(screen.getByRole('textbox', { name: 'Amount' })).toHaveValue('12.5');
+    await user.click(screen.getByRole('button', { name: 'Repeat last bet: Big 12.50 points' }));
     await waitFor(() => {
       expect(api.called('/activation/betRequest')).toHaveLength(1);
     });
-    expect(api.called('/activation/betRequest')[0]!.body).toMatchObject({ content: 'BIG', amount: 1200, issue: round.issue });
+    expect(api.called('/activation/betRequest')[0]!.body).toMatchObject({ content: 'BIG', amount: 1250, issue: round.issue });
     expect(screen.getByRole('radio', { name: /Big/ })).toHaveAttribute('aria-checked', 'true');
   }, 20_000);
 
@@ -128,12 +139,12 @@ describe('BetPanel', () => {
     });
     const user = userEvent.setup();
     renderPanel();
-    await user.type(screen.getByRole('textbox', { name: 'Ask me before bets above (points)' }), '15');
-    expect(localStorage.getItem('kj.rounds.confirmAbove')).toBe('15');
+    await user.type(screen.getByRole('textbox', { name: 'Ask me before bets above (points)' }), '15.5');
+    expect(JSON.parse(localStorage.getItem('kj.rounds.confirmAbove') ?? 'null')).toEqual({ cents: 1550 });
     await user.click(screen.getByRole('radio', { name: /Small/ }));
-    await user.type(screen.getByRole('textbox', { name: 'Amount' }), '16');
+    await user.type(screen.getByRole('textbox', { name: 'Amount' }), '15.51');
     await user.click(submit());
-    expect(await screen.findByRole('dialog', { name: 'Confirm the bet' })).toHaveTextContent('Bet 16.00 on Small in issue 20260301000100042?');
+    expect(await screen.findByRole('dialog', { name: 'Confirm the bet' })).toHaveTextContent('Bet 15.51 on Small in issue 20260301000100042?');
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(api.calls).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 520));
@@ -143,7 +154,7 @@ describe('BetPanel', () => {
     await waitFor(() => {
       expect(api.called('/activation/betRequest')).toHaveLength(1);
     });
-    expect(api.called('/activation/betRequest')[0]!.body).toMatchObject({ content: 'SMALL', amount: 1600 });
+    expect(api.called('/activation/betRequest')[0]!.body).toMatchObject({ content: 'SMALL', amount: 1551 });
   }, 20_000);
 
   it('is disabled outside the betting phase', () => {

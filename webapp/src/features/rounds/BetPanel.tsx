@@ -2,12 +2,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtom } from 'jotai';
 import { useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
 import { ApiError } from '../../api/client';
 import { ConfirmDialog } from '../../components/dialog/ConfirmDialog';
 import { BET_CONTENTS, newBetId, roundsApi, type BetContent, type BetInput, type Round } from '../../api/rounds';
 import { formatMoney } from '../../format';
 import { showToast } from '../../state/toast';
-import { checkBet, chipValues, pointsToCents, sanitizeDigits, type BetProblem } from './betAmount';
+import { centsToAmountText, parseAmount, type AmountResult } from '../../format/amount';
+import { AMOUNT_PROBLEM_KEYS } from '../../components/form/amountMessages';
+import { checkBet, chipValues, type BetProblem } from './betAmount';
 import { confirmAboveAtom, lastBetAtom, needsConfirmation, readLastBet, readThreshold } from './betMemory';
 import { roundsKeys } from './queries';
 
@@ -33,8 +36,9 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
   // The amount starts from the player's last choice (quick amounts remember it).
   // Until the player picks or types one, the amount is the last one they bet.
   const [typed, setPoints] = useState<string | null>(null);
-  const points = typed ?? (lastBet ? String(lastBet.points) : '');
-  const [thresholdText, setThresholdText] = useState(threshold > 0 ? String(threshold) : '');
+  const points = typed ?? (lastBet ? centsToAmountText(lastBet.cents) : '');
+  const [thresholdText, setThresholdText] = useState(threshold > 0 ? centsToAmountText(threshold) : '');
+  const [thresholdProblem, setThresholdProblem] = useState<ParseKeys | null>(null);
   // A bet above the threshold waits here for the player's yes.
   const [confirming, setConfirming] = useState<BetInput | null>(null);
   const [problem, setProblem] = useState<BetProblem | null>(null);
@@ -48,7 +52,7 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
     onSuccess: (placed) => {
       pending.current = null;
       showToast(t('rounds.bet.placed', { amount: formatMoney(placed.amount, t), content: t(`rounds.content.${placed.content}`) }));
-      setStoredLast({ content: placed.content, points: Math.round(placed.amount / 100) });
+      setStoredLast({ content: placed.content, cents: placed.amount });
       void client.invalidateQueries({ queryKey: roundsKeys.window(round.windowId) });
       void client.invalidateQueries({ queryKey: roundsKeys.lobby });
     },
@@ -58,14 +62,15 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
     },
   });
 
-  const amountCents = pointsToCents(points);
+  const amount = parseAmount(points);
 
-  const place = (chosen: BetContent | null, cents: number | null, now: number): void => {
+  const place = (chosen: BetContent | null, typedAmount: AmountResult, now: number): void => {
     if (bet.isPending || now - lastSubmit.current < SUBMIT_THROTTLE_MS) return;
     lastSubmit.current = now;
-    const found = checkBet({ content: chosen, amountCents: cents, minBet: round.minBet, maxBet: round.maxBet, balance, bettingOpen: open });
+    const found = checkBet({ content: chosen, amount: typedAmount, minBet: round.minBet, maxBet: round.maxBet, balance, bettingOpen: open });
     setProblem(found);
-    if (found || !chosen || cents === null) return;
+    if (found || !chosen || !typedAmount.ok) return;
+    const cents = typedAmount.cents;
     bet.reset();
     const key = `${round.issue}|${chosen}|${cents}`;
     if (pending.current?.key !== key) pending.current = { key, betId: newBetId() };
@@ -76,14 +81,14 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
 
   const submit = (event: SyntheticEvent<HTMLFormElement>): void => {
     event.preventDefault();
-    place(content, amountCents, event.timeStamp);
+    place(content, amount, event.timeStamp);
   };
 
   const repeat = (event: SyntheticEvent<HTMLButtonElement>): void => {
     if (!lastBet) return;
     setContent(lastBet.content);
-    setPoints(String(lastBet.points));
-    place(lastBet.content, pointsToCents(String(lastBet.points)), event.timeStamp);
+    setPoints(centsToAmountText(lastBet.cents));
+    place(lastBet.content, { ok: true, cents: lastBet.cents }, event.timeStamp);
   };
 
   let message: string | null = null;
@@ -96,7 +101,7 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
         message = t('rounds.bet.chooseContent');
         break;
       case 'amount':
-        message = t('rounds.bet.enterAmount');
+        message = problem.problem === 'required' ? t('rounds.bet.enterAmount') : t(AMOUNT_PROBLEM_KEYS[problem.problem]);
         break;
       case 'min':
         message = t('rounds.bet.min', { min: formatMoney(problem.min, t) });
@@ -110,6 +115,8 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
     }
   } else if (bet.error) {
     message = bet.error.message;
+  } else if (thresholdProblem) {
+    message = t(thresholdProblem);
   }
 
   const chips = chipValues(round.minBet, round.maxBet);
@@ -162,7 +169,7 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
         <input
           className="text-input bet-panel__input"
           name="amount"
-          inputMode="numeric"
+          inputMode="decimal"
           autoComplete="off"
           enterKeyHint="done"
           placeholder={t('rounds.bet.amountPlaceholder', {
@@ -173,7 +180,7 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
           disabled={!open}
           aria-invalid={problem !== null && problem.kind !== 'content' && problem.kind !== 'closed'}
           onChange={(event) => {
-            setPoints(sanitizeDigits(event.target.value));
+            setPoints(event.target.value);
             setProblem(null);
           }}
         />
@@ -188,11 +195,11 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
         <button
           type="button"
           className="button button--secondary button--block bet-panel__repeat"
-          data-repeat={`${lastBet.content}:${lastBet.points}`}
+          data-repeat={`${lastBet.content}:${lastBet.cents}`}
           disabled={!open || bet.isPending}
           onClick={repeat}
         >
-          {t('rounds.bet.repeat', { content: t(`rounds.content.${lastBet.content}`), amount: lastBet.points })}
+          {t('rounds.bet.repeat', { content: t(`rounds.content.${lastBet.content}`), amount: formatMoney(lastBet.cents, t) })}
         </button>
       ) : null}
       <button type="submit" className="button button--block bet-panel__submit" disabled={!open || bet.isPending}>
@@ -203,15 +210,25 @@ export function BetPanel({ round, open, balance }: BetPanelProps) {
         <input
           className="bet-panel__threshold-input"
           name="confirmAbove"
-          inputMode="numeric"
+          inputMode="decimal"
           autoComplete="off"
           placeholder={t('rounds.bet.confirmAboveOff')}
           value={thresholdText}
+          aria-invalid={thresholdProblem !== null}
           onChange={(event) => {
-            const text = sanitizeDigits(event.target.value);
+            // Kept as typed; an amount that is refused leaves the stored threshold as it was.
+            const text = event.target.value;
             setThresholdText(text);
-            const value = text === '' ? 0 : Number(text);
-            setStoredThreshold(Number.isSafeInteger(value) ? value : 0);
+            const parsed = parseAmount(text, { allowZero: true });
+            if (text.trim() === '') {
+              setThresholdProblem(null);
+              setStoredThreshold({ cents: 0 });
+            } else if (parsed.ok) {
+              setThresholdProblem(null);
+              setStoredThreshold({ cents: parsed.cents });
+            } else {
+              setThresholdProblem(AMOUNT_PROBLEM_KEYS[parsed.problem]);
+            }
           }}
         />
       </label>

@@ -1,24 +1,14 @@
 /**
- * The bet amount as typed: the product asks this: numeric input strips non-digits and leading
- * zeros. The field is in whole points; the server takes integer cents.
+ * The checks of a bet before it is sent. The amount is typed in points with up to two decimals
+ * and read by format/amount.ts into cents ("12.5" → 1250), exactly as typed or refused with the
+ * reason; the server takes integer cents.
  */
 import type { BetContent } from '../../api/rounds';
-
-export function sanitizeDigits(input: string): string {
-  return input.replace(/\D+/g, '').replace(/^0+/, '');
-}
-
-/** Whole points as typed → cents (null for an empty field). */
-export function pointsToCents(points: string): number | null {
-  if (points === '') return null;
-  const value = Number(points);
-  if (!Number.isSafeInteger(value)) return Number.MAX_SAFE_INTEGER;
-  return Math.min(value * 100, Number.MAX_SAFE_INTEGER);
-}
+import type { AmountProblem, AmountResult } from '../../format/amount';
 
 export type BetProblem =
   | { kind: 'content' }
-  | { kind: 'amount' }
+  | { kind: 'amount'; problem: AmountProblem }
   | { kind: 'min'; min: number }
   | { kind: 'max'; max: number }
   | { kind: 'balance' }
@@ -26,7 +16,7 @@ export type BetProblem =
 
 export interface BetCheck {
   content: BetContent | null;
-  amountCents: number | null;
+  amount: AmountResult;
   minBet: number;
   maxBet: number;
   /** Spendable balance in cents; null while unknown (the server still checks). */
@@ -35,10 +25,11 @@ export interface BetCheck {
 }
 
 /** The first rule a bet breaks, or null: checked before anything is sent. */
-export function checkBet({ content, amountCents, minBet, maxBet, balance, bettingOpen }: BetCheck): BetProblem | null {
+export function checkBet({ content, amount, minBet, maxBet, balance, bettingOpen }: BetCheck): BetProblem | null {
   if (!bettingOpen) return { kind: 'closed' };
   if (!content) return { kind: 'content' };
-  if (amountCents === null || amountCents <= 0) return { kind: 'amount' };
+  if (!amount.ok) return { kind: 'amount', problem: amount.problem };
+  const amountCents = amount.cents;
   if (amountCents < minBet) return { kind: 'min', min: minBet };
   if (amountCents > maxBet) return { kind: 'max', max: maxBet };
   if (balance !== null && amountCents > balance) return { kind: 'balance' };

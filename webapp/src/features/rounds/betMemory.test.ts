@@ -3,7 +3,10 @@ import { needsConfirmation, readLastBet, readThreshold } from './betMemory';
 
 describe('bet memory', () => {
   it('reads back only a well-formed last bet', () => {
-    expect(readLastBet({ content: 'BIG', points: 50 })).toEqual({ content: 'BIG', points: 50 });
+    expect(readLastBet({ content: 'BIG', cents: 1250 })).toEqual({ content: 'BIG', cents: 1250 });
+    expect(readLastBet({ content: 'BIG', cents: 12.5 })).toBeNull();
+    // Kept in whole points before amounts took decimals.
+    expect(readLastBet({ content: 'BIG', points: 50 })).toEqual({ content: 'BIG', cents: 5000 });
     expect(readLastBet({ content: 'HUGE', points: 50 })).toBeNull();
     expect(readLastBet({ content: 'SMALL', points: 0 })).toBeNull();
     expect(readLastBet({ content: 'SMALL', points: 1.5 })).toBeNull();
@@ -13,9 +16,11 @@ describe('bet memory', () => {
 
   it('asks for confirmation only above a threshold that is set', () => {
     expect(needsConfirmation(50_000, 0)).toBe(false);
-    expect(needsConfirmation(50_000, 500)).toBe(false);
-    expect(needsConfirmation(50_001, 500)).toBe(true);
-    expect(readThreshold(200)).toBe(200);
+    expect(needsConfirmation(50_000, 50_000)).toBe(false);
+    expect(needsConfirmation(50_001, 50_000)).toBe(true);
+    expect(readThreshold({ cents: 1250 })).toBe(1250);
+    expect(readThreshold(200)).toBe(20_000); // whole points, as kept before
+    expect(readThreshold(2.5)).toBe(0);
     expect(readThreshold(-3)).toBe(0);
     expect(readThreshold('200')).toBe(0);
   });

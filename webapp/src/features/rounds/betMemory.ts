@@ -8,8 +8,8 @@ import { BET_CONTENTS, type BetContent } from '../../api/rounds';
 
 export interface LastBet {
   content: BetContent;
-  /** Whole points, as typed or chosen. */
-  points: number;
+  /** Cents, as typed or chosen (points with up to two decimals). */
+  cents: number;
 }
 
 /** A stored value read back: anything else than a last bet becomes null. */
@@ -17,25 +17,29 @@ export function readLastBet(value: unknown): LastBet | null {
   if (typeof value !== 'object' || value === null) return null;
   const v = value as Record<string, unknown>;
   const content = v.content;
-  const points = v.points;
+  // Before amounts took decimals the last bet was kept in whole points.
+  const cents = typeof v.cents === 'number' ? v.cents : Number.isSafeInteger(v.points) ? (v.points as number) * 100 : null;
   if (typeof content !== 'string' || !(BET_CONTENTS as readonly string[]).includes(content)) return null;
-  if (typeof points !== 'number' || !Number.isSafeInteger(points) || points <= 0) return null;
-  return { content: content as BetContent, points };
+  if (cents === null || !Number.isSafeInteger(cents) || cents <= 0) return null;
+  return { content: content as BetContent, cents };
 }
 
-/** Whether a bet of amountCents needs the player's confirmation (threshold in whole points; 0 = never). */
-export function needsConfirmation(amountCents: number, thresholdPoints: number): boolean {
-  return thresholdPoints > 0 && amountCents > thresholdPoints * 100;
+/** Whether a bet of amountCents needs the player's confirmation (threshold in cents; 0 = never). */
+export function needsConfirmation(amountCents: number, thresholdCents: number): boolean {
+  return thresholdCents > 0 && amountCents > thresholdCents;
 }
 
 const storage = createJSONStorage<unknown>(() => localStorage);
 
 export const lastBetAtom = atomWithStorage<unknown>('kj.rounds.lastBet', null, storage, { getOnInit: true });
 
-/** Whole points; 0 turns the confirmation off. */
+/** {cents}: the threshold (a plain number is whole points, as kept before); 0 turns the confirmation off. */
 export const confirmAboveAtom = atomWithStorage<unknown>('kj.rounds.confirmAbove', 0, storage, { getOnInit: true });
 
-/** The stored threshold read back: a whole number of points ≥ 0. */
+/** The stored threshold read back, in cents ≥ 0. */
 export function readThreshold(value: unknown): number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : 0;
+  let cents: unknown = null;
+  if (Number.isSafeInteger(value)) cents = (value as number) * 100;
+  else if (typeof value === 'object' && value !== null) cents = (value as Record<string, unknown>).cents;
+  return typeof cents === 'number' && Number.isSafeInteger(cents) && cents > 0 ? cents : 0;
 }

@@ -6,13 +6,13 @@ import { SETTING_PATHS, withRedirect } from '../../navigation/paths';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { PinField } from '../../components/form/PinField';
 import { TextField } from '../../components/form/TextField';
-import { sanitizeAmount } from '../account/validation';
+import { parseAmount } from '../../format/amount';
+import { AMOUNT_PROBLEM_KEYS } from '../../components/form/amountMessages';
 
-/** An amount typed in a wallet form: required and a positive number of at most two decimals. */
-export function checkAmount(amount: string, cents: number | null): ParseKeys | null {
-  if (!amount) return 'validation.amountRequired';
-  if (cents === null || cents <= 0) return 'validation.amountFormat';
-  return null;
+/** An amount typed in a wallet form: the message key saying why it is refused, or null. */
+export function checkAmount(amount: string): ParseKeys | null {
+  const parsed = parseAmount(amount);
+  return parsed.ok ? null : AMOUNT_PROBLEM_KEYS[parsed.problem];
 }
 
 interface AmountFieldProps {
@@ -25,19 +25,12 @@ interface AmountFieldProps {
   trailing?: ReactNode;
 }
 
-/** Points or currency with at most two decimals; anything else typed is dropped as it comes. */
-export function AmountField({ onChange, ...props }: AmountFieldProps) {
-  return (
-    <TextField
-      name="amount"
-      inputMode="decimal"
-      autoComplete="off"
-      onChange={(value) => {
-        onChange(sanitizeAmount(value));
-      }}
-      {...props}
-    />
-  );
+/**
+ * Points or currency: kept exactly as typed (up to two decimals are meant; anything else is
+ * refused by checkAmount with its reason when the form is sent, never changed here).
+ */
+export function AmountField(props: AmountFieldProps) {
+  return <TextField name="amount" inputMode="decimal" autoComplete="off" {...props} />;
 }
 
 /** The 6-digit fund password that authorises a payout or a new bank card. */

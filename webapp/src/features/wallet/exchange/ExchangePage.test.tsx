@@ -40,7 +40,13 @@ describe('exchange', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('The minimum exchange is 10.00');
     await user.clear(amount);
     await user.type(amount, '12.345');
-    expect(amount).toHaveValue('12.34');
+    // Kept as typed and refused with the reason, never cut to 12.34.
+    expect(amount).toHaveValue('12.345');
+    await user.click(screen.getByRole('button', { name: 'Exchange' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('An amount has at most two decimals');
+    expect(server.callsTo('/user/exchange')).toHaveLength(0);
+    await user.clear(amount);
+    await user.type(amount, '12.34');
     await user.click(screen.getByRole('button', { name: 'Exchange' }));
     expect(await screen.findByText('Insufficient balance')).toBeInTheDocument();
     const first = server.callsTo('/user/exchange')[0];

@@ -5,7 +5,8 @@ import { Link, useNavigate } from 'react-router';
 import { ApiError, ApiErrorCode } from '../../../api/client';
 import { newIdempotencyKey, walletApi, type BankCard, type ExchangeInput, type WalletSummary } from '../../../api/wallet';
 import { bankCardsQuery, queryKeys, walletSummaryQuery } from '../../account/queries';
-import { amountToCents, centsToInput, checkFundPassword } from '../../account/validation';
+import { checkFundPassword } from '../../account/validation';
+import { amountCents, centsToAmountText } from '../../../format/amount';
 import { AmountField, checkAmount, FundPasswordField, NeedFundPassword } from '../fields';
 import { MY_PATHS, SETTING_PATHS, TAB_PATHS, withRedirect } from '../../../navigation/paths';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
@@ -85,9 +86,9 @@ function ExchangeForm({ wallet, cards }: { wallet: WalletSummary; cards: BankCar
   const onSubmit = (event: SyntheticEvent<HTMLFormElement>): void => {
     event.preventDefault();
     if (submit.isPending) return;
-    const cents = amountToCents(amount) ?? 0;
+    const cents = amountCents(amount) ?? 0;
     const ready = form.ready([
-      ['amount', checkAmount(amount, amountToCents(amount))],
+      ['amount', checkAmount(amount)],
       ['amount', cents < wallet.exchangeMin ? 'validation.exchangeMin' : null, { limit: formatMoney(wallet.exchangeMin, t) }],
       [
         'amount',
@@ -120,7 +121,7 @@ function ExchangeForm({ wallet, cards }: { wallet: WalletSummary; cards: BankCar
             type="button"
             className="field__button"
             onClick={() => {
-              setAmount(centsToInput(Math.min(wallet.amount, wallet.exchangeMax || wallet.amount)));
+              setAmount(centsToAmountText(Math.min(wallet.amount, wallet.exchangeMax || wallet.amount)));
             }}
           >
             {t('exchange.all')}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { walletApi, type ChainType, type Order, type UsdtProtocol } from '../../../api/wallet';
 import { chainTypesQuery, queryKeys } from '../../account/queries';
-import { amountToCents } from '../../account/validation';
+import { amountCents } from '../../../format/amount';
 import { AmountField, checkAmount } from '../fields';
 import { customerPath, MY_PATHS, TAB_PATHS } from '../../../navigation/paths';
 import { CopyButton } from '../../../components/copy/CopyButton';
@@ -112,8 +112,8 @@ function ServiceRechargeForm({ currency }: { currency: string }) {
   const [amount, setAmount] = useState('');
   const onSubmit = (event: SyntheticEvent<HTMLFormElement>): void => {
     event.preventDefault();
-    const cents = amountToCents(amount);
-    if (!form.ready([['amount', checkAmount(amount, cents)]]) || cents === null) return;
+    const cents = amountCents(amount);
+    if (!form.ready([['amount', checkAmount(amount)]]) || cents === null) return;
     void navigate(customerPath(t('recharge.serviceDraft', { amount: formatMoney(cents, t), currency }), { kind: 'recharge', amount: cents, currency }));
   };
   return (
@@ -167,10 +167,10 @@ function RechargeForm({ chains, currency }: { chains: ChainType[]; currency: str
   const onSubmit = (event: SyntheticEvent<HTMLFormElement>): void => {
     event.preventDefault();
     if (submit.isPending) return;
-    const cents = amountToCents(amount) ?? 0;
+    const cents = amountCents(amount) ?? 0;
     const trimmed = hash.trim();
     const ready = form.ready([
-      ['amount', checkAmount(amount, amountToCents(amount))],
+      ['amount', checkAmount(amount)],
       ['amount', cents < chain.minDep ? 'validation.rechargeMin' : null, { min: formatMoney(chain.minDep, t) }],
       ['hash', trimmed ? null : 'validation.txHashRequired'],
       ['hash', TX_HASH[chain.protocol].test(trimmed) ? null : 'validation.txHashFormat'],
@@ -190,6 +190,11 @@ function RechargeForm({ chains, currency }: { chains: ChainType[]; currency: str
           form.setProblem(null);
         }}
       />
+      {chain.maxDep ? (
+        <p className="form__note" data-testid="recharge-max">
+          {t('recharge.maxNote', { min: formatMoney(chain.minDep, t), max: formatMoney(chain.maxDep, t) })}
+        </p>
+      ) : null}
       <section className={styles['wallet-address']} aria-labelledby="recharge-address">
         <h2 id="recharge-address" className={styles['wallet-section__title']}>
           {t('recharge.address', { network: chain.network })}
