@@ -31,6 +31,9 @@ func scanVisitor(r Row) (Visitor, error) {
 
 // CreateVisitor inserts v; ErrConflict when v.UserID already has a visitor.
 func CreateVisitor(ctx context.Context, q Querier, v Visitor) error {
+	if v.UserID != 0 {
+		defer touched(q, v.UserID)
+	}
 	_, err := q.Exec(ctx, `INSERT INTO customer_visitors (`+visitorColumns+`) VALUES ($1,$2,$3,$4,$5,$6)`,
 		v.ID, v.UserID, v.AgentID, v.CreatedAt, v.LastMessageAt, v.WaitingSince)
 	return err
@@ -61,6 +64,7 @@ func AddVisitorKey(ctx context.Context, q Querier, keyHash string, visitorID, at
 
 // LinkVisitorUser links an anonymous visitor to userID.
 func LinkVisitorUser(ctx context.Context, q Querier, visitorID, userID int64) error {
+	defer touched(q, userID) // the user's customerId is now the visitor's agent
 	return affected(q.Exec(ctx, `UPDATE customer_visitors SET user_id = $2 WHERE id = $1 AND user_id = 0`, visitorID, userID))
 }
 
@@ -68,6 +72,7 @@ func LinkVisitorUser(ctx context.Context, q Querier, visitorID, userID int64) er
 // into and deletes from: an anonymous chat continues in the signed-in
 // user's own one.
 func MergeVisitor(ctx context.Context, q Querier, from, into Visitor) error {
+	defer touched(q, from.UserID, into.UserID)
 	if _, err := q.Exec(ctx, `UPDATE customer_messages SET visitor_id = $2 WHERE visitor_id = $1`, from.ID, into.ID); err != nil {
 		return err
 	}
@@ -92,7 +97,13 @@ func MergeVisitor(ctx context.Context, q Querier, from, into Visitor) error {
 
 // SetVisitorAgent assigns agentID to a visitor.
 func SetVisitorAgent(ctx context.Context, q Querier, visitorID, agentID int64) error {
-	return affected(q.Exec(ctx, `UPDATE customer_visitors SET agent_id = $2 WHERE id = $1`, visitorID, agentID))
+	// RETURNING names the user, whose customerId the node keeps (commits.go).
+	var userID int64
+	err := q.QueryRow(ctx, `UPDATE customer_visitors SET agent_id = $2 WHERE id = $1 RETURNING user_id`, visitorID, agentID).Scan(&userID)
+	if err == nil {
+		touched(q, userID)
+	}
+	return err
 }
 
 // SetVisitorWaiting sets when a visitor's unanswered enquiry started (0:
