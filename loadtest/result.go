@@ -40,6 +40,23 @@ func (s *StepResult) setCPU(from, to BoxSample) {
 	s.GeneratorCPUSec = to.Generator - from.Generator
 }
 
+// rampCostFigures are costFigures summed over sampled steps (Driver.Sample)
+// instead of the window between Stack.Mark and Measure: PostgreSQL is then
+// counted per process (StepSampler), and the time between steps is left out.
+func rampCostFigures(steps []StepResult, unit string) map[string]float64 {
+	var done int64
+	var server, pg, gen float64
+	for _, s := range steps {
+		done += s.Done
+		server, pg, gen = server+s.ServerCPUSec, pg+s.PostgresCPUSec, gen+s.GeneratorCPUSec
+	}
+	if done == 0 || server <= 0 {
+		return nil
+	}
+	return map[string]float64{"serverCpuUsPer" + unit: perDone(server, done), "postgresCpuUsPer" + unit: perDone(pg, done),
+		"generatorCpuUsPer" + unit: perDone(gen, done)}
+}
+
 // stepCostFigures are the server's, PostgreSQL's and the generator's CPU
 // microseconds per completed operation over the one step offered rate
 // (serverCpuUsPer<unit><at>, ...), as W3 costs deliveries at one rate:

@@ -255,7 +255,9 @@ func runW4KJ(ctx context.Context, o *Options) (*Result, []Account, error) {
 	r.Notes = append(r.Notes, fmt.Sprintf("round %s: %d bets settled %.0f ms after its drawing deadline (drawn after %d ms)",
 		settled.Issue, settled.BetsCount, settleMs, settled.DrawnAt-settled.DrawingEndsAt))
 	r.Notes = append(r.Notes, run.notes(o)...)
-	addCostFigures(r, "Bet")
+	for k, v := range rampCostFigures(r.Steps, "Bet") {
+		r.Figures[k] = v
+	}
 	return r, accounts, nil
 }
 
@@ -299,7 +301,7 @@ func runW4Floor(ctx context.Context, o *Options, accounts []Account) (*PeerResul
 	pr := &PeerResult{Name: srv.Spec.Name, Version: srv.Spec.Version, Steps: steps, Latency: run.all.Summary(), Server: server, Box: box,
 		Figures: run.figures(o), Config: cfg,
 		Notes: append([]string{"the floor keeps no rounds: the burst and the steady ramp only, no drawing or settlement (no settle10kMs)"}, run.notes(o)...)}
-	for k, v := range costFigures(steps, server, box, "Bet") {
+	for k, v := range rampCostFigures(steps, "Bet") {
 		pr.Figures[k] = v
 	}
 	o.logf("W4 floor: %s", figuresText(&Result{Figures: pr.Figures}))

@@ -90,7 +90,9 @@ func runW6KJ(ctx context.Context, o *Options) (*Result, []Account, error) {
 	for _, s := range steps {
 		r.Errors += s.Errors
 	}
-	addCostFigures(r, "Req")
+	for k, v := range rampCostFigures(r.Steps, "Req") {
+		r.Figures[k] = v
+	}
 	r.Notes = append(r.Notes, w6StepNotes(o, steps)...)
 	return r, accounts, nil
 }
@@ -122,7 +124,7 @@ func runW6Floor(ctx context.Context, o *Options, accounts []Account) (*PeerResul
 		Figures: w6Figures(o, steps),
 		Config: map[string]any{"users": users, "lanes": lanes, "ramp": ramp, "generator": leanGenerator, "answerBytes": sizes,
 			"server": "loadtest/cmd/floor: net/http and encoding/json, no middleware, users and balances in a map"}}
-	for k, v := range costFigures(steps, server, box, "Req") {
+	for k, v := range rampCostFigures(steps, "Req") {
 		pr.Figures[k] = v
 	}
 	pr.Notes = append(pr.Notes, w6StepNotes(o, steps)...)
