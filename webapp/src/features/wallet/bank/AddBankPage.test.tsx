@@ -84,3 +84,31 @@ describe('add bank card', () => {
     expect(link).toHaveAttribute('href', `/pages/setting/fund-password?redirect=${encodeURIComponent('/pages/setting/add-bank')}`);
   });
 });
+
+describe('add bank card without a fund password', () => {
+  it('sets the fund password on the way and comes back to the card form, not to "change fund password"', async () => {
+    signIn();
+    let has = false;
+    fakeServer({
+      '/user/mine': () => ({ ...alice, hasFundPassword: has }),
+      '/user/getUserAmount': () => ({ ...wallet, hasFundPassword: has }),
+      '/user/getBankList': () => banks,
+      '/user/userBankList': () => ({ list: [] }),
+      '/user/setWalletPwd': () => {
+        has = true;
+        return null;
+      },
+    });
+    const user = userEvent.setup();
+    const { router } = renderApp('/pages/setting/add-bank');
+    await user.click(await screen.findByRole('link', { name: 'Set fund password' }));
+    await user.type(await screen.findByLabelText('New fund password'), '135790');
+    await user.type(screen.getByLabelText('Confirm fund password'), '135790');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/pages/setting/add-bank');
+    });
+    expect(await screen.findByLabelText('Cardholder')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Old fund password')).not.toBeInTheDocument();
+  });
+});

@@ -16,7 +16,7 @@ import { showToast } from '../../../state/toast';
 type Field = 'old' | 'password' | 'confirm';
 
 /** Set (no fund password yet) or change (with the old one) the 6-digit fund password. */
-export function FundPasswordForm({ change }: { change: boolean }) {
+export function FundPasswordForm({ change, onSaved }: { change: boolean; onSaved?: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const done = useReturn(MY_PATHS.safetySetting);
@@ -28,6 +28,7 @@ export function FundPasswordForm({ change }: { change: boolean }) {
   const save = useMutation({
     mutationFn: () => (change ? walletApi.changeFundPassword(oldPassword, password) : walletApi.setFundPassword(password)),
     onSuccess: () => {
+      onSaved?.();
       queryClient.setQueryData<UserInfo>(queryKeys.user, (old) => (old ? { ...old, hasFundPassword: true } : old));
       queryClient.setQueryData<WalletSummary>(queryKeys.wallet, (old) => (old ? { ...old, hasFundPassword: true } : old));
       void queryClient.invalidateQueries({ queryKey: queryKeys.wallet });
