@@ -3,13 +3,13 @@ package httpapi
 // What players read of themselves on every screen — the wallet summary
 // (/user/amount, /user/getUserAmount), the profile with its facts
 // (/user/mine, /user/index) and the operators count of /getBaseData — is
-// answered from the node's copies (internal/userview), which every commit
+// answered from the node's copies (storage/userview), which every commit
 // that changes them drops: at once on this node, over the bus on the
 // others, and in any case within userview.MaxAge.
 
 import (
 	"kj/internal/clock"
-	"kj/internal/userview"
+	"kj/storage/userview"
 )
 
 // userViews is the node's copies (a name of this package, so server.go

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"kj/internal/bus"
-	"kj/internal/userview"
 	"kj/storage"
+	"kj/storage/userview"
 )
 
 // SettingsChangedSubject carries the name of an operator setting (app

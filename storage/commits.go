@@ -7,7 +7,7 @@ import (
 )
 
 // What a commit changed, told to whoever keeps copies of the store in the
-// node (internal/userview): the write functions of this package note the
+// node (storage/userview): the write functions of this package note the
 // users whose reads they change (touched), a transaction gathers the notes
 // and hands them to the DB's watchers once it has committed, before Tx
 // returns; a statement outside a transaction hands them on at once. So the

@@ -38,7 +38,7 @@ type Wallet struct {
 	// (KJ_RECHARGE_*, KJ_EXCHANGE_*, KJ_USDT_*).
 	Config config.Config
 	Log    *slog.Logger
-	// Reads answers Summary from the node's copies (internal/userview);
+	// Reads answers Summary from the node's copies (storage/userview);
 	// nil reads the store.
 	Reads interface {
 		Wallet(ctx context.Context, userID int64) (storage.WalletSummary, error)
