@@ -91,7 +91,7 @@ func (s *Server) windowRead(c *Call, read func(rs *window.Rounds, windowID int64
 
 func (s *Server) getNewLottery(c *Call) (any, error) {
 	return s.windowRead(c, func(rs *window.Rounds, windowID int64) (any, error) {
-		return rs.Current(c.Ctx, windowID, c.User.ID)
+		return rs.CurrentAndComing(c.Ctx, windowID, c.User.ID)
 	})
 }
 
@@ -281,7 +281,7 @@ func (s *Server) adminWindows(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rs.Rules(c.Ctx, true)
+	return rs.RulesInEffect(c.Ctx) // with the current round's odds and limits
 }
 
 type windowUpdateReq struct {
