@@ -82,6 +82,26 @@ export default defineConfig({
       },
     },
     precompress(),
+    {
+      // The players' app's stylesheets go to the end of the body: the shell in index.html paints from
+      // its inline critical CSS without waiting for them, and the scripts (which run after
+      // the page is parsed, so after them) still render the app styled.
+      name: 'kj-late-styles',
+      apply: 'build',
+      transformIndexHtml: {
+        order: 'post',
+        handler(html, context) {
+          // The players' app only: the console's page has no shell to paint first.
+          if (context.path !== '/index.html') return html;
+          const links: string[] = [];
+          const head = html.replace(/\s*<link rel="stylesheet"[^>]*>/g, (tag) => {
+            links.push(tag.trim());
+            return '';
+          });
+          return links.length === 0 ? html : head.replace('</body>', `  ${links.join('\n    ')}\n  </body>`);
+        },
+      },
+    },
   ],
   // Names the build for the service worker (/sw.js?v=...): a new build is a new worker.
   define: { __APP_BUILD__: JSON.stringify(Date.now().toString(36)) },
