@@ -137,6 +137,18 @@ export interface AuditEntry {
   target: string;
   detail: unknown;
   createdAt: number;
+  /** The row in words, in the console's language (server-side, audit_render.go). */
+  reading: AuditReading;
+}
+
+export interface AuditReading {
+  text: string;
+  changes: { field: string; before: string; after: string }[];
+  remark?: string;
+  reason?: string;
+  ip?: string;
+  userId?: string;
+  orderId?: string;
 }
 
 export interface Visitor {
@@ -164,6 +176,8 @@ export interface Operator {
   role: 'admin' | 'agent';
   createdAt: number;
   lastLoginAt: number;
+  /** When an admin disabled the operator's sign-in; 0 when enabled. */
+  disabledAt: number;
 }
 
 export interface DayFigures {

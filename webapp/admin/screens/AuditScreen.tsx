@@ -1,6 +1,7 @@
 /** The audit log: every operator action, filtered by operator, action, object and date. */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { api } from '../api/client';
 import type { AuditEntry, Page } from '../api/types';
 import { useT } from '../i18n/useT';
@@ -65,14 +66,31 @@ export function AuditScreen() {
       </form>
       <ListTable
         query={audit}
-        columns={[t('audit.time'), t('audit.operator'), t('audit.action'), t('audit.target'), t('audit.detail')]}
+        columns={[t('audit.time'), t('audit.operator'), t('audit.action'), t('audit.changes')]}
         row={(a) => (
           <tr key={a.id} data-action={a.action}>
             <td>{dateTime(a.createdAt)}</td>
             <td>{a.operator}</td>
-            <td className={ui.mono}>{a.action}</td>
-            <td className={ui.mono}>{a.target}</td>
-            <td className={ui.mono}>{JSON.stringify(a.detail)}</td>
+            <td data-testid="audit-text">
+              {a.reading.text}
+              {a.reading.userId && (
+                <>
+                  {' · '}
+                  <Link to={`/users/${a.reading.userId}`} data-testid="audit-user">
+                    {t('audit.openUser')}
+                  </Link>
+                </>
+              )}
+            </td>
+            <td>
+              {a.reading.changes.map((c) => (
+                <div key={c.field}>
+                  <span className={ui.muted}>{c.field}</span>: {c.before || '—'} → {c.after || '—'}
+                </div>
+              ))}
+              {a.reading.remark && <div>{t('audit.remark')}: {a.reading.remark}</div>}
+              {a.reading.reason && <div>{t('audit.reason')}: {a.reading.reason}</div>}
+            </td>
           </tr>
         )}
       />

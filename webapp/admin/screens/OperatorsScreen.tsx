@@ -1,4 +1,7 @@
-/** Operators (admins only): every operator with its role; create an agent or admin; change a role. */
+/**
+ * Operators (admins only): every operator with its role and state; create an agent or admin; change
+ * a role; disable / enable another operator's sign-in and reset their password.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
@@ -7,7 +10,7 @@ import type { Operator } from '../api/types';
 import { useT } from '../i18n/useT';
 import { sessionAtom, type Role } from '../state/session';
 import { dateTime } from '../ui/format';
-import { Card, ConfirmButton, DataTable, Field, ui } from '../ui/kit';
+import { Button, Card, ConfirmButton, DataTable, Field, ui } from '../ui/kit';
 import { showToast } from '../ui/toast';
 import css from './screens.module.css';
 
@@ -26,19 +29,28 @@ export function OperatorsScreen() {
       void qc.invalidateQueries({ queryKey: ['operators'] });
     },
   });
+  const changeOperator = useMutation({
+    mutationFn: ({ path, body }: { path: string; body: object }) => api<Operator[]>(path, body),
+    onSuccess: (ops) => {
+      showToast(t('common.done'));
+      qc.setQueryData(['operators'], ops);
+    },
+  });
   const roleName = (r: Role) => t(r === 'admin' ? 'roles.admin' : 'roles.agent');
   return (
     <div className={css.split}>
       <Card title={t('operators.title')}>
-        <DataTable columns={[t('users.account'), t('operators.role'), t('users.createdAt'), t('operators.lastLogin'), '']}>
+        <DataTable columns={[t('users.account'), t('operators.role'), t('users.createdAt'), t('operators.lastLogin'), t('operators.state'), '']}>
           {list.data?.map((o) => (
             <tr key={o.userId} data-operator={o.account}>
               <td>{o.account}</td>
               <td>{roleName(o.role)}</td>
               <td>{dateTime(o.createdAt)}</td>
               <td>{dateTime(o.lastLoginAt)}</td>
+              <td data-testid="operator-state">{o.disabledAt ? <span className={[ui.badge, ui.badgeWarn].join(' ')}>{t('operators.disabled')}</span> : t('operators.enabled')}</td>
               <td>
                 {o.userId !== session?.userId && (
+                  <div className={ui.toolbar}>
                   <ConfirmButton
                     small
                     label={o.role === 'admin' ? t('operators.makeAgent') : t('operators.makeAdmin')}
@@ -48,6 +60,20 @@ export function OperatorsScreen() {
                       onConfirm: () => changeRole.mutateAsync({ userId: o.userId, role: o.role === 'admin' ? 'agent' : 'admin' }),
                     }}
                   />
+                  <ConfirmButton
+                    small
+                    variant={o.disabledAt ? 'default' : 'danger'}
+                    label={o.disabledAt ? t('operators.enable') : t('operators.disable')}
+                    testId="operator-disable"
+                    options={{
+                      title: o.disabledAt ? t('operators.enable') : t('operators.disable'),
+                      message: t(o.disabledAt ? 'operators.enableText' : 'operators.disableText', { account: o.account }),
+                      danger: !o.disabledAt,
+                      onConfirm: () => changeOperator.mutateAsync({ path: '/admin/operators/disable', body: { userId: o.userId, disabled: o.disabledAt ? 0 : 1 } }),
+                    }}
+                  />
+                  <ResetPassword account={o.account} onReset={(pw) => changeOperator.mutateAsync({ path: '/admin/operators/resetPassword', body: { userId: o.userId, password: pw } })} />
+                  </div>
                 )}
               </td>
             </tr>
@@ -90,6 +116,62 @@ export function OperatorsScreen() {
           </div>
         </div>
       </Card>
+    </div>
+  );
+}
+
+/** An admin's reset of another operator's password: the new one typed twice, then confirmed. */
+function ResetPassword({ account, onReset }: { account: string; onReset: (password: string) => Promise<unknown> }) {
+  const { t } = useT();
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [again, setAgain] = useState('');
+  const [error, setError] = useState('');
+  if (!open)
+    return (
+      <Button small data-testid="operator-reset" onClick={() => { setOpen(true); }}>
+        {t('operators.resetPassword')}
+      </Button>
+    );
+  const close = () => {
+    setOpen(false);
+    setPassword('');
+    setAgain('');
+    setError('');
+  };
+  return (
+    <div className={ui.overlay} onClick={close}>
+      <form
+        className={ui.dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-label={t('operators.resetPassword')}
+        onClick={(e) => { e.stopPropagation(); }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (password !== again) {
+            setError(t('operators.passwordsDiffer'));
+            return;
+          }
+          onReset(password).then(close, (err: unknown) => { setError(err instanceof Error ? err.message : String(err)); });
+        }}
+      >
+        <h2>{t('operators.resetPassword')}</h2>
+        <p className={ui.muted}>{t('operators.resetPasswordText', { account })}</p>
+        <Field label={t('operators.newPassword')}>
+          <input className={ui.input} name="resetPassword" type="password" autoComplete="new-password" value={password} onChange={(e) => { setPassword(e.target.value); }} />
+        </Field>
+        <Field label={t('operators.newPasswordAgain')}>
+          <input className={ui.input} name="resetPasswordAgain" type="password" autoComplete="new-password" value={again} onChange={(e) => { setAgain(e.target.value); }} />
+        </Field>
+        {error && <p className={ui.error}>{error}</p>}
+        <div className={ui.dialogActions}>
+          <Button onClick={close}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" disabled={!password} data-testid="operator-reset-save">
+            {t('common.save')}
+          </Button>
+        </div>
+      </form>
     </div>
   );
 }

@@ -134,6 +134,7 @@ function UserPanel({ userId }: { userId: string }) {
           </dd>
         </dl>
         <div className={ui.toolbar} style={{ marginTop: 16 }}>
+          {d.role === '' && (
           <ConfirmButton
             label={u.isActivation ? t('users.deactivate') : t('users.activate')}
             variant={u.isActivation ? 'default' : 'primary'}
@@ -144,6 +145,7 @@ function UserPanel({ userId }: { userId: string }) {
               onConfirm: () => act.mutateAsync({ path: '/admin/activateUser', body: { isActivation: u.isActivation ? 0 : 1 } }),
             }}
           />
+          )}
           {d.role === '' && (
             <>
           <ConfirmButton

@@ -199,7 +199,9 @@ function History({ windowId }: { windowId: number }) {
           <DataTable columns={[t('windows.issue'), t('windows.digits'), t('windows.result'), t('windows.seed'), t('windows.drawnAt')]}>
             {history.data.list.map((r) => (
               <tr key={r.issue} className={[ui.clickable, r.issue === issue && ui.selected].filter(Boolean).join(' ')} onClick={() => { setIssue(r.issue); }}>
-                <td className={ui.mono}>{r.issue}</td>
+                <td className={ui.mono} style={{ whiteSpace: 'nowrap' }}>
+                  {r.issue}
+                </td>
                 <td className={css.digits}>
                   {r.digits.join(' + ')} = {r.sum}
                 </td>
