@@ -101,12 +101,18 @@ describe('routing and guard', () => {
   });
 
   it('sends a guest from a protected page to login with a redirect back', async () => {
-    const { router } = renderApp('/pages/my/language-setting?x=1');
+    const { router } = renderApp('/pages/my/edit-nick-name?x=1');
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/pages/auth/login');
     });
-    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/pages/my/language-setting?x=1')}`);
+    expect(router.state.location.search).toBe(`?redirect=${encodeURIComponent('/pages/my/edit-nick-name?x=1')}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('lets a guest choose a language (issue 35 #8)', async () => {
+    const { router } = renderApp('/pages/my/language-setting');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Language' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/pages/my/language-setting');
   });
 
   it('lets a signed-in user open a protected page', async () => {

@@ -4,6 +4,7 @@ import { browserStore, STORAGE_KEYS } from '../api/storage';
 import {
   DEFAULT_LANGUAGE,
   normalizeLanguage,
+  pickLanguage,
   PRODUCT_LANGUAGES,
   toI18nLanguage,
   type ProductLanguage,
@@ -64,8 +65,10 @@ export function createI18n(language: ProductLanguage = DEFAULT_LANGUAGE): I18n {
   return instance;
 }
 
+/** The person's own choice (`user_language`), else the browser's language when it is one of the six, else zh-CN. */
 export function storedLanguage(): ProductLanguage {
-  return normalizeLanguage(browserStore.get(STORAGE_KEYS.language));
+  const browser = typeof navigator === 'undefined' ? [] : navigator.languages.length > 0 ? navigator.languages : [navigator.language];
+  return pickLanguage(browserStore.get(STORAGE_KEYS.language), browser);
 }
 
 const startLanguage = storedLanguage();

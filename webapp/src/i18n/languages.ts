@@ -51,6 +51,34 @@ export function normalizeLanguage(input: string | null | undefined): ProductLang
   return ALIASES[key] ?? DEFAULT_LANGUAGE;
 }
 
+/**
+ * A browser language (`en-GB`, `zh-TW`, `vi`) as one of the six, or null when it is none of
+ * them: the exact code first, then its language alone (`en-GB` → `en`).
+ */
+export function matchLanguage(input: string | null | undefined): ProductLanguage | null {
+  if (!input) return null;
+  const key = input.trim().replace(/_/g, '-').toLowerCase();
+  return ALIASES[key] ?? ALIASES[key.split('-')[0] ?? ''] ?? null;
+}
+
+/**
+ * The language of a visit: the person's own choice, else the first of the browser's languages
+ * that is one of the six, else the operator's default, else zh-CN.
+ */
+export function pickLanguage(
+  chosen: string | null | undefined,
+  browser: readonly string[],
+  operatorDefault?: string | null,
+): ProductLanguage {
+  const own = matchLanguage(chosen);
+  if (own) return own;
+  for (const b of browser) {
+    const found = matchLanguage(b);
+    if (found) return found;
+  }
+  return matchLanguage(operatorDefault) ?? DEFAULT_LANGUAGE;
+}
+
 /** The code i18next knows the resources by. */
 export function toI18nLanguage(language: ProductLanguage): string {
   return language === 'zh-HANT' ? 'zh-Hant' : language;

@@ -72,7 +72,8 @@ export function isTabPath(pathname: string): boolean {
 
 export function isOpenPath(pathname: string): boolean {
   const path = trimTrailingSlash(pathname);
-  return isTabPath(path) || OPEN_PREFIXES.some((prefix) => path.startsWith(prefix));
+  // A guest chooses a language too (issue 35 #8).
+  return isTabPath(path) || path === LANGUAGE_SETTING_PATH || OPEN_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 /** The login page, returning to `from` (a path plus query) after sign-in. */
