@@ -222,14 +222,21 @@ func (n *Node) startWindows(ctx context.Context) error {
 		return fmt.Errorf("window definitions: %w", err)
 	}
 	n.onStop(func(context.Context) { defs.Close() })
-	n.Rounds = &window.Rounds{DB: n.DB, Ledger: window.StoreLedger{}, Clock: n.Clock, Desk: desk, Defs: defs}
+	// The lobby and the bets' pre-checks read the rounds from memory.
+	board, err := window.NewBoard(n.DB, n.Bus, n.Clock)
+	if err != nil {
+		return fmt.Errorf("window board: %w", err)
+	}
+	n.onStop(func(context.Context) { board.Close() })
+	desk.UseBoard(board)
+	n.Rounds = &window.Rounds{DB: n.DB, Ledger: window.StoreLedger{}, Clock: n.Clock, Desk: desk, Defs: defs, Board: board}
 	// Every node's trend boards follow the draws, wherever they happen.
 	results, err := n.Rounds.FollowResults(n.Bus)
 	if err != nil {
 		return fmt.Errorf("activation windows: %w", err)
 	}
 	n.onStop(func(context.Context) { _ = results.Unsubscribe() })
-	n.Windows = &window.Runner{DB: n.DB, Desk: desk, Bus: n.Bus, Clock: n.Clock, Log: n.Log.With("area", "rounds"), Node: cfg.NodeID}
+	n.Windows = &window.Runner{DB: n.DB, Desk: desk, Bus: n.Bus, Clock: n.Clock, Log: n.Log.With("area", "rounds"), Node: cfg.NodeID, Board: board}
 	if err := n.Windows.Start(n.Actors); err != nil {
 		return fmt.Errorf("activation windows: %w", err)
 	}

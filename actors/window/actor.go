@@ -181,6 +181,7 @@ func (a *windowActor) load(c context.Context) error {
 		return err
 	}
 	a.round, a.prev = &r, nil
+	a.run.Board.Moved(c, a.run.Bus, r) // a takeover tells where the round stands
 	if r.Seq > 1 {
 		p, err := storage.PreviousDrawnRound(c, a.run.DB, a.id, r.Seq)
 		if err != nil && !errors.Is(err, storage.ErrNotFound) {
@@ -199,6 +200,7 @@ func (a *windowActor) reload(c context.Context) error {
 		return err
 	}
 	a.round = &r
+	a.run.Board.Moved(c, a.run.Bus, r)
 	return nil
 }
 
@@ -233,6 +235,7 @@ func (a *windowActor) create(c context.Context, prev *storage.Round, now time.Ti
 	}
 	roundsCreated.Inc()
 	a.round, a.prev = &r, prev
+	a.run.Board.Moved(c, a.run.Bus, r)
 	return nil
 }
 

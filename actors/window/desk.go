@@ -122,6 +122,7 @@ type Desk struct {
 	bets    chan *betCall
 	settles chan *settleCall
 	onBatch func(bets int, began time.Time, took time.Duration) // benchmarks: each batch written
+	board   *Board                                              // this node's board, told each batch's totals at once (UseBoard)
 	quit    chan struct{}
 	done    chan struct{}
 }
@@ -166,6 +167,11 @@ func NewDesk(db storage.DB, ledger Ledger, clk clock.Clock, b bus.Bus, log *slog
 	go d.run()
 	return d
 }
+
+// UseBoard has the desk tell bd each committed batch's round totals as
+// soon as it commits (the other nodes' boards hear it over the bus). Call
+// it before the first bet.
+func (d *Desk) UseBoard(bd *Board) { d.board = bd }
 
 // Place submits a bet and waits until it is durable (or refused). If ctx
 // ends first the bet may still be written: resending it with the same bet
@@ -306,13 +312,19 @@ func (d *Desk) write(batch []*betCall) {
 	ctx := context.Background()
 	var results []betResult
 	var changes walletChanges
+	var totals []roundTotals
 	err := d.tx(ctx, "bets", func(tx storage.Tx) error {
 		var terr error
-		results, changes, terr = d.accept(ctx, tx, batch)
+		results, changes, totals, terr = d.accept(ctx, tx, batch)
 		return terr
 	})
 	if err != nil {
 		d.log.Error("bet batch failed", "bets", len(batch), "err", err)
+	}
+	if err == nil && d.board != nil && len(totals) > 0 {
+		// Before the answers, so a player's next lobby on this node shows
+		// the bet.
+		d.board.apply(boardEvent{Totals: totals})
 	}
 	for i, c := range batch {
 		r := betResult{err: err}
@@ -329,13 +341,17 @@ func (d *Desk) write(batch []*betCall) {
 	}
 	if err == nil {
 		changes.push(ctx, d.bus, d.log)
+		if len(totals) > 0 {
+			publishBoard(ctx, d.bus, boardEvent{Totals: totals})
+		}
 	}
 }
 
 // accept judges and writes one batch inside tx, returning each call's result.
-func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]betResult, walletChanges, error) {
+func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]betResult, walletChanges, []roundTotals, error) {
 	results := make([]betResult, len(batch))
 	changes := walletChanges{}
+	var totals []roundTotals // each round's bets and stake after this batch
 
 	// The rounds as last committed; whether they are still open is settled
 	// at the end (AddOpenRoundStakes), in a fixed order so that batches
@@ -371,18 +387,18 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 			case errors.Is(err, storage.ErrNotFound) || err == nil && w.Enabled != 1:
 				missing[k] = ErrUnknownWindow
 			case err != nil:
-				return nil, nil, err
+				return nil, nil, nil, err
 			default:
 				missing[k] = ErrUnknownIssue
 			}
 		default:
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 
 	existing, err := storage.BetsByBetIDs(ctx, tx, ids)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	byBetID := make(map[string]storage.RoundBet, len(existing))
 	for _, b := range existing {
@@ -438,7 +454,7 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 	if len(ops) > 0 {
 		res, err := d.ledger.Post(ctx, tx, d.clock.Now().UnixMilli(), ops)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		kept := newBets[:0]
 		stakes := map[int64][2]int64{} // round id → bets, staked
@@ -448,7 +464,7 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 				// Another batch (this desk's other writer, or another node)
 				// committed a bet with this id since we looked: judge the
 				// batch again, which finds that bet and answers as a resend.
-				return nil, nil, errBetIDRaced
+				return nil, nil, nil, errBetIDRaced
 			}
 			if res[n].Err != nil {
 				results[i].err = opError(res[n].Err)
@@ -461,18 +477,19 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 			stakes[b.RoundID] = [2]int64{s[0] + 1, s[1] + b.Amount}
 		}
 		if err := storage.InsertRoundBets(ctx, tx, kept); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, k := range keys {
 			if r := rounds[k]; r != nil {
 				if s := stakes[r.ID]; s[0] > 0 {
-					open, err := storage.AddOpenRoundStakes(ctx, tx, r.ID, s[0], s[1])
+					open, bets, staked, err := storage.AddOpenRoundStakesTotals(ctx, tx, r.ID, s[0], s[1])
 					if err != nil {
-						return nil, nil, err
+						return nil, nil, nil, err
 					}
 					if !open {
-						return nil, nil, errRoundMoved
+						return nil, nil, nil, errRoundMoved
 					}
+					totals = append(totals, roundTotals{WindowID: r.WindowID, RoundID: r.ID, Bets: bets, Staked: staked})
 				}
 			}
 		}
@@ -487,7 +504,7 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 		}
 		results[i] = betResult{bet: first.bet, err: sameBet(first.bet, batch[i].req)}
 	}
-	return results, changes, nil
+	return results, changes, totals, nil
 }
 
 // sameBet decides a resend: the same player and the same bet get the stored

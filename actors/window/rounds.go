@@ -19,6 +19,12 @@ type Rounds struct {
 	// Defs, when set, answers the windows' definitions from the node's
 	// copy (see Definitions); nil reads them from the store every time.
 	Defs *Definitions
+	// Board, when set, answers the lobby and a bet's pre-checks from the
+	// node's memory (see Board); nil reads the store.
+	Board *Board
+	// Balances, when set, answers a player's balance for the lobby (the
+	// node's memory where it keeps one); nil reads the ledger.
+	Balances BalanceReader
 
 	trend trendCache // each window's trend board, extended on each draw
 }
@@ -61,9 +67,33 @@ type LobbyWindow struct {
 	TotalPoints int64  `json:"totalPoints"` // cents staked in the current round
 }
 
-// Lobby lists the enabled windows with their current rounds.
+// BalanceReader answers a player's wallet balance in cents.
+type BalanceReader interface {
+	Balance(ctx context.Context, userID int64) (int64, error)
+}
+
+func (s *Rounds) balance(ctx context.Context, userID int64) (int64, error) {
+	if s.Balances != nil {
+		return s.Balances.Balance(ctx, userID)
+	}
+	return s.Ledger.Balance(ctx, s.DB, userID)
+}
+
+// Lobby lists the enabled windows with their current rounds: from the
+// node's board when there is one, else from the store.
 func (s *Rounds) Lobby(ctx context.Context, userID int64) (Lobby, error) {
 	now := s.Clock.Now().UnixMilli()
+	if s.Board != nil {
+		ws, err := s.Board.lobby(ctx, now)
+		if err != nil {
+			return Lobby{}, err
+		}
+		bal, err := s.balance(ctx, userID)
+		if err != nil {
+			return Lobby{}, err
+		}
+		return Lobby{ServerTime: now, AvailablePoints: bal, Windows: ws}, nil
+	}
 	ws, err := storage.RoundWindows(ctx, s.DB, true)
 	if err != nil {
 		return Lobby{}, err
@@ -76,7 +106,7 @@ func (s *Rounds) Lobby(ctx context.Context, userID int64) (Lobby, error) {
 	for _, r := range rs {
 		byWindow[r.WindowID] = r
 	}
-	bal, err := s.Ledger.Balance(ctx, s.DB, userID)
+	bal, err := s.balance(ctx, userID)
 	if err != nil {
 		return Lobby{}, err
 	}
@@ -264,6 +294,9 @@ func (s *Rounds) UpdateRules(ctx context.Context, windowID int64, ch RulesChange
 
 // Bet places a bet through the desk and answers the stored bet.
 func (s *Rounds) Bet(ctx context.Context, req BetRequest) (BetView, error) {
+	if err := s.precheck(ctx, req); err != nil {
+		return BetView{}, err
+	}
 	b, err := s.Desk.Place(ctx, req)
 	if err != nil {
 		return BetView{}, err

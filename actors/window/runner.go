@@ -44,6 +44,9 @@ type Runner struct {
 	// SettleBatch is how many bets one settlement transaction pays (default
 	// 2000).
 	SettleBatch int
+	// Board, when set, is this node's board: each move of a window run
+	// here reaches it at once (the other nodes' over the bus).
+	Board *Board
 
 	props  []actor.PropsOption                    // extra window-actor options (tests inject faults)
 	onArm  func(window int64, deadline time.Time) // tests: a window armed its timer
