@@ -93,6 +93,17 @@ export interface WindowNow {
   previous: RoundResult | null;
   next: NextRound | null;
   myBets: Bet[];
+  /** The next round's odds and limits when an operator changed them (absent when the same). */
+  coming?: ComingRules;
+}
+
+/** A round's odds and limits (cents); issue is empty while the round is not created yet. */
+export interface ComingRules {
+  issue?: string;
+  odds: string;
+  oddsBp: number;
+  minBet: number;
+  maxBet: number;
 }
 
 export interface WindowRules {

@@ -175,6 +175,18 @@ export function IncentiveWindowPage() {
         ))}
       </section>
 
+      {round && data?.coming ? (
+        <p className="window-coming" role="status" data-testid="coming-rules" data-odds={data.coming.odds}>
+          {t('rounds.coming', {
+            odds: data.coming.odds,
+            min: formatMoney(data.coming.minBet, t),
+            max: formatMoney(data.coming.maxBet, t),
+            oldOdds: round.odds,
+            oldMin: formatMoney(round.minBet, t),
+            oldMax: formatMoney(round.maxBet, t),
+          })}
+        </p>
+      ) : null}
       {round ? <BetPanel round={round} open={phase === 'betting' && round.phase === 'betting'} balance={balance} /> : null}
 
       <div className="window-tabs" role="tablist" aria-label={t('rounds.tabs.label')}>
