@@ -24,6 +24,8 @@ const INNER_H = H - PAD.top - PAD.bottom;
 interface Scale {
   min: number;
   max: number;
+  /** The distance between two ticks: a whole 1, 2 or 5 times a power of ten, never below 1. */
+  step: number;
   /** The height of a value in the plot. */
   y: (v: number) => number;
 }
@@ -38,12 +40,23 @@ function scale(points: Point[]): Scale {
       max = Math.max(max, v);
     }
   }
-  if (max === min) max = min + 1;
-  return { min, max, y: (v) => PAD.top + INNER_H * (1 - (v - min) / (max - min)) };
+  const step = tickStep(max - min);
+  min = Math.floor(min / step) * step;
+  max = Math.max(min + step, Math.ceil(max / step) * step);
+  return { min, max, step, y: (v) => PAD.top + INNER_H * (1 - (v - min) / (max - min)) };
 }
 
-function Axis({ scale: { min, max, y }, format }: { scale: Scale; format: (v: number) => string }) {
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => min + (max - min) * f);
+/** A tick step for a range: about four ticks, each a whole 1, 2 or 5 × 10^n (so counts never repeat as 0, 0, 1, 1). */
+export function tickStep(range: number): number {
+  const rough = Math.max(1, range / 4);
+  const pow = 10 ** Math.floor(Math.log10(rough));
+  const f = rough / pow;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * pow;
+}
+
+function Axis({ scale: { min, max, step, y }, format }: { scale: Scale; format: (v: number) => string }) {
+  const ticks: number[] = [];
+  for (let v = min; v <= max + step / 2; v += step) ticks.push(v);
   return (
     <g>
       {ticks.map((v) => (
@@ -129,7 +142,14 @@ export function LineChart({ points, series, format = String, label }: { points: 
         </g>
       ))}
       {points.map((p, i) => (
-        <text key={p.label} x={x(i)} y={H - 8} textAnchor="middle" className={css.tick}>
+        <text
+          key={p.label}
+          x={x(i)}
+          y={H - 8}
+          // The first and last dates sit at the plot's edges: anchored inward, they are never cut.
+          textAnchor={points.length > 1 && i === 0 ? 'start' : points.length > 1 && i === points.length - 1 ? 'end' : 'middle'}
+          className={css.tick}
+        >
           {p.label}
         </text>
       ))}
