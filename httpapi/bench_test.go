@@ -1,45 +1,178 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"kj/actors/window"
 	"kj/storage/storagetest"
 )
 
-// BenchmarkBetRouteOverhead measures what the HTTP layer costs a bet on
-// top of the desk: routing, the token check (from the node's cache, as in
-// a running node), decoding the body, the envelope, translation and
-// metrics. The bet is refused by the route's own checks (an amount of
-// zero), so nothing reaches the desk or the store.
+// The HTTP path's cost, beside a bare server answering the same JSON
+// (issue 38 #5; docs in /work/notes/http-path.md at the time):
 //
-//	go test -run '^$' -bench BetRouteOverhead -benchmem ./httpapi/
-func BenchmarkBetRouteOverhead(b *testing.B) {
+//	go test -run '^$' -bench 'HTTPPath' -benchmem -cpuprofile cpu.out ./httpapi/
+//
+// Both sides are driven at the handler (ServeHTTP), so the net/http server
+// and client, which cost both the same, are left out and the ratio is the
+// one of what kj adds: routing, the token check from the node's cache,
+// decoding the body, the envelope, translation, metrics, the gzip wrapper.
+// The read route answers an /user/amount-like reply from memory (the
+// benchmark's own route, so the wallet's store reads are not measured);
+// the bet route is the real one, refused by its own checks (an amount of
+// zero) before the desk, so nothing reaches the store.
+
+// benchAmount is the read the benchmarks answer: /user/amount's shape.
+var benchAmount = amountReply{UserID: "7301234567890123", Amount: 1234567, FrozenAmount: 500,
+	HasFundPassword: true, BankCardCount: 1, IsRecharge: true, ExchangeMin: 10000, ExchangeMax: 5000000}
+
+const benchBetBody = `{"windowId":1,"issue":"20260301000100001","content":"BIG","amount":0,"betId":"bench-1"}`
+
+// kjBench is a node's /api handler with a signed-in user's token.
+func kjBench(b *testing.B) (http.Handler, string) {
 	db := storagetest.SQLite(b)
 	s, _ := testServer(b, db)
 	s.Rounds = &window.Rounds{DB: db}
+	s.Post("/bench/amount", Identified, func(*Call) (any, error) { return benchAmount, nil })
 	_, tokens := newUser(b, s, "bench_b")
-	tok := tokens.Token
-	h := s.Handler()
-	body := `{"windowId":1,"issue":"20260301000100001","content":"BIG","amount":0,"betId":"bench-1"}`
-	run := func() int {
-		req := httptest.NewRequest(http.MethodPost, "/api/activation/betRequest", strings.NewReader(body))
-		req.Header.Set("token", tok)
-		req.Header.Set("Accept-Language", "en-US")
-		req.Header.Set("Content-Type", "application/json")
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, req)
-		return w.Code
+	return s.Handler(), tokens.Token
+}
+
+// bareBench is the floor: standard library net/http and encoding/json, no
+// middleware, the token looked up in a map, the same envelope.
+func bareBench(token string) http.Handler {
+	users := map[string]int64{token: 7301234567890123}
+	var mu sync.RWMutex
+	signedIn := func(r *http.Request) bool {
+		mu.RLock()
+		defer mu.RUnlock()
+		_, ok := users[r.Header.Get("token")]
+		return ok
 	}
-	if code := run(); code != http.StatusOK {
-		b.Fatalf("status %d", code)
+	type env struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data"`
 	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/bench/amount", func(w http.ResponseWriter, r *http.Request) {
+		if !signedIn(r) {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_ = json.NewEncoder(w).Encode(env{Message: "Success", Data: benchAmount})
+	})
+	mux.HandleFunc("POST /api/activation/betRequest", func(w http.ResponseWriter, r *http.Request) {
+		if !signedIn(r) {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		var req betReq
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		_ = json.NewEncoder(w).Encode(env{Code: 1408, Message: "The amount must be a whole number of cents above zero"})
+	})
+	return mux
+}
+
+// benchWriter is the cheapest ResponseWriter: the benchmarks measure the
+// handlers, not httptest's recorder (its buffers cost as much as the bare
+// handler).
+type benchWriter struct {
+	h    http.Header
+	code int
+	n    int
+}
+
+func (w *benchWriter) Header() http.Header { return w.h }
+func (w *benchWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+func (w *benchWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	w.n += len(b)
+	return len(b), nil
+}
+
+// benchRequest is one request sent again and again through h.
+type benchRequest struct {
+	req  *http.Request
+	body *strings.Reader
+	text string
+	w    benchWriter
+}
+
+func newBenchRequest(path, body, token string) *benchRequest {
+	br := &benchRequest{body: strings.NewReader(body), text: body, w: benchWriter{h: http.Header{}}}
+	br.req = httptest.NewRequest(http.MethodPost, path, br.body)
+	br.req.Header.Set("token", token)
+	br.req.Header.Set("Accept-Language", "en-US")
+	br.req.Header.Set("Content-Type", "application/json")
+	br.req.Header.Set("Accept-Encoding", "gzip")
+	return br
+}
+
+// run sends the request once and checks the answer's status.
+func (br *benchRequest) run(b *testing.B, h http.Handler) {
+	br.body.Reset(br.text)
+	br.req.Body = io.NopCloser(br.body)
+	clear(br.w.h)
+	br.w.code, br.w.n = 0, 0
+	h.ServeHTTP(&br.w, br.req)
+	if br.w.code != http.StatusOK || br.w.n == 0 {
+		b.Fatalf("%s: status %d, %d bytes", br.req.URL.Path, br.w.code, br.w.n)
+	}
+}
+
+func benchPath(b *testing.B, path, body string) {
+	kj, token := kjBench(b)
+	bare := bareBench(token)
+	for _, side := range []struct {
+		name string
+		h    http.Handler
+	}{{"kj", kj}, {"bare", bare}} {
+		b.Run(side.name, func(b *testing.B) {
+			br := newBenchRequest(path, body, token)
+			br.run(b, side.h)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				br.run(b, side.h)
+			}
+		})
+	}
+}
+
+// BenchmarkHTTPPathRead: an /user/amount-like read answered from memory.
+func BenchmarkHTTPPathRead(b *testing.B) { benchPath(b, "/api/bench/amount", "{}") }
+
+// BenchmarkHTTPPathBet: the bet route's HTTP part (refused before the desk).
+func BenchmarkHTTPPathBet(b *testing.B) { benchPath(b, "/api/activation/betRequest", benchBetBody) }
+
+// BenchmarkBetRouteOverhead is the bet route alone, as measured before the
+// side-by-side benchmarks (kept so older figures compare).
+//
+//	go test -run '^$' -bench BetRouteOverhead -benchmem ./httpapi/
+func BenchmarkBetRouteOverhead(b *testing.B) {
+	h, tok := kjBench(b)
+	br := newBenchRequest("/api/activation/betRequest", benchBetBody, tok)
+	br.run(b, h)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		run()
+		br.run(b, h)
 	}
 }
