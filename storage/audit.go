@@ -42,17 +42,17 @@ func RecordAudit(ctx context.Context, q Querier, operatorID int64, action, targe
 type AuditFilter struct {
 	Action     string
 	OperatorID int64
-	Operator   string // the operator's account
+	Operator   string // any part of the operator's account (case-insensitive, wildcards literal)
 	Target     string
 	From, To   int64 // [From, To) in unix ms; 0 leaves that side open
 }
 
 const auditWhere = ` WHERE ($1 = '' OR a.action = $1) AND (CAST($2 AS BIGINT) = 0 OR a.operator_id = $2)
-	AND ($3 = '' OR u.account = $3) AND ($4 = '' OR a.target = $4)
+	AND ($3 = '%%' OR LOWER(u.account) LIKE $3 ESCAPE '\') AND ($4 = '' OR a.target = $4)
 	AND (CAST($5 AS BIGINT) = 0 OR a.created_at >= $5) AND (CAST($6 AS BIGINT) = 0 OR a.created_at < $6)`
 
 func (f AuditFilter) args(more ...any) []any {
-	return append([]any{f.Action, f.OperatorID, f.Operator, f.Target, f.From, f.To}, more...)
+	return append([]any{f.Action, f.OperatorID, likePattern(f.Operator), f.Target, f.From, f.To}, more...)
 }
 
 // CountAudit counts the entries matching f.
