@@ -235,7 +235,7 @@ func TestOrderSearchAndAuditFilters(t *testing.T) {
 		}{
 			{storage.AuditFilter{}, 3},
 			{storage.AuditFilter{Operator: "boss"}, 2},
-			{storage.AuditFilter{Operator: "OS"}, 2}, // any part of the account, in any case
+			{storage.AuditFilter{Operator: "OS"}, 2},   // any part of the account, in any case
 			{storage.AuditFilter{Operator: "b_ss"}, 0}, // "_" is literal
 			{storage.AuditFilter{Operator: "boss", Action: "recharge.confirm"}, 1},
 			{storage.AuditFilter{Target: "RN1"}, 1},
