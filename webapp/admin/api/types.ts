@@ -14,6 +14,11 @@ export interface Page<T> {
 export interface Order extends AppOrder {
   userId?: string;
   account?: string;
+  /** A recharge above KJ_RECHARGE_MAX: credited only on a second, different operator's approval. */
+  needsSecondApproval?: boolean;
+  /** The account of the operator who approved it first (absent until then). */
+  firstApprovedBy?: string;
+  firstApprovedAt?: number;
 }
 
 export interface AdminUser {
@@ -83,7 +88,14 @@ export interface UserDetail {
 }
 
 /** A window's rules as the app reads them, without the rules text the app shows. */
-export type WindowRules = Omit<AppWindowRules, 'text'>;
+export type WindowRules = Omit<AppWindowRules, 'text'> & {
+  /** The odds and limits of the round now (absent before the window's first round). */
+  current?: { issue: string; odds: string; oddsBp: number; minBet: number; maxBet: number } | null;
+  /** The first round played with the settings above. */
+  fromIssue?: string;
+  /** The settings do not apply to the round now yet. */
+  pending?: boolean;
+};
 
 export interface RoundView {
   windowId: number;

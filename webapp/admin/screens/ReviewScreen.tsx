@@ -80,6 +80,7 @@ export function ReviewScreen({ kind }: { kind: ReviewKind }) {
               <td>{dateTime(o.createdAt)}</td>
               <td>
                 <OrderStatus status={o.status} />
+                {o.needsSecondApproval && o.status === 0 ? <SecondApprovalBadge order={o} /> : null}
               </td>
             </tr>
           )}
@@ -99,13 +100,23 @@ export function ReviewScreen({ kind }: { kind: ReviewKind }) {
   );
 }
 
+/** A recharge above the maximum in the queue: it needs two operators, and who approved first. */
+function SecondApprovalBadge({ order }: { order: Order }) {
+  const { t } = useT();
+  return (
+    <span className={[ui.badge, ui.badgeWarn].join(' ')} data-testid="needs-second" style={{ marginLeft: 6 }}>
+      {order.firstApprovedBy ? t('orders.awaitingSecond', { account: order.firstApprovedBy }) : t('orders.needsTwo')}
+    </span>
+  );
+}
+
 function OrderDetail({ kind, order, onReviewed }: { kind: ReviewKind; order: Order; onReviewed: (o: Order) => void }) {
   const { t } = useT();
   const qc = useQueryClient();
   const review = useMutation({
     mutationFn: ({ action, remark }: { action: string; remark: string }) => api<Order>(`/admin/${kind}/${action}`, { orderId: order.id, remark }),
     onSuccess: (reviewed) => {
-      showToast(t('common.done'));
+      showToast(reviewed.status === 0 && reviewed.needsSecondApproval ? t('orders.firstApprovalRecorded') : t('common.done'));
       onReviewed({ ...order, ...reviewed, userId: order.userId, account: order.account });
       void qc.invalidateQueries({ queryKey: ['orders', kind] });
       void qc.invalidateQueries({ queryKey: ['user', order.userId] });
@@ -127,6 +138,16 @@ function OrderDetail({ kind, order, onReviewed }: { kind: ReviewKind; order: Ord
           <dd>
             <OrderStatus status={order.status} />
           </dd>
+          {order.needsSecondApproval ? (
+            <>
+              <dt>{t('orders.secondApproval')}</dt>
+              <dd data-testid="second-approval">
+                {order.firstApprovedBy
+                  ? t('orders.firstApprovedBy', { account: order.firstApprovedBy, at: dateTime(order.firstApprovedAt ?? 0) })
+                  : t('orders.needsTwo')}
+              </dd>
+            </>
+          ) : null}
           {kind === 'recharge' ? (
             <>
               <dt>{t('orders.protocol')}</dt>

@@ -10,7 +10,8 @@ import { api } from '../api/client';
 import type { CurrentRound, Page, ResultView, RoundBets, WindowRules } from '../api/types';
 import { useT, type TextKey } from '../i18n/useT';
 import { sessionAtom } from '../state/session';
-import { dateTime, money, parseMoney, seconds } from '../ui/format';
+import { parseAmount } from '../../src/format/amount';
+import { dateTime, money, seconds } from '../ui/format';
 import { Button, Card, ConfirmDialog, DataTable, Empty, Field, Pager, ui } from '../ui/kit';
 import { showToast } from '../ui/toast';
 import css from './screens.module.css';
@@ -84,11 +85,25 @@ function WindowCard({ rules, selected, onSelect }: { rules: WindowRules; selecte
             </span>
           </div>
         )}
-        <dl className={ui.kv} style={{ marginTop: 12 }}>
+        {rules.current ? (
+          <dl className={ui.kv} style={{ marginTop: 12 }} data-testid="rules-current">
+            <dt>{t('windows.currentRound')}</dt>
+            <dd className={ui.mono}>{rules.current.issue}</dd>
+            <dt>{t('windows.odds')}</dt>
+            <dd data-testid="current-odds">{rules.current.odds}</dd>
+            <dt>{t('windows.limits')}</dt>
+            <dd data-testid="current-limits">
+              {money(rules.current.minBet)} – {money(rules.current.maxBet)}
+            </dd>
+          </dl>
+        ) : null}
+        <dl className={ui.kv} style={{ marginTop: 12 }} data-testid="rules-settings" data-pending={rules.pending ? 'true' : 'false'}>
+          <dt>{rules.pending && rules.fromIssue ? t('windows.fromRound', { issue: rules.fromIssue }) : t('windows.settings')}</dt>
+          <dd />
           <dt>{t('windows.odds')}</dt>
           <dd data-testid="rules-odds">{rules.odds}</dd>
           <dt>{t('windows.limits')}</dt>
-          <dd>
+          <dd data-testid="rules-limits">
             {money(rules.minBet)} – {money(rules.maxBet)}
           </dd>
           <dt>{t('windows.phases')}</dt>
@@ -129,15 +144,26 @@ function RulesDialog({ rules, onClose }: { rules: WindowRules; onClose: () => vo
     },
   });
   const review = () => {
-    const min = parseMoney(minBet);
-    const max = parseMoney(maxBet);
+    // The limits mean exactly what was typed (at most two decimals), or are refused with why.
+    const min = parseAmount(minBet);
+    const max = parseAmount(maxBet);
+    for (const [label, parsed] of [[t('windows.minBet'), min], [t('windows.maxBet'), max]] as const) {
+      if (!parsed.ok) {
+        setError(`${label}: ${t(`amount.${parsed.problem}` as 'amount.decimals')}`);
+        return;
+      }
+    }
     const ms = [betting, drawing, rest].map((s) => Math.round(Number(s) * 1000));
-    if (!/^\d+(\.\d{1,4})?$/.test(odds.trim()) || min === null || max === null || ms.some((v) => !Number.isFinite(v) || v <= 0)) {
+    if (!/^\d+(\.\d{1,4})?$/.test(odds.trim())) {
+      setError(t('windows.oddsInvalid'));
+      return;
+    }
+    if (!min.ok || !max.ok || ms.some((v) => !Number.isFinite(v) || v <= 0)) {
       setError(t('windows.invalid'));
       return;
     }
     setError('');
-    setConfirming({ odds: odds.trim(), minBet: min, maxBet: max, bettingMs: ms[0], drawingMs: ms[1], restMs: ms[2] });
+    setConfirming({ odds: odds.trim(), minBet: min.cents, maxBet: max.cents, bettingMs: ms[0], drawingMs: ms[1], restMs: ms[2] });
   };
   const fields: [name: string, label: TextKey, value: string, set: (v: string) => void][] = [
     ['odds', 'windows.odds', odds, setOdds],

@@ -6,13 +6,6 @@ export function money(cents: number): string {
   return `${sign}${whole}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** Parses "12.34" into cents; null when it is not a non-negative amount with at most 2 decimals. */
-export function parseMoney(text: string): number | null {
-  const m = /^\s*(\d{1,12})(?:\.(\d{1,2}))?\s*$/.exec(text);
-  if (!m) return null;
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-}
-
 export function dateTime(ms: number): string {
   if (!ms) return '—';
   const d = new Date(ms);
