@@ -8,30 +8,32 @@ import exec from 'k6/execution';
 import { accounts, api } from './lib.js';
 
 const betAck = new Trend('kj_bet_ack_ms', true);
-// Bets per second offered. W4's burst is 5,000/s; k6 spends about a
-// millisecond of CPU per request, so on a 2-core box shared with kj and
-// PostgreSQL it offers 500/s (1,000 bets); RATE=5000 runs W4's rate where
-// k6 has cores of its own.
+// Bets per second offered, and the p99 acknowledgement the burst must
+// hold. `kjload k6` sizes both on the box before the run: RATE so kj,
+// PostgreSQL and k6 (about a millisecond of CPU per request) take half the
+// cores by their measured CPU per bet, P99_MS a multiple of an unloaded
+// bet's median (docs/PERFORMANCE.md#k6). The defaults are for a run of the
+// script by hand; RATE=5000 is W4's burst where k6 has cores of its own.
 const RATE = Number(__ENV.RATE || 500);
+const P99_MS = Number(__ENV.P99_MS || 100);
 
 export const options = {
   setupTimeout: '120s',
   scenarios: {
     burst: {
       executor: 'constant-arrival-rate',
-      rate: RATE,
+      rate: Math.max(1, Math.round(RATE)),
       timeUnit: '1s',
       duration: '2s',
       preAllocatedVUs: 200,
       maxVUs: 1000,
     },
   },
-  // W4's burst targets: every bet accepted, p99 acknowledgement within
-  // 100 ms.
+  // Every bet accepted, the p99 acknowledgement within P99_MS.
   thresholds: {
     checks: ['rate==1'],
     http_req_failed: ['rate==0'],
-    kj_bet_ack_ms: ['p(99)<100'],
+    kj_bet_ack_ms: [`p(99)<${P99_MS}`],
   },
 };
 

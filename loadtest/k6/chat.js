@@ -19,6 +19,11 @@ const lost = new Counter('kj_chat_lost');
 const PAIRS = Number(__ENV.PAIRS || 50);
 const SECONDS = Number(__ENV.SECONDS || 20);
 const PER_SECOND = Number(__ENV.PER_SECOND || 2); // messages per user per second
+// `kjload k6` sizes PER_SECOND on the box before the run, so kj, PostgreSQL
+// and k6 take half the cores by their measured CPU per message, and P99_MS
+// (delivery and acknowledgement) as a multiple of an unloaded message's
+// median (docs/PERFORMANCE.md#k6). The defaults are for a run by hand.
+const P99_MS = Number(__ENV.P99_MS || 200);
 
 export const options = {
   scenarios: {
@@ -26,8 +31,8 @@ export const options = {
   },
   thresholds: {
     checks: ['rate>0.99'],
-    kj_chat_deliver_ms: ['p(99)<200'],
-    kj_chat_ack_ms: ['p(99)<200'],
+    kj_chat_deliver_ms: [`p(99)<${P99_MS}`],
+    kj_chat_ack_ms: [`p(99)<${P99_MS}`],
     kj_chat_refused: ['count==0'],
     kj_chat_misordered: ['count==0'],
     kj_chat_lost: ['count==0'],

@@ -9,25 +9,32 @@ import { Trend } from 'k6/metrics';
 import { accounts, api } from './lib.js';
 
 const signIn = new Trend('kj_sign_in_ms', true);
+// The storm's peak rate (sign-ins per second) and the p99 it must hold.
+// `kjload k6` sizes both on the box before the run: RATE so the sign-ins
+// take half the cores by kj's measured CPU per sign-in, P99_MS a multiple
+// of an unloaded sign-in's median (docs/PERFORMANCE.md#k6). The defaults
+// are for a run of the script by hand.
+const RATE = Number(__ENV.RATE || 40);
+const P99_MS = Number(__ENV.P99_MS || 1000);
 
 export const options = {
   scenarios: {
     storm: {
       executor: 'ramping-arrival-rate',
-      startRate: 5,
+      startRate: Math.max(1, Math.round(RATE / 8)),
       timeUnit: '1s',
       preAllocatedVUs: 20,
       maxVUs: 100,
       stages: [
-        { target: 20, duration: '10s' },
-        { target: 40, duration: '10s' },
+        { target: Math.max(1, Math.round(RATE / 2)), duration: '10s' },
+        { target: Math.max(1, Math.round(RATE)), duration: '10s' },
       ],
     },
   },
   thresholds: {
     checks: ['rate>0.99'],
     http_req_failed: ['rate<0.01'],
-    kj_sign_in_ms: ['p(99)<1000'],
+    kj_sign_in_ms: [`p(99)<${P99_MS}`],
   },
 };
 
