@@ -8,6 +8,8 @@ package httpapi
 // others, and in any case within userview.MaxAge.
 
 import (
+	"context"
+
 	"kj/internal/clock"
 	"kj/storage/userview"
 )
@@ -26,5 +28,23 @@ func init() {
 		if s.Wallet != nil {
 			s.Wallet.Reads = s.reads
 		}
+		s.lobbyBalancesFromViews()
 	})
+}
+
+// lobbyBalancesFromViews has the lobby show the player's balance beside
+// the rounds from the same copies, so /activation/lotteryList asks the
+// store nothing once warm either.
+func (s *Server) lobbyBalancesFromViews() {
+	if s.Rounds != nil && s.Rounds.Balances == nil {
+		s.Rounds.Balances = viewBalances{s.reads}
+	}
+}
+
+// viewBalances answers the lobby's balance from the wallet summaries.
+type viewBalances struct{ v *userViews }
+
+func (b viewBalances) Balance(ctx context.Context, userID int64) (int64, error) {
+	w, err := b.v.Wallet(ctx, userID)
+	return w.Balance, err
 }

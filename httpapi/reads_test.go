@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"kj/actors/window"
 	"kj/internal/bus"
 	"kj/storage"
 	"kj/storage/storagetest"
@@ -113,4 +114,33 @@ func TestPlayersReadsBackstopIsTheMaximumAge(t *testing.T) {
 	if info.NickName != "direct" {
 		t.Fatalf("nickName %q after the maximum age, want direct", info.NickName)
 	}
+}
+
+// The lobby, warm, asks the store nothing: its rounds from the windows'
+// board, the player's balance from the wallet copies; a recharge shows in
+// the next lobby.
+func TestLobbyAsksTheStoreNothingOnceWarm(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, c := roundsServer(t, db)
+		board, err := window.NewBoard(db, s.Bus, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(board.Close)
+		s.Rounds.Board = board
+		u, tok := newUser(t, s, "lobbyreader")
+		var lobby window.Lobby
+		ok(t, s, tok.Token, "/activation/lotteryList", "{}", &lobby)
+		if n := storeQueriesOf(t, s, tok.Token, "/activation/lotteryList", &lobby); n != 0 || len(lobby.Windows) != 2 {
+			t.Fatalf("warm lobby: %d store statements, %d windows; want 0 and 2", n, len(lobby.Windows))
+		}
+		fund(t, db, u.ID, 4200)
+		ok(t, s, tok.Token, "/activation/lotteryList", "{}", &lobby)
+		if lobby.AvailablePoints != 4200 {
+			t.Fatalf("lobby balance after a recharge = %d, want 4200", lobby.AvailablePoints)
+		}
+		if n := storeQueriesOf(t, s, tok.Token, "/activation/lotteryList", &lobby); n != 0 {
+			t.Errorf("warm lobby after the recharge ran %d store statements, want 0", n)
+		}
+	})
 }

@@ -29,6 +29,7 @@ func roundsServer(t *testing.T, db storage.DB) (*Server, *clock.Fake) {
 	desk := window.NewDesk(db, window.StoreLedger{}, c, s.Bus, quiet, 100)
 	t.Cleanup(desk.Close)
 	s.Rounds = &window.Rounds{DB: db, Ledger: window.StoreLedger{}, Clock: c, Desk: desk}
+	s.lobbyBalancesFromViews() // as New does with the node's windows
 	results, err := s.Rounds.FollowResults(s.Bus)
 	if err != nil {
 		t.Fatal(err)
