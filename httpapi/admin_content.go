@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,7 @@ func init() {
 		s.Post("/admin/upload", Operator, s.adminUpload)
 		s.Post("/admin/stats/list", Operator, s.adminStatsList)
 		s.Post("/admin/audit/list", Operator, s.adminAuditList)
+		s.Post("/admin/audit/actions", Operator, s.adminAuditActions)
 	})
 }
 
@@ -975,9 +977,43 @@ func (s *Server) adminAuditList(c *Call) (any, error) {
 			if e.OperatorID == 0 {
 				e.Operator = "cli" // `kj admin`: the detail's osUser names who ran it
 			}
-			return auditView{contentID(e.ID), contentID(e.OperatorID), e.Operator, e.Action, e.Target, contentRawJSON(e.Detail), e.CreatedAt,
+			v := auditView{contentID(e.ID), contentID(e.OperatorID), e.Operator, e.Action, e.Target, contentRawJSON(e.Detail), e.CreatedAt,
 				readAudit(c.Lang, e)}
+			v.Reading.OrderNo = s.auditOrderNo(c, e.Action, v.Reading.OrderID)
+			return v
 		})
+}
+
+// auditOrderNo is the number of the order a row names ("" when it names
+// none, or the order is not found).
+func (s *Server) auditOrderNo(c *Call, action, orderID string) string {
+	id, err := strconv.ParseInt(orderID, 10, 64)
+	if err != nil {
+		return ""
+	}
+	if strings.HasPrefix(action, "recharge.") {
+		if o, err := storage.RechargeOrderByID(c.Ctx, s.DB, id); err == nil {
+			return o.OrderNo
+		}
+	} else if o, err := storage.ExchangeOrderByID(c.Ctx, s.DB, id); err == nil {
+		return o.OrderNo
+	}
+	return ""
+}
+
+// adminAuditActions lists every action the audit log records, in words in
+// the caller's language, for the console's action filter.
+func (s *Server) adminAuditActions(c *Call) (any, error) {
+	type action struct {
+		Action string `json:"action"`
+		Name   string `json:"name"`
+	}
+	out := make([]action, 0, len(auditActions))
+	for a := range auditActions {
+		out = append(out, action{a, auditActionName(c.Lang, a)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Action < out[j].Action })
+	return map[string]any{"list": out}, nil
 }
 
 // contentRawJSON passes a stored JSON document through unchanged.

@@ -110,6 +110,19 @@ type auditReading struct {
 	IP      string             `json:"ip,omitempty"`
 	UserID  string             `json:"userId,omitempty"`  // the player or operator the row is about
 	OrderID string             `json:"orderId,omitempty"` // the order the row is about
+	// OrderNo is that order's number (filled by the list, which reads the
+	// order), so the console links to the order by what operators search.
+	OrderNo string `json:"orderNo,omitempty"`
+}
+
+// auditActionName is an action in words for the console's picker: its
+// sentence with the object and the amount left out ("…").
+func auditActionName(lang, action string) string {
+	text, ok := auditTexts[action]
+	if !ok {
+		return action
+	}
+	return strings.NewReplacer("{target}", "…", "{amount}", "…").Replace(text[langIndex(lang)])
 }
 
 // readAudit renders e in lang.

@@ -39,6 +39,10 @@ type ordersSearchRequest struct {
 type foundOrder struct {
 	orderJSON
 	Nickname string `json:"nickName"`
+	// A recharge above KJ_RECHARGE_MAX, as the review queue shows it.
+	NeedsSecondApproval bool   `json:"needsSecondApproval,omitempty"`
+	FirstApprovedBy     string `json:"firstApprovedBy,omitempty"`
+	FirstApprovedAt     int64  `json:"firstApprovedAt,omitempty"`
 }
 
 // maxExportRows bounds one CSV export; a longer list is narrowed by dates.
@@ -99,14 +103,14 @@ func (s *Server) searchOrders(ctx context.Context, kind string, f storage.OrderS
 		return contentMap(hits, func(h storage.OrderHit[storage.RechargeOrder]) foundOrder {
 			o := rechargeJSON(h.Order)
 			o.UserID, o.Account = strconv.FormatInt(h.Order.UserID, 10), h.Account
-			return foundOrder{o, h.Nickname}
+			return foundOrder{orderJSON: o, Nickname: h.Nickname}
 		}), total, err
 	}
 	hits, total, err := storage.SearchExchangeOrders(ctx, s.DB, f)
 	return contentMap(hits, func(h storage.OrderHit[storage.ExchangeOrder]) foundOrder {
 		o := exchangeJSON(h.Order, true) // operators pay to the full number
 		o.UserID, o.Account = strconv.FormatInt(h.Order.UserID, 10), h.Account
-		return foundOrder{o, h.Nickname}
+		return foundOrder{orderJSON: o, Nickname: h.Nickname}
 	}), total, err
 }
 
@@ -121,6 +125,20 @@ func (s *Server) adminOrdersSearch(c *Call) (any, error) {
 	list, total, err := s.searchOrders(c.Ctx, req.Kind, f)
 	if err != nil {
 		return nil, err
+	}
+	if req.Kind == "recharge" && len(list) > 0 {
+		// The approval state (a second operator's approval) as the queue shows it.
+		orders := make([]storage.RechargeOrder, len(list))
+		for i, o := range list {
+			orders[i].ID, _ = strconv.ParseInt(o.ID, 10, 64)
+		}
+		approved, err := s.withApprovals(c.Ctx, orders)
+		if err != nil {
+			return nil, err
+		}
+		for i, a := range approved {
+			list[i].NeedsSecondApproval, list[i].FirstApprovedBy, list[i].FirstApprovedAt = a.NeedsSecondApproval, a.FirstApprovedBy, a.FirstApprovedAt
+		}
 	}
 	return replyList(list, total, f.Limit, f.Offset), nil
 }

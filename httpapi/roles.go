@@ -18,7 +18,7 @@ import (
 // and fund-password resets, and customer service. Agents cannot change
 // odds, limits, settings, content or operators.
 var agentRoutes = map[string]bool{
-	"/admin/me": true, "/admin/dashboard": true, "/admin/stats/list": true, "/admin/audit/list": true,
+	"/admin/me": true, "/admin/dashboard": true, "/admin/stats/list": true, "/admin/audit/list": true, "/admin/audit/actions": true,
 	"/admin/users": true, "/admin/user": true, "/admin/user/detail": true,
 	"/admin/activateUser": true, "/admin/user/freeze": true, "/admin/user/resetFundPassword": true,
 	"/admin/recharge/list": true, "/admin/recharge/confirm": true, "/admin/recharge/fail": true,
