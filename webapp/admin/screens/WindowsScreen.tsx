@@ -18,7 +18,8 @@ import css from './screens.module.css';
 
 export function WindowsScreen() {
   const { t } = useT();
-  const windows = useQuery({ queryKey: ['windows'], queryFn: () => api<WindowRules[]>('/admin/windows') });
+  // Polled: which round the settings apply from moves on as rounds are created.
+  const windows = useQuery({ queryKey: ['windows'], queryFn: () => api<WindowRules[]>('/admin/windows'), refetchInterval: 5_000 });
   const [selected, setSelected] = useState<number | null>(null);
   if (windows.isError) return <p className={ui.error}>{t('common.loadFailed')}</p>;
   if (!windows.data) return null;
