@@ -62,31 +62,21 @@ func chatRampCPU(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, tar
 	if cpu != nil {
 		sample = func() BoxSample { return BoxSample{Server: cpu()} }
 	}
-	steps, deliver, ack, fin, _, err := chatRampBox(ctx, o, f, ramp, warm, target, fanout, byAck, name, prof, sample, reach)
-	return steps, deliver, ack, fin, err
-}
-
-// StepCPU is what one ramp step cost in CPU seconds: the server's,
-// PostgreSQL's (every postgres process on the box) and the generator's
-// (kjload and its workers). Read means the step's two boundaries were
-// both sampled.
-type StepCPU struct {
-	Server, Postgres, Generator float64
-	Read                        bool
+	return chatRampBox(ctx, o, f, ramp, warm, target, fanout, byAck, name, prof, sample, reach)
 }
 
 // chatRampBox is chatRampCPU reading the machine's CPU counters (sample,
 // e.g. SampleBox of the server) at every step boundary, so each step
 // also says what it cost PostgreSQL and the generator: a cost per message
 // over one step at a named rate, not averaged over a run whose warm-up
-// idles. The StepCPU are in the order of the steps returned.
-func chatRampBox(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, target time.Duration, fanout float64, byAck bool, name string, prof *Profiler, sample func() BoxSample, reach float64) ([]StepResult, *Histogram, *Histogram, WorkerFinalSummary, []StepCPU, error) {
+// idles (StepResult's ServerCPUSec, PostgresCPUSec, GeneratorCPUSec).
+func chatRampBox(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, target time.Duration, fanout float64, byAck bool, name string, prof *Profiler, sample func() BoxSample, reach float64) ([]StepResult, *Histogram, *Histogram, WorkerFinalSummary, error) {
 	start := time.Now().Add(500*time.Millisecond + warm)
 	if warm > 0 {
 		o.logf("%s: warm-up, one message per sender over %v", name, warm)
 	}
 	if err := f.Go(start); err != nil {
-		return nil, nil, nil, WorkerFinalSummary{}, nil, err
+		return nil, nil, nil, WorkerFinalSummary{}, err
 	}
 	rates := ramp.Rates()
 	// Profile each step while it runs, until the ramp stops.
@@ -153,12 +143,11 @@ func chatRampBox(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, tar
 	finals, _, err := f.Finish(ctx, grace)
 	prof.Wait()
 	if err != nil {
-		return nil, nil, nil, WorkerFinalSummary{}, nil, err
+		return nil, nil, nil, WorkerFinalSummary{}, err
 	}
 	steps, loss, alive, closed, pushes, unacked := MergeFinals(finals)
 	sum := WorkerFinalSummary{Loss: loss, Alive: alive, Closed: closed, Pushes: pushes, Unacked: unacked}
 	var out []StepResult
-	var cost []StepCPU
 	deliver, ack := NewHistogram(), NewHistogram()
 	for i, s := range steps {
 		if i > stopAt || i >= len(rates) {
@@ -166,20 +155,14 @@ func chatRampBox(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, tar
 		}
 		st := chatStep(s, rates[i], ramp.Hold, fanout, byAck)
 		st.Verdict = Judgement(st, target).String()
-		var c StepCPU
 		if cpuOK[i] && cpuOK[i+1] {
-			a, b := cpuAt[i], cpuAt[i+1]
-			c = StepCPU{Server: b.Server - a.Server, Postgres: b.Postgres - a.Postgres, Generator: b.Generator - a.Generator, Read: true}
-			if c.Server > 0 {
-				st.ServerCPUSec = c.Server
-			}
+			st.setCPU(cpuAt[i], cpuAt[i+1])
 		}
 		out = append(out, st)
-		cost = append(cost, c)
 		deliver.Merge(s.Deliver)
 		ack.Merge(s.Ack)
 	}
-	return out, deliver, ack, sum, cost, nil
+	return out, deliver, ack, sum, nil
 }
 
 // cpuPerDoneAt is the server's CPU microseconds per completed event over

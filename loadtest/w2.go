@@ -3,7 +3,6 @@ package loadtest
 import (
 	"context"
 	"fmt"
-	"math"
 	"strconv"
 	"time"
 )
@@ -16,9 +15,8 @@ import (
 // 20,000, named in the text; the check is the target). Every message
 // must arrive exactly once, in order, or the run fails.
 //
-// The ramp doubles every third step from 250 msg/s, so 250, 2,000 and
-// 16,000 are steps and 10,079 is the step of ~10,000 (Ramp has no list of
-// rates). The named steps carry the figures that compare runs: latency at
+// The ramp's steps are listed (Ramp.Steps) so that 250, 2,000 and 10,000
+// msg/s are steps, and 20,000 for the stretch. The named steps carry the figures that compare runs: latency at
 // 250 (ackP50MsAt250, p99MsAt250), latency and CPU per message at 2,000
 // (p99MsAt2k, serverCpuUsPerMsgAt2k, postgresCpuUsPerMsgAt2k,
 // generatorCpuUsPerMsgAt2k: that step's CPU over its messages, not an
@@ -48,7 +46,7 @@ const (
 // w2Shape is the workload's shape: users (in pairs), the warm-up, the ramp.
 func w2Shape(o *Options) (users int, warm time.Duration, ramp Ramp) {
 	users, warm = 10000, 30*time.Second
-	ramp = Ramp{Start: w2LowRate, Factor: math.Cbrt(2), Max: 21000, Hold: 10 * time.Second}
+	ramp = Ramp{Steps: []float64{w2LowRate, 500, 1000, 1500, w2CostRate, 3000, 4500, 6700, w2HighRate, 15000, 20000}, Hold: 10 * time.Second}
 	if o.Smoke {
 		users, warm = 20, time.Second
 		ramp = Ramp{Start: 20, Step: 20, Max: 40, Hold: time.Second}
@@ -99,7 +97,7 @@ func runW2KJ(ctx context.Context, o *Options) (*Result, error) {
 	mark := st.Mark()
 	// The ramp goes on through steps saturated by latency alone up to the
 	// 2,000 msg/s step, so that step is costed even on a busy box.
-	steps, deliver, ack, fin, cost, err := chatRampBox(ctx, o, fleet, ramp, warm, 50*time.Millisecond, 1, true, "W2",
+	steps, deliver, ack, fin, err := chatRampBox(ctx, o, fleet, ramp, warm, 50*time.Millisecond, 1, true, "W2",
 		NewProfiler(o, node, "W2"), func() BoxSample { return SampleBox(st.pids()...) }, w2CostRate*1.05)
 	if err != nil {
 		return nil, err
@@ -110,7 +108,7 @@ func runW2KJ(ctx context.Context, o *Options) (*Result, error) {
 	}
 	r := &Result{Steps: steps, Latency: deliver.Summary(), Server: server, Box: box, Loss: &fin.Loss,
 		Config:  map[string]any{"users": users, "pairs": users / 2, "ramp": ramp, "generators": len(plans)},
-		Figures: w2Figures(steps, cost, ack)}
+		Figures: w2Figures(steps, ack)}
 	for _, s := range steps {
 		r.Errors += s.Errors
 	}
@@ -128,7 +126,7 @@ func runW2KJ(ctx context.Context, o *Options) (*Result, error) {
 
 // w2Figures are the headline figures of a W2 ramp (kj's or the peer's):
 // the sustained rate, and the named steps' latency and CPU per message.
-func w2Figures(steps []StepResult, cost []StepCPU, ack *Histogram) map[string]float64 {
+func w2Figures(steps []StepResult, ack *Histogram) map[string]float64 {
 	f := map[string]float64{"sustainedMsgPerSec": Sustained(steps), "ackP99Ms": ack.Summary().P99}
 	if best := bestHolding(steps); best != nil {
 		f["p99MsAtSustained"], f["ackP99MsAtSustained"] = best.Latency.P99, best.Ack.P99
@@ -138,12 +136,9 @@ func w2Figures(steps []StepResult, cost []StepCPU, ack *Histogram) map[string]fl
 	}
 	if i := stepNear(steps, w2CostRate); i >= 0 {
 		f["ackP50MsAt2k"], f["p99MsAt2k"] = steps[i].Ack.P50, steps[i].Latency.P99
-		if i < len(cost) && cost[i].Read && steps[i].Done > 0 {
-			per := 1e6 / float64(steps[i].Done)
-			f["serverCpuUsPerMsgAt2k"] = cost[i].Server * per
-			f["postgresCpuUsPerMsgAt2k"] = cost[i].Postgres * per
-			f["generatorCpuUsPerMsgAt2k"] = cost[i].Generator * per
-		}
+	}
+	for k, v := range stepCostFigures(steps, w2CostRate, "Msg", "At2k") {
+		f[k] = v
 	}
 	if i := stepNear(steps, w2HighRate); i >= 0 {
 		f["p99MsAt10k"] = steps[i].Latency.P99
@@ -151,19 +146,15 @@ func w2Figures(steps []StepResult, cost []StepCPU, ack *Histogram) map[string]fl
 	return f
 }
 
-// stepNear is the index of the step offered nearest rate, -1 when none
-// was offered within 25 % of it.
+// stepNear is the index of the step offered at rate, -1 when the ramp
+// stopped before it.
 func stepNear(steps []StepResult, rate float64) int {
-	best := -1
 	for i, s := range steps {
-		if s.Offered < rate*0.75 || s.Offered > rate*1.25 {
-			continue
-		}
-		if best < 0 || abs(s.Offered-rate) < abs(steps[best].Offered-rate) {
-			best = i
+		if s.Offered == rate {
+			return i
 		}
 	}
-	return best
+	return -1
 }
 
 // runW2Peers runs W2's shape against the peer with each of its settings
@@ -263,7 +254,7 @@ func runW2Peer(ctx context.Context, o *Options, spec PeerSpec, v PeerOptions) (*
 	}
 	defer fleet.Close()
 	mark := srv.mark()
-	steps, deliver, ack, fin, cost, err := chatRampBox(ctx, o, fleet, ramp, warm, 50*time.Millisecond, 1, true,
+	steps, deliver, ack, fin, err := chatRampBox(ctx, o, fleet, ramp, warm, 50*time.Millisecond, 1, true,
 		"W2 "+label, nil, func() BoxSample { return SampleBox(srv.PID) }, w2CostRate*1.05)
 	if err != nil {
 		return nil, err
@@ -273,7 +264,7 @@ func runW2Peer(ctx context.Context, o *Options, spec PeerSpec, v PeerOptions) (*
 		return nil, err
 	}
 	pr := &PeerResult{Name: spec.Name, Version: spec.Version, Steps: steps, Latency: deliver.Summary(), Server: server, Box: box,
-		Loss: &fin.Loss, Figures: w2Figures(steps, cost, ack), Config: config}
+		Loss: &fin.Loss, Figures: w2Figures(steps, ack), Config: config}
 	if fin.Alive != users {
 		pr.Notes = append(pr.Notes, fmt.Sprintf("%d sockets closed during the run: %s", users-fin.Alive, closedText(fin.Closed)))
 	}
