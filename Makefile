@@ -107,7 +107,7 @@ audit: deps
 	$(GO) run golang.org/x/vuln/cmd/govulncheck@v1.1.4 $(GO_PKGS)
 	npm audit --omit=dev
 
-## bench: the Go benchmarks of W7 (actor core), W4L (ledger writer), W2W (chat writer), W4/W5 (rounds) on PostgreSQL,
+## bench: the Go benchmarks of W7 (actor core), W4L (ledger writer), W2W (chat writer), W2S (send path), W4/W5 (rounds) on PostgreSQL,
 ## -count runs each (BENCH_COUNT for W7, BENCH_DB_COUNT for the PostgreSQL ones), compared by
 ## benchstat with the previous run (loadtest/results/bench.txt)
 BENCH_COUNT ?= 5
@@ -118,6 +118,7 @@ bench: services
 	$(GO) test -run '^$$' -bench 'W7' -benchmem -count $(BENCH_COUNT) ./actors/ | tee loadtest/results/bench.new.txt
 	$(GO) test -run '^$$' -bench 'LedgerWriter' -benchtime 400000x -count $(BENCH_DB_COUNT) -timeout 60m ./actors/ledger/ | tee -a loadtest/results/bench.new.txt
 	$(GO) test -run '^$$' -bench 'ChatWriter' -benchmem -benchtime 200000x -count $(BENCH_DB_COUNT) -timeout 60m ./actors/chat/ | tee -a loadtest/results/bench.new.txt
+	$(GO) test -run '^$$' -bench 'SendPath' -benchmem -benchtime 20000x -count $(BENCH_DB_COUNT) -timeout 60m ./actors/chat/ | tee -a loadtest/results/bench.new.txt
 	$(GO) test -run '^$$' -bench 'W4|W5' -benchtime 1x -count $(BENCH_DB_COUNT) -timeout 60m ./actors/window/ | tee -a loadtest/results/bench.new.txt
 	@if [ -f loadtest/results/bench.txt ]; then \
 		$(GO) run $(BENCHSTAT) loadtest/results/bench.txt loadtest/results/bench.new.txt; \
@@ -128,6 +129,7 @@ bench: services
 
 ## load: one workload of docs/PERFORMANCE.md end to end (make load W=W2 [RUNS=3]); writes loadtest/results/W2.{json,png}
 ## PEER=centrifugo (W1, W3) also runs the workload against Centrifugo v6.9.1, built with go install into bin/peer
+## PEER=centrifugo-pg (W2): the same binary on its PostgreSQL broker, durable, with use_notify on and off
 W ?= W6
 RUNS ?= 1
 PEER ?=

@@ -61,7 +61,7 @@ func run(args []string) error {
 	fs.StringVar(&o.Profile, "profile", "", "directory to save pprof CPU, heap, block and mutex profiles of the server at the target rate")
 	fs.IntVar(&o.Procs, "procs", 0, "generator processes for socket workloads (default: one per 9,000 connections)")
 	fs.IntVar(&o.Conns, "conns", 0, "W1: connections (default 18,000)")
-	fs.StringVar(&o.Peer, "peer", "", "also run the workload against a peer server in the same run: W1, W3 centrifugo (v6.9.1, built with go install into bin/peer); W4, W6 floor (loadtest/cmd/floor, a bare net/http server)")
+	fs.StringVar(&o.Peer, "peer", "", "also run the workload against a peer server in the same run: W1, W3 centrifugo (v6.9.1, built with go install into bin/peer); W2 centrifugo-pg (the same on its PostgreSQL broker, durable); W4, W6 floor (loadtest/cmd/floor, a bare net/http server)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
