@@ -62,6 +62,8 @@ export interface BaseData {
   /** Code-API addresses that answer the alternative API hosts (the disaster-recovery line list). */
   lineListUrls: string[];
   combineId: string;
+  /** The operator's default language, for visits whose browser speaks none of the six. */
+  defaultLanguage: string;
 }
 
 /** Events the statistics beacon `/zztj` counts. */
@@ -96,6 +98,7 @@ export const platformApi = {
       smsEnabled: field(data, 'smsEnabled') === true,
       lineListUrls: texts(field(data, 'lineListUrls')),
       combineId: text(field(data, 'combineId')),
+      defaultLanguage: text(field(data, 'defaultLanguage')),
     };
   },
   /** Counts one event; best effort (one attempt, never a toast). */

@@ -6,6 +6,8 @@ export const STORAGE_KEYS = {
   token: 'access_token',
   jwt: 'access_jwt',
   language: 'user_language',
+  /** The operator's default language (`/getBaseData` defaultLanguage), for visits whose browser speaks none of the six. */
+  operatorLanguage: 'operatorLanguage',
   ignoreAppVersion: 'ignore_app_version',
   cacheAccount: 'cacheAccount',
   wsToken: 'wsToken',

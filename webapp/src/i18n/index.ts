@@ -65,10 +65,16 @@ export function createI18n(language: ProductLanguage = DEFAULT_LANGUAGE): I18n {
   return instance;
 }
 
-/** The person's own choice (`user_language`), else the browser's language when it is one of the six, else zh-CN. */
+function browserLanguages(): readonly string[] {
+  return typeof navigator === 'undefined' ? [] : navigator.languages.length > 0 ? navigator.languages : [navigator.language];
+}
+
+/**
+ * The person's own choice (`user_language`), else the browser's language when it is one of the
+ * six, else the operator's default (the last `/getBaseData` seen), else zh-CN.
+ */
 export function storedLanguage(): ProductLanguage {
-  const browser = typeof navigator === 'undefined' ? [] : navigator.languages.length > 0 ? navigator.languages : [navigator.language];
-  return pickLanguage(browserStore.get(STORAGE_KEYS.language), browser);
+  return pickLanguage(browserStore.get(STORAGE_KEYS.language), browserLanguages(), browserStore.get(STORAGE_KEYS.operatorLanguage));
 }
 
 const startLanguage = storedLanguage();
@@ -101,6 +107,23 @@ applyDocumentLanguage(i18n);
 i18n.on('languageChanged', () => {
   applyDocumentLanguage(i18n);
 });
+
+/**
+ * The operator's default language from `/getBaseData`: kept for the next visit, and applied now
+ * when the person has not chosen one and the browser speaks none of the six (never stored as
+ * the person's choice). Answers whether the language changed.
+ */
+export async function applyOperatorLanguage(operatorDefault: string, instance: I18n = i18n): Promise<boolean> {
+  if (operatorDefault) browserStore.set(STORAGE_KEYS.operatorLanguage, operatorDefault);
+  else browserStore.remove(STORAGE_KEYS.operatorLanguage);
+  const wanted = pickLanguage(browserStore.get(STORAGE_KEYS.language), browserLanguages(), operatorDefault);
+  if (wanted === currentLanguage(instance)) return false;
+  const code = toI18nLanguage(wanted);
+  const texts = await loadLanguage(wanted);
+  if (!instance.hasResourceBundle(code, 'translation')) instance.addResourceBundle(code, 'translation', texts);
+  await instance.changeLanguage(code);
+  return true;
+}
 
 /**
  * Switches the language once its texts are loaded (the screen keeps the old language until

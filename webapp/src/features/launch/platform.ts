@@ -4,9 +4,10 @@
  * (`/onloadImg`) and the base data (`/getBaseData`). The
  * domain answer is kept in local storage, so the next launch shows the operator's name at once.
  */
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { applyOperatorLanguage } from '../../i18n';
 import { platformApi, type DomainInfo } from '../../api/app';
 import { setFilesBase } from '../../api/assets';
 import { defaultApiConfig } from '../../api/config';
@@ -78,7 +79,15 @@ export function useAppName(): string {
  */
 export function usePlatformStart(pathname: string): void {
   const domain = useQuery(domainInfoQuery);
-  useQuery(baseDataQuery);
+  const base = useQuery(baseDataQuery);
+  const queryClient = useQueryClient();
+  const { i18n } = useTranslation();
+  // The operator's default language, when the person chose none and the browser speaks none of the six.
+  const operatorLanguage = base.data?.defaultLanguage;
+  useEffect(() => {
+    if (operatorLanguage === undefined) return;
+    void applyOperatorLanguage(operatorLanguage, i18n).then((changed) => (changed ? queryClient.invalidateQueries() : undefined));
+  }, [operatorLanguage, queryClient, i18n]);
   const appName = useAppName();
   const ossUrl = domain.data?.ossUrl ?? browserStore.get(STORAGE_KEYS.ossUrl) ?? '';
   useEffect(() => {

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { safeRedirect, TAB_PATHS } from '../../../navigation/paths';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { SegmentTabs } from '../../../components/tabs/SegmentTabs';
+import { LanguageSwitch } from '../settings/LanguageSwitch';
 import { isInviteCode } from '../validation';
 import { ForgetForm } from './ForgetForm';
 import { LoginForm } from './LoginForm';
@@ -52,7 +53,7 @@ export function LoginPage() {
 
   return (
     <main className={`page ${styles['login-page']}`}>
-      <PageHeader title={title} back fallback={switching ? TAB_PATHS.mine : '/'} />
+      <PageHeader title={title} back fallback={switching ? TAB_PATHS.mine : '/'} action={<LanguageSwitch />} />
       {mode === 'forget' ? (
         <ForgetForm
           initialAccount={account}

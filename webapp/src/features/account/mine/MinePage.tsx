@@ -6,6 +6,7 @@ import { APP_VERSION } from '../appUpdate';
 import { queryKeys, fetchManifest, useUserInfo, walletSummaryQuery } from '../queries';
 import { SignOutButton } from '../SignOutButton';
 import { useUpdateCheck } from '../useUpdateCheck';
+import { LanguageSwitch } from '../settings/LanguageSwitch';
 import { loginPath, MY_PATHS, TAB_PATHS } from '../../../navigation/paths';
 import { PageLoading } from '../../../components/status/PageLoading';
 import { Avatar } from '../../../components/avatar/Avatar';
@@ -39,7 +40,7 @@ export function MinePage() {
   const { token } = useSession();
   return (
     <main>
-      <PageHeader title={t('pages.mine.title')} />
+      <PageHeader title={t('pages.mine.title')} action={token ? undefined : <LanguageSwitch />} />
       {token ? (
         <SignedIn />
       ) : (
