@@ -161,6 +161,14 @@ export interface AuditReading {
   ip?: string;
   userId?: string;
   orderId?: string;
+  /** The number of the order the row names (the review screens search by it). */
+  orderNo?: string;
+}
+
+/** An action the audit log records, named in words in the console's language. */
+export interface AuditAction {
+  action: string;
+  name: string;
 }
 
 export interface Visitor {
@@ -220,4 +228,6 @@ export interface Dashboard {
   customerSockets: number;
   pendingRecharges: number;
   pendingExchanges: number;
+  /** Customer-service enquiries waiting longer than KJ_CUSTOMER_UNCLAIMED_AFTER for an answer. */
+  unclaimedEnquiries: number;
 }

@@ -4,6 +4,8 @@
  * online sockets — as charts and numbers. Refreshed every minute (each refresh reads the week's ledger transfers).
  */
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { api } from '../api/client';
 import type { Dashboard, WindowFigures } from '../api/types';
 import { useT } from '../i18n/useT';
@@ -17,9 +19,9 @@ const GREEN = '#17915a';
 const ORANGE = '#e08a00';
 const RED = '#d03239';
 
-function Stat({ label, value, sub, testId }: { label: string; value: string; sub?: string; testId?: string }) {
+function Stat({ label, value, sub, testId, alert }: { label: string; value: string; sub?: ReactNode; testId?: string; alert?: boolean }) {
   return (
-    <div className={[ui.card, css.stat].join(' ')}>
+    <div className={[ui.card, css.stat, alert ? css.statAlert : ''].join(' ')}>
       <span className={ui.muted}>{label}</span>
       <span className={css.statValue} data-testid={testId}>
         {value}
@@ -56,11 +58,18 @@ export function DashboardScreen() {
   const houseWeek = d.windowsWeek.reduce((s, w) => s + w.houseResult, 0);
   return (
     <div className={css.stack}>
-      <div className={css.grid4}>
+      <div className={css.gridStats}>
         <Stat label={t('dashboard.registrations')} value={String(today?.registrations ?? 0)} sub={t('dashboard.week', { value: week.registrations })} testId="stat-registrations" />
         <Stat label={t('dashboard.activeUsers')} value={String(today?.activeUsers ?? 0)} sub={t('dashboard.online', { chat: d.chatSockets, customer: d.customerSockets })} testId="stat-active" />
         <Stat label={t('dashboard.recharges')} value={money(today?.rechargeTotal ?? 0)} sub={t('dashboard.weekMoney', { value: money(week.rechargeTotal), pending: d.pendingRecharges })} testId="stat-recharges" />
         <Stat label={t('dashboard.exchanges')} value={money(today?.exchangeTotal ?? 0)} sub={t('dashboard.weekMoney', { value: money(week.exchangeTotal), pending: d.pendingExchanges })} testId="stat-exchanges" />
+        <Stat
+          label={t('dashboard.unclaimed')}
+          value={String(d.unclaimedEnquiries)}
+          sub={<Link to="/customer">{t('dashboard.unclaimedOpen')}</Link>}
+          testId="stat-unclaimed"
+          alert={d.unclaimedEnquiries > 0}
+        />
       </div>
       <div className={css.grid2}>
         <Card title={t('dashboard.usersChart')}>
