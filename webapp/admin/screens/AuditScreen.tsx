@@ -1,9 +1,13 @@
-/** The audit log: every operator action, filtered by operator, action, object and date. */
+/**
+ * The audit log: every operator action in words, filtered by any part of the operator's account,
+ * the action (picked from every action the log records, by name) and dates; rows link to the
+ * user and the order they name.
+ */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client';
-import type { AuditEntry, Page } from '../api/types';
+import type { AuditAction, AuditEntry, Page } from '../api/types';
 import { useT } from '../i18n/useT';
 import { dateTime } from '../ui/format';
 import { Card, ListTable, Pager, ui } from '../ui/kit';
@@ -31,6 +35,11 @@ export function AuditScreen() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [page, setPage] = useState(1);
+  const actions = useQuery({
+    queryKey: ['audit-actions'],
+    queryFn: () => api<{ list: AuditAction[] }>('/admin/audit/actions', {}),
+    staleTime: Infinity,
+  });
   const audit = useQuery({
     queryKey: ['audit', filters, page],
     queryFn: () =>
@@ -56,7 +65,14 @@ export function AuditScreen() {
         }}
       >
         <input className={ui.input} placeholder={t('audit.operator')} aria-label={t('audit.operator')} value={draft.operator} onChange={set('operator')} />
-        <input className={ui.input} placeholder={t('audit.action')} aria-label={t('audit.action')} value={draft.action} onChange={set('action')} />
+        <select className={ui.select} aria-label={t('audit.action')} data-testid="audit-action" value={draft.action} onChange={set('action')}>
+          <option value="">{t('audit.anyAction')}</option>
+          {actions.data?.list.map((a) => (
+            <option key={a.action} value={a.action}>
+              {a.name}
+            </option>
+          ))}
+        </select>
         <input className={ui.input} placeholder={t('audit.target')} aria-label={t('audit.target')} value={draft.target} onChange={set('target')} />
         <input className={ui.input} type="date" aria-label={t('audit.from')} value={draft.from} onChange={set('from')} />
         <input className={ui.input} type="date" aria-label={t('audit.to')} value={draft.to} onChange={set('to')} />
@@ -78,6 +94,14 @@ export function AuditScreen() {
                   {' · '}
                   <Link to={`/users/${a.reading.userId}`} data-testid="audit-user">
                     {t('audit.openUser')}
+                  </Link>
+                </>
+              )}
+              {a.reading.orderNo && (
+                <>
+                  {' · '}
+                  <Link to={`/${a.action.startsWith('exchange.') ? 'exchanges' : 'recharges'}?q=${encodeURIComponent(a.reading.orderNo)}`} data-testid="audit-order">
+                    {t('audit.openOrder')} {a.reading.orderNo}
                   </Link>
                 </>
               )}

@@ -6,12 +6,12 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api } from '../api/client';
 import type { Order, Page, UserDetail } from '../api/types';
 import { useT } from '../i18n/useT';
 import { money, dateTime } from '../ui/format';
-import { Card, ConfirmButton, CopyButton, Empty, ListTable, OrderStatus, Pager, SearchForm, Tabs, ui } from '../ui/kit';
+import { Card, ConfirmButton, CopyButton, Empty, ListTable, OrderStatus, Pager, SearchForm, Tabs, ui, useFailToast } from '../ui/kit';
 import { showToast } from '../ui/toast';
 import css from './screens.module.css';
 
@@ -29,17 +29,45 @@ function explorer(protocol: string | undefined, hash: string): string | null {
 
 export function ReviewScreen({ kind }: { kind: ReviewKind }) {
   const { t } = useT();
-  const [status, setStatus] = useState('0');
-  const [search, setSearch] = useState('');
+  // ?q=<order number> (the audit log's link to an order) opens the search on that order, in any state.
+  const [params] = useSearchParams();
+  const linked = params.get('q') ?? '';
+  const [status, setStatus] = useState(linked ? 'all' : '0');
+  const [search, setSearch] = useState(linked);
+  const [range, setRange] = useState({ from: '', to: '' });
   const [page, setPage] = useState(1);
   // The order stays on screen after a review moves it out of the list being shown.
   const [selected, setSelected] = useState<Order | null>(null);
-  const key = ['orders', kind, status, search, page];
+  // Any part of the order number, tx hash, account or nickname; days (both included) in the server's day zone.
+  const filter = { kind, status: status === 'all' ? undefined : Number(status), keyword: search, from: range.from, to: range.to };
+  const key = ['orders', kind, status, search, range, page];
   const orders = useQuery({
     queryKey: key,
-    queryFn: () => api<Page<Order>>(`/admin/${kind}/list`, { status: Number(status), keyword: search, page, pageSize: 20 }),
+    queryFn: () => api<Page<Order>>('/admin/orders/search', { ...filter, page, pageSize: 20 }),
     refetchInterval: POLL_MS,
   });
+  // The linked order is shown until another is picked.
+  const shown = selected ?? orders.data?.list.find((o) => o.orderNo === linked) ?? null;
+  const fail = useFailToast();
+  const exportCsv = useMutation({
+    mutationFn: () => api<{ fileName: string; csv: string; rows: number }>('/admin/orders/export', filter),
+    onSuccess: (out) => {
+      const url = URL.createObjectURL(new Blob([out.csv], { type: 'text/csv;charset=utf-8' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = out.fileName;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => { URL.revokeObjectURL(url); }, 1_000);
+      showToast(t('orders.exported', { count: out.rows, file: out.fileName }));
+    },
+    onError: fail,
+  });
+  const setDay = (side: 'from' | 'to') => (e: { target: { value: string } }) => {
+    setRange({ ...range, [side]: e.target.value });
+    setPage(1);
+  };
   return (
     <div className={css.split}>
       <Card title={t(kind === 'recharge' ? 'nav.recharges' : 'nav.exchanges')}>
@@ -53,23 +81,35 @@ export function ReviewScreen({ kind }: { kind: ReviewKind }) {
             { value: '0', label: t('orders.status0') },
             { value: '1', label: t('orders.status1') },
             { value: '2', label: t('orders.status2') },
+            { value: 'all', label: t('orders.statusAll') },
           ]}
         />
         <SearchForm
-          hint={t('orders.searchHint')}
+          hint={t('orders.searchAny')}
+          initial={linked}
           onSearch={(keyword) => {
             setSearch(keyword);
             setPage(1);
           }}
-          after={<span className={ui.muted}>{t('orders.live')}</span>}
-        />
+          after={
+            <>
+              <button type="button" className={ui.button} data-testid="orders-export" disabled={exportCsv.isPending} onClick={() => { exportCsv.mutate(); }}>
+                {t('orders.export')}
+              </button>
+              <span className={ui.muted}>{t('orders.live')}</span>
+            </>
+          }
+        >
+          <input className={ui.input} type="date" aria-label={t('orders.from')} title={t('orders.from')} data-testid="orders-from" value={range.from} max={range.to || undefined} onChange={setDay('from')} />
+          <input className={ui.input} type="date" aria-label={t('orders.to')} title={t('orders.to')} data-testid="orders-to" value={range.to} min={range.from || undefined} onChange={setDay('to')} />
+        </SearchForm>
         <ListTable
           query={orders}
           columns={[t('orders.orderNo'), t('orders.account'), { label: t('orders.amount'), num: true }, kind === 'recharge' ? t('orders.protocol') : t('orders.bank'), t('orders.createdAt'), t('orders.status')]}
           row={(o) => (
             <tr
               key={o.id}
-              className={[ui.clickable, o.id === selected?.id && ui.selected].filter(Boolean).join(' ')}
+              className={[ui.clickable, o.id === shown?.id && ui.selected].filter(Boolean).join(' ')}
               onClick={() => { setSelected(o); }}
               data-order={o.orderNo}
             >
@@ -88,8 +128,8 @@ export function ReviewScreen({ kind }: { kind: ReviewKind }) {
         {orders.data && <Pager page={page} pageSize={20} total={orders.data.total} onPage={setPage} />}
       </Card>
       <div>
-        {selected ? (
-          <OrderDetail key={selected.id} kind={kind} order={selected} onReviewed={setSelected} />
+        {shown ? (
+          <OrderDetail key={shown.id} kind={kind} order={shown} onReviewed={setSelected} />
         ) : (
           <Card>
             <Empty>{t('orders.pick')}</Empty>

@@ -44,14 +44,17 @@ export function SearchForm({
   onSearch,
   children,
   after,
+  initial = '',
 }: {
   hint: string;
   onSearch: (keyword: string) => void;
   children?: ReactNode;
   after?: ReactNode;
+  /** The keyword already searched (e.g. from a link). */
+  initial?: string;
 }) {
   const { t } = useT();
-  const [keyword, setKeyword] = useState('');
+  const [keyword, setKeyword] = useState(initial);
   return (
     <form
       className={css.toolbar}
