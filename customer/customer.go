@@ -268,6 +268,18 @@ type MessageView struct {
 	Context *Context `json:"context,omitempty"`
 }
 
+// PublicServiceID is the id visitors know the service by: the same for
+// every agent and before anyone is assigned, so a player writes to "the
+// service", never to an operator's account. The console sees agents' ids.
+const PublicServiceID int64 = 1
+
+// forVisitor is m as the visitor sees it: the service's public id instead
+// of the agent's.
+func (m MessageView) forVisitor() MessageView {
+	m.ServiceID = jsonid.ID(PublicServiceID)
+	return m
+}
+
 func newMessageView(m storage.CustomerMessage) MessageView {
 	from := "visitor"
 	if m.FromAgent == storage.FromAgent {
@@ -291,6 +303,19 @@ type event struct {
 	ServiceName string       `json:"serviceName,omitempty"`
 }
 
+// forVisitor is ev as the visitor's sockets hear it: the service's public
+// id in place of the agent's.
+func (ev event) forVisitor() event {
+	if ev.Message != nil {
+		m := ev.Message.forVisitor()
+		ev.Message = &m
+	}
+	if ev.ServiceID != 0 {
+		ev.ServiceID = jsonid.ID(PublicServiceID)
+	}
+	return ev
+}
+
 // Bus subjects of customer-service events: one per visitor, and the desk
 // that every agent socket hears. Agents hear every conversation's events, not
 // only their own, because the inbox can show everyone's and must stay live
@@ -304,11 +329,15 @@ const deskSubject = "kj.customer.desk"
 // publish tells the visitor's and the agents' sockets about ev. The store
 // is the truth; a lost event only delays what a refresh shows.
 func (s *Service) publish(ctx context.Context, ev event) {
-	b, err := json.Marshal(ev)
-	if err != nil {
-		return
-	}
-	for _, subject := range []string{visitorSubject(int64(ev.VisitorNo)), deskSubject} {
+	for _, to := range []struct {
+		subject string
+		frame   event
+	}{{visitorSubject(int64(ev.VisitorNo)), ev.forVisitor()}, {deskSubject, ev}} {
+		subject := to.subject
+		b, err := json.Marshal(to.frame)
+		if err != nil {
+			return
+		}
 		if err := s.Bus.Publish(ctx, subject, b); err != nil {
 			s.log().Warn("customer event publish failed", "subject", subject, "err", err)
 		}

@@ -17,7 +17,8 @@ import (
 
 // VisitorPost stores a visitor's message (with what it asks about, about
 // may be nil), gives the visitor an agent when it needs one (desk.go) and
-// announces both. Anonymous visitors also share their address's
+// announces both; it answers the message as the visitor sees it
+// (PublicServiceID). Anonymous visitors also share their address's
 // KJ_CUSTOMER_SENDS_PER_MINUTE, so new keys do not buy new allowances.
 func (s *Service) VisitorPost(ctx context.Context, v Visitor, content, ip string, about *ContextRequest) (MessageView, error) {
 	if err := CheckContent(&content); err != nil {
@@ -83,7 +84,7 @@ func (s *Service) VisitorPost(ctx context.Context, v Visitor, content, ip string
 		s.publish(ctx, event{Type: "assigned", VisitorNo: view.VisitorNo, ServiceID: jsonid.ID(agent.ID), ServiceName: name})
 	}
 	s.publish(ctx, event{Type: "message", VisitorNo: view.VisitorNo, Message: &view})
-	return view, nil
+	return view.forVisitor(), nil
 }
 
 // VisitorAgent is the agent answering a visitor, as the audit log shows
@@ -277,6 +278,16 @@ func (s *Service) Messages(ctx context.Context, visitorID int64, limit, offset i
 	return out, err
 }
 
+// VisitorMessages is Messages as the visitor sees them: the service's
+// public id in place of the agents'.
+func (s *Service) VisitorMessages(ctx context.Context, visitorID int64, limit, offset int) ([]MessageView, error) {
+	out, err := s.Messages(ctx, visitorID, limit, offset)
+	for i := range out {
+		out[i] = out[i].forVisitor()
+	}
+	return out, err
+}
+
 // CountVisitors counts agentID's visitors, those nobody answers yet and
 // the unclaimed ones (agentID 0: every visitor).
 func (s *Service) CountVisitors(ctx context.Context, agentID int64) (int, error) {
@@ -314,7 +325,7 @@ func (s *Service) Init(ctx context.Context, v Visitor, lang string) (InitView, e
 	}
 	unread, err := storage.UnreadCustomerMessages(ctx, s.DB, v.ID, storage.FromAgent)
 	return InitView{VisitorID: v.Key, VisitorNo: jsonid.ID(v.ID), UserID: jsonid.ID(v.UserID),
-		ServiceID: jsonid.ID(v.Agent.ID), ServiceName: v.AgentName, Welcome: Welcome(app, lang), Unread: unread}, err
+		ServiceID: jsonid.ID(PublicServiceID), ServiceName: v.AgentName, Welcome: Welcome(app, lang), Unread: unread}, err
 }
 
 // Welcome is the operator's customer-service welcome in lang, else in the

@@ -182,6 +182,8 @@ func (s *Server) getBaseData(c *Call) (any, error) {
 			"socket":  "/ws/customer",
 			"welcome": customer.Welcome(app, c.Lang),
 			"agents":  agents,
+			// The id players know the service by, whoever answers.
+			"serviceId": strconv.FormatInt(customer.PublicServiceID, 10),
 		},
 		// Spec section 5 and 9 bounds the app validates before sending,
 		// and the content area's own caps.

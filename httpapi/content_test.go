@@ -92,7 +92,7 @@ func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
 
 		base := contentOK[map[string]any](t, contentPost(t, s, "/getBaseData", ``, ""))
 		cs := base["customerService"].(map[string]any)
-		if base["appName"] != "kj" || cs["agents"] != 1.0 || cs["socket"] != "/ws/customer" || base["limits"].(map[string]any)["videoDailyLimit"] != 3.0 || base["smsEnabled"] != false {
+		if base["appName"] != "kj" || cs["agents"] != 1.0 || cs["socket"] != "/ws/customer" || cs["serviceId"] != "1" || base["limits"].(map[string]any)["videoDailyLimit"] != 3.0 || base["smsEnabled"] != false {
 			t.Fatalf("base data: %v", base)
 		}
 		s.Config.SMSWebhookURL = "https://sms.example.com/hook"

@@ -84,11 +84,16 @@ func (s *Server) customerVisitorOf(c *Call) (customer.Visitor, error) {
 	return v, nil
 }
 
-// customerPage loads one page of a visitor's messages, newest first.
-func (s *Server) customerPage(ctx context.Context, visitorID int64, p contentPaging) (contentList[customer.MessageView], error) {
+// customerPage loads one page of a visitor's messages, newest first, as the
+// visitor (the service's public id) or an agent (the agents' ids) sees them.
+func (s *Server) customerPage(ctx context.Context, visitorID int64, p contentPaging, asVisitor bool) (contentList[customer.MessageView], error) {
+	load := s.Customer.Messages
+	if asVisitor {
+		load = s.Customer.VisitorMessages
+	}
 	return listPage(p, 20, func() (int, error) { return s.Customer.CountMessages(ctx, visitorID) },
 		func(limit, offset int) ([]customer.MessageView, error) {
-			return s.Customer.Messages(ctx, visitorID, limit, offset)
+			return load(ctx, visitorID, limit, offset)
 		}, func(m customer.MessageView) customer.MessageView { return m })
 }
 
@@ -114,7 +119,7 @@ func (s *Server) customerMessages(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	page, err := s.customerPage(c.Ctx, v.ID, p)
+	page, err := s.customerPage(c.Ctx, v.ID, p, true)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +203,7 @@ func (s *Server) adminCustomerMessages(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	page, err := s.customerPage(c.Ctx, v.ID, req.contentPaging)
+	page, err := s.customerPage(c.Ctx, v.ID, req.contentPaging, false)
 	if err != nil {
 		return nil, err
 	}

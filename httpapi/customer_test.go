@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,7 +82,7 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 		// once they write.
 		r, cookie := customerCall(t, s, "/customer/init", ``)
 		va := contentOK[customer.InitView](t, r)
-		if !strings.HasPrefix(va.VisitorID, "v_") || cookie != va.VisitorID || va.ServiceID != 0 || va.Welcome != "Hi! Ask us anything." || va.UserID != 0 {
+		if !strings.HasPrefix(va.VisitorID, "v_") || cookie != va.VisitorID || va.ServiceID != contentID(customer.PublicServiceID) || va.Welcome != "Hi! Ask us anything." || va.UserID != 0 {
 			t.Fatalf("init: %+v cookie %q", va, cookie)
 		}
 		// The same key, by cookie or header, is the same visitor.
@@ -106,11 +107,15 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 			t.Fatalf("sent: %+v", sent)
 		}
 		// Writing gave the visitor an agent taking chats, shown by its
-		// display name, never the account.
+		// display name, never the account; the visitor still writes to the
+		// service's public id, not the agent's.
+		if sent.ServiceID != contentID(customer.PublicServiceID) {
+			t.Fatalf("sent to %v, want the service's public id", sent.ServiceID)
+		}
 		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, va.VisitorID)
 		va = contentOK[customer.InitView](t, r)
-		names := map[contentID]string{contentID(a1.ID): "Amy", contentID(a2.ID): "Bea"}
-		if names[va.ServiceID] == "" || va.ServiceName != names[va.ServiceID] {
+		agentNamed := map[string]contentID{"Amy": contentID(a1.ID), "Bea": contentID(a2.ID)}
+		if agentNamed[va.ServiceName] == 0 || va.ServiceID != contentID(customer.PublicServiceID) {
 			t.Fatalf("after writing: %+v", va)
 		}
 		// The next visitor's enquiry goes to the other agent (least loaded).
@@ -119,7 +124,7 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 		customerCall(t, s, "/customer/send", `{"content":"hi","context":{"kind":"videoLimit"}}`, visitorHeader, vb.VisitorID)
 		r, _ = customerCall(t, s, "/customer/init", ``, visitorHeader, vb.VisitorID)
 		vb = contentOK[customer.InitView](t, r)
-		if vb.VisitorNo == va.VisitorNo || vb.ServiceID == va.ServiceID || names[vb.ServiceID] == "" {
+		if vb.VisitorNo == va.VisitorNo || vb.ServiceName == va.ServiceName || agentNamed[vb.ServiceName] == 0 || vb.ServiceID != va.ServiceID {
 			t.Fatalf("second visitor: %+v (first %+v)", vb, va)
 		}
 		// The idle operator sees neither (both are taken and fresh).
@@ -128,7 +133,7 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 		}
 
 		agentOf := map[contentID]string{contentID(a1.ID): a1Tok, contentID(a2.ID): a2Tok}
-		agentTok := agentOf[va.ServiceID]
+		agentTok := agentOf[agentNamed[va.ServiceName]]
 		visitors := contentOK[contentList[customerVisitorView]](t, contentPost(t, s, "/admin/customer/visitors", ``, agentTok))
 		if visitors.Total < 1 || visitors.List[0].VisitorNo != va.VisitorNo || visitors.List[0].Unread != 1 || visitors.List[0].LastMessage != sent.Content {
 			t.Fatalf("agent's visitors: %+v", visitors)
@@ -138,7 +143,8 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 			t.Fatalf("agent reads: %+v", msgs)
 		}
 		reply1 := contentOK[customer.MessageView](t, contentPost(t, s, "/admin/customer/reply", fmt.Sprintf(`{"visitorNo":"%d","content":"We can help. What is your account?"}`, int64(va.VisitorNo)), agentTok))
-		if reply1.From != "agent" || reply1.ServiceID != va.ServiceID {
+		// The console sees which agent replied.
+		if reply1.From != "agent" || reply1.ServiceID != agentNamed[va.ServiceName] {
 			t.Fatalf("reply: %+v", reply1)
 		}
 		r, _ = customerCall(t, s, "/customer/init", ``, hv...)
@@ -149,6 +155,11 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 		page := contentOK[contentList[customer.MessageView]](t, r)
 		if page.Total != 2 || page.List[0].ID != reply1.ID || page.List[0].Status != storage.CustomerRead || page.List[1].Status != storage.CustomerRead {
 			t.Fatalf("visitor messages (newest first, all read): %+v", page)
+		}
+		for _, m := range page.List {
+			if m.ServiceID != contentID(customer.PublicServiceID) {
+				t.Fatalf("the visitor sees an agent's id: %+v", m)
+			}
 		}
 
 		// Bad input: clear errors, nothing written.
@@ -323,7 +334,7 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 		init := vis.next("init")
 		key, _ := init["visitorId"].(string)
 		// No agent until the visitor writes.
-		if !strings.HasPrefix(key, "v_") || init["serviceId"] != "0" || !strings.Contains(resp.Header.Get("Set-Cookie"), visitorCookie+"="+key) {
+		if !strings.HasPrefix(key, "v_") || init["serviceId"] != strconv.FormatInt(customer.PublicServiceID, 10) || !strings.Contains(resp.Header.Get("Set-Cookie"), visitorCookie+"="+key) {
 			t.Fatalf("visitor init: %v / %v", init, resp.Header)
 		}
 		visitorNo := init["visitorNo"].(string)
@@ -344,8 +355,12 @@ func TestCustomerServiceOverWebsocket(t *testing.T) {
 			t.Fatalf("agent ack: %v", a)
 		}
 		got := vis.message("agent")
-		if m := got["message"].(map[string]any); m["from"] != "agent" || m["content"] != "hello, visitor" || m["serviceId"] != agent.IDString() {
+		if m := got["message"].(map[string]any); m["from"] != "agent" || m["content"] != "hello, visitor" || m["serviceId"] != strconv.FormatInt(customer.PublicServiceID, 10) {
 			t.Fatalf("visitor event: %v", got)
+		}
+		// The desk hears which agent it was.
+		if m := ag.message("agent")["message"].(map[string]any); m["serviceId"] != agent.IDString() {
+			t.Fatalf("desk event: %v", m)
 		}
 		// A reply over the socket is audited like one over HTTP, with the
 		// socket's address.
