@@ -10,6 +10,7 @@ import { api } from '../api/client';
 import type { CurrentRound, Page, ResultView, RoundBets, WindowRules } from '../api/types';
 import { useT, type TextKey } from '../i18n/useT';
 import { sessionAtom } from '../state/session';
+import { verifyRound } from '../../src/features/rounds/fairness';
 import { parseAmount } from '../../src/format/amount';
 import { dateTime, money, seconds } from '../ui/format';
 import { Button, Card, ConfirmDialog, DataTable, Empty, Field, Pager, ui } from '../ui/kit';
@@ -248,6 +249,35 @@ function History({ windowId }: { windowId: number }) {
   );
 }
 
+/** Stakes of a round's bets summed by what was bet on, in the order of the contents. */
+function stakesByContent(bets: RoundBets['bets']): { content: string; count: number; amount: number }[] {
+  const by = new Map<string, { content: string; count: number; amount: number }>();
+  for (const b of bets) {
+    const row = by.get(b.content) ?? { content: b.content, count: 0, amount: 0 };
+    row.count += 1;
+    row.amount += b.amount;
+    by.set(b.content, row);
+  }
+  return [...by.values()];
+}
+
+/** The round's proof checked in this browser, as the app's verify does (docs/ROUNDS.md). */
+function Proof({ result }: { result: NonNullable<RoundBets['result']> }) {
+  const { t } = useT();
+  const check = useQuery({
+    queryKey: ['round-proof', result.windowId, result.issue, result.serverSeed],
+    queryFn: () => verifyRound({ ...result, digits: result.digits as [number, number, number] }),
+    retry: false,
+  });
+  if (check.isPending) return <span className={ui.muted}>…</span>;
+  if (check.isError) return <span className={ui.muted}>{t('windows.proofUnavailable')}</span>;
+  return check.data.verified ? (
+    <span className={[ui.badge, ui.badgeOk].join(' ')} data-testid="round-proof">{t('windows.proofOk')}</span>
+  ) : (
+    <span className={[ui.badge, ui.badgeWarn].join(' ')} data-testid="round-proof">{t('windows.proofBad')}</span>
+  );
+}
+
 function RoundDetail({ windowId, issue }: { windowId: number; issue: string }) {
   const { t } = useT();
   const round = useQuery({ queryKey: ['round-bets', windowId, issue], queryFn: () => api<RoundBets>('/admin/round/bets', { windowId, issue }) });
@@ -255,7 +285,7 @@ function RoundDetail({ windowId, issue }: { windowId: number; issue: string }) {
   if (!round.data) return null;
   const r = round.data;
   return (
-    <Card title={`${t('windows.issue')} ${issue}`}>
+    <Card title={<span style={{ whiteSpace: 'nowrap' }} data-testid="round-title">{`${t('windows.issue')} ${issue}`}</span>}>
       <dl className={ui.kv}>
         <dt>{t('windows.odds')}</dt>
         <dd>{r.odds}</dd>
@@ -264,6 +294,14 @@ function RoundDetail({ windowId, issue }: { windowId: number; issue: string }) {
             <dt>{t('windows.digits')}</dt>
             <dd className={css.digits}>
               {r.result.digits.join(' + ')} = {r.result.sum}
+            </dd>
+            <dt>{t('windows.result')}</dt>
+            <dd>{r.result.outcome.map((o) => t(`contents.${o}` as 'contents.BIG')).join(' · ')}</dd>
+            <dt>{t('windows.drawnAt')}</dt>
+            <dd>{dateTime(r.result.drawnAt)}</dd>
+            <dt>{t('windows.proof')}</dt>
+            <dd>
+              <Proof result={r.result} />
             </dd>
             <dt>{t('windows.seedHash')}</dt>
             <dd className={ui.mono}>{r.result.seedHash}</dd>
@@ -277,6 +315,15 @@ function RoundDetail({ windowId, issue }: { windowId: number; issue: string }) {
         <dd>{money(r.paidOut)}</dd>
         <dt>{t('windows.house')}</dt>
         <dd>{money(r.staked - r.paidOut)}</dd>
+        <dt>{t('windows.bets')}</dt>
+        <dd data-testid="round-totals">
+          {t('windows.betsCount', { count: r.bets.length })}
+          {stakesByContent(r.bets).map((c) => (
+            <div key={c.content}>
+              {t(`contents.${c.content}` as 'contents.BIG')}: {c.count} · {money(c.amount)}
+            </div>
+          ))}
+        </dd>
       </dl>
       <h3 className={css.subTitle}>{t('windows.bets')}</h3>
       {r.bets.length === 0 ? (
