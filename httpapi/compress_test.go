@@ -7,8 +7,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"kj/storage/storagetest"
 )
@@ -41,12 +44,23 @@ func TestJSONAnswersAreGzippedAboveTheMinimum(t *testing.T) {
 	}
 	text := func(t *testing.T, rec *httptest.ResponseRecorder) string {
 		t.Helper()
+		if cl := rec.Header().Get("Content-Length"); cl != strconv.Itoa(rec.Body.Len()) {
+			t.Errorf("Content-Length %q for %d bytes", cl, rec.Body.Len())
+		}
 		var r io.Reader = rec.Body
-		if rec.Header().Get("Content-Encoding") == "gzip" {
+		switch rec.Header().Get("Content-Encoding") {
+		case "gzip":
 			zr, err := gzip.NewReader(rec.Body)
 			if err != nil {
 				t.Fatal(err)
 			}
+			r = zr
+		case "zstd":
+			zr, err := zstd.NewReader(rec.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer zr.Close()
 			r = zr
 		}
 		var env struct {
@@ -90,6 +104,36 @@ func TestJSONAnswersAreGzippedAboveTheMinimum(t *testing.T) {
 	}
 	if cl := small.Header().Get("Content-Length"); cl == "" {
 		t.Error("a small plain answer lost its Content-Length")
+	}
+	for _, rec := range []*httptest.ResponseRecorder{small, plain, refused} {
+		if got := rec.Header().Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
+			t.Errorf("an answer sent plain has Vary %q", got)
+		}
+	}
+	// As browsers ask (Chrome: "gzip, deflate, br, zstd"), zstd is taken
+	// where the client takes it at least as gladly as gzip, as gzhttp chose.
+	for ae, want := range map[string]string{
+		"gzip, deflate, br, zstd": "zstd",
+		"zstd;q=0.5, gzip":        "gzip",
+		"gzip;q=0.5, zstd":        "zstd",
+		"zstd;q=0, gzip;q=0.1":    "gzip",
+		"zstd, gzip;q=0":          "zstd",
+		"ZSTD":                    "zstd",
+		"gzip;q=0, zstd;q=0":      "",
+		"br, deflate":             "",
+	} {
+		rec := post(long, ae)
+		if got := rec.Header().Get("Content-Encoding"); got != want {
+			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", ae, got, want)
+		}
+		if got := text(t, rec); got != long {
+			t.Errorf("Accept-Encoding %q: reads back %d bytes, want %d", ae, len(got), len(long))
+		}
+	}
+	// An error envelope, large or small, takes the same path.
+	bad := post(strings.Repeat("x", MaxBody), "gzip")
+	if bad.Header().Get("Vary") != "Accept-Encoding" || bad.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("too large: %d, Vary %q", bad.Code, bad.Header().Get("Vary"))
 	}
 	// Unknown routes answer through the same wrapper.
 	req := httptest.NewRequest(http.MethodPost, "/api/no/such/route", nil)

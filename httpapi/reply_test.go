@@ -15,7 +15,7 @@ func TestWriteOKMatchesTheEnvelope(t *testing.T) {
 	for _, lang := range append([]string{"", "xx-YY"}, apierr.Langs...) {
 		for _, d := range datas {
 			got, want := httptest.NewRecorder(), httptest.NewRecorder()
-			writeOK(got, lang, d)
+			writeOK(got, nil, lang, d)
 			WriteJSON(want, 200, envelope{Code: apierr.CodeOK, Message: apierr.Translate(lang, "ok", nil), Data: d})
 			if got.Body.String() != want.Body.String() || got.Code != want.Code ||
 				got.Header().Get("Content-Length") != want.Header().Get("Content-Length") {

@@ -6,7 +6,6 @@ package httpapi
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,7 +17,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/klauspost/compress/gzhttp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
@@ -148,7 +146,7 @@ func (s *Server) handle(method, path string, access Access, h Handler) {
 	succeeded := httpRequests.WithLabelValues(path, codeLabel(apierr.CodeOK))
 	s.mux.HandleFunc(method+" /api"+path, func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		c := &Call{Ctx: queries.Context(r.Context()), R: r, W: w, Lang: negotiateLang(r.Header.Get("Accept-Language")), s: s}
+		c := &Call{Ctx: queries.Context(r.Context()), R: r, W: w, Lang: negotiateLang(headerValue(r.Header, "Accept-Language")), s: s}
 		data, err := s.run(c, path, access, h)
 		if code := s.reply(c, data, err); code == apierr.CodeOK {
 			succeeded.Inc()
@@ -206,10 +204,10 @@ func (s *Server) run(c *Call, path string, access Access, h Handler) (data any, 
 
 // Token reads the access token: the `token` header, else a Bearer token.
 func Token(r *http.Request) string {
-	if t := r.Header.Get("token"); t != "" {
+	if t := headerValue(r.Header, "Token"); t != "" {
 		return t
 	}
-	if v, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+	if v, ok := strings.CutPrefix(headerValue(r.Header, "Authorization"), "Bearer "); ok {
 		return strings.TrimSpace(v)
 	}
 	return ""
@@ -247,7 +245,7 @@ type envelope struct {
 
 func (s *Server) reply(c *Call, data any, err error) int {
 	if err == nil {
-		writeOK(c.W, c.Lang, data)
+		writeOK(c.W, c.R, c.Lang, data)
 		return apierr.CodeOK
 	}
 	e, known := asError(err)
@@ -259,13 +257,18 @@ func (s *Server) reply(c *Call, data any, err error) int {
 	if e.Status != 0 {
 		status = e.Status
 	}
-	WriteJSON(c.W, status, env)
+	writeJSON(c.W, c.R, status, env)
 	return env.Code
 }
 
 // WriteJSON writes v as the JSON body with status, with its length, from a
-// reused buffer.
-func WriteJSON(w http.ResponseWriter, status int, v any) {
+// reused buffer; never compressed (for answers outside /api: health,
+// readiness, refusals of sockets and files).
+func WriteJSON(w http.ResponseWriter, status int, v any) { writeJSON(w, nil, status, v) }
+
+// writeJSON is WriteJSON for an answer to r under /api: compressed when
+// large and r accepts it (writeBody).
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
 	buf := replyBuffers.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -279,14 +282,42 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 		status = http.StatusInternalServerError
 		buf.WriteString(`{"code":` + strconv.Itoa(apierr.CodeInternal) + `,"message":"","data":null}` + "\n")
 	}
-	writeBody(w, status, buf.Bytes())
+	writeBody(w, r, status, buf.Bytes())
 }
 
-// writeBody sends a JSON body with its headers.
-func writeBody(w http.ResponseWriter, status int, body []byte) {
+// writeBody sends a JSON body with its headers. An answer to an /api
+// request r (nil for others) says it varies with Accept-Encoding, and from
+// CompressMinSize bytes up goes compressed to a client that accepts it
+// (compress.go).
+func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Cache-Control"] = noStore
+	if r != nil {
+		if _, set := h["Vary"]; set {
+			h.Add("Vary", "Accept-Encoding")
+		} else {
+			h["Vary"] = varyEncoding
+		}
+		if len(body) >= CompressMinSize {
+			if c := acceptedCoding(r); c != codingNone {
+				zbuf := replyBuffers.Get().(*bytes.Buffer)
+				zbuf.Reset()
+				defer func() {
+					if zbuf.Cap() <= maxPooledReply {
+						replyBuffers.Put(zbuf)
+					}
+				}()
+				if err := compress(c, zbuf, body); err == nil {
+					body = zbuf.Bytes()
+					h["Content-Encoding"] = gzipEncoding
+					if c == codingZstd {
+						h["Content-Encoding"] = zstdEncoding
+					}
+				}
+			}
+		}
+	}
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
@@ -309,10 +340,10 @@ var okPrefixes = func() map[string][]byte {
 // writeOK writes the envelope of a successful call: the same bytes
 // WriteJSON(w, 200, envelope{Code: 0, Message: ok, Data: data}) writes,
 // with the envelope's opening taken ready-made.
-func writeOK(w http.ResponseWriter, lang string, data any) {
+func writeOK(w http.ResponseWriter, r *http.Request, lang string, data any) {
 	prefix, ok := okPrefixes[lang]
 	if !ok {
-		WriteJSON(w, http.StatusOK, envelope{Code: apierr.CodeOK, Message: apierr.Translate(lang, "ok", nil), Data: data})
+		writeJSON(w, r, http.StatusOK, envelope{Code: apierr.CodeOK, Message: apierr.Translate(lang, "ok", nil), Data: data})
 		return
 	}
 	buf := replyBuffers.Get().(*bytes.Buffer)
@@ -325,13 +356,13 @@ func writeOK(w http.ResponseWriter, lang string, data any) {
 	buf.Write(prefix)
 	if err := json.NewEncoder(buf).Encode(data); err != nil {
 		buf.Reset()
-		WriteJSON(w, http.StatusOK, envelope{Code: apierr.CodeOK, Message: apierr.Translate(lang, "ok", nil), Data: data})
+		writeJSON(w, r, http.StatusOK, envelope{Code: apierr.CodeOK, Message: apierr.Translate(lang, "ok", nil), Data: data})
 		return
 	}
 	// Encode ended the data with a newline; the envelope closes before it.
 	buf.Truncate(buf.Len() - 1)
 	buf.WriteString("}\n")
-	writeBody(w, http.StatusOK, buf.Bytes())
+	writeBody(w, r, http.StatusOK, buf.Bytes())
 }
 
 var (
@@ -377,38 +408,21 @@ func DecodeJSON(b []byte, dst any) error {
 
 // Handler returns the http.Handler of /api, answering unknown routes and
 // wrong methods with the envelope too. JSON answers of CompressMinSize bytes
-// or more are gzipped for clients that accept it (a page of a list shrinks to
-// a fifth); smaller ones would gain less than the work costs. /api carries no
-// socket or stream: the chat and customer sockets live under /ws.
+// or more are compressed for clients that accept it (a page of a list
+// shrinks to a fifth), by writeBody, which has the whole answer in hand;
+// smaller ones would gain less than the work costs. Every /api answer is
+// written by the reply path (writeOK, writeJSON), so none escapes it; /api
+// carries no socket or stream: the chat and customer sockets live under /ws.
 func (s *Server) Handler() http.Handler {
-	return compressJSON(s.routesHandler())
-}
-
-// CompressMinSize is the smallest JSON answer sent gzipped.
-const CompressMinSize = 1024
-
-var compressJSON = func() func(http.Handler) http.HandlerFunc {
-	wrap, err := gzhttp.NewWrapper(
-		gzhttp.MinSize(CompressMinSize),
-		gzhttp.CompressionLevel(gzip.DefaultCompression),
-		gzhttp.ContentTypes([]string{"application/json"}),
-	)
-	if err != nil {
-		panic(err) // the options above are constants
-	}
-	return wrap
-}()
-
-func (s *Server) routesHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h, pattern := s.mux.Handler(r)
 		if pattern == "" {
-			lang := apierr.NegotiateLang(r.Header.Get("Accept-Language"))
+			lang := apierr.NegotiateLang(headerValue(r.Header, "Accept-Language"))
 			code, key, status := apierr.CodeBadRequest, "route.unknown", http.StatusNotFound
 			if s.knownPath(r.URL.Path) {
 				code, key, status = apierr.CodeUnsupported, "method.unsupported", http.StatusMethodNotAllowed
 			}
-			WriteJSON(w, status, envelope{Code: code, Message: apierr.Translate(lang, key, nil)})
+			writeJSON(w, r, status, envelope{Code: code, Message: apierr.Translate(lang, key, nil)})
 			return
 		}
 		h.ServeHTTP(w, r)
