@@ -11,7 +11,9 @@ import { useT, type TextKey } from '../i18n/useT';
 import { dateTime } from '../ui/format';
 import { Button, Card, ConfirmButton, ConfirmDialog, DataTable, Empty, Field, Pager, Tabs, ui, useFailToast } from '../ui/kit';
 import { showToast } from '../ui/toast';
+import { BASE_LOCALE, localeText, LocaleTabs, LOCALE_NAMES, textsOf, withLocaleText, type ContentLocale, type Texts } from './localeTexts';
 import css from './screens.module.css';
+import { UserPicker } from './UserPicker';
 
 type Section = 'notices' | 'banners' | 'videos' | 'cities' | 'listings' | 'app';
 
@@ -42,7 +44,7 @@ export function ContentScreen() {
   );
 }
 
-type FieldType = 'text' | 'textarea' | 'number' | 'flag' | 'image' | 'video' | 'photos' | 'select';
+type FieldType = 'text' | 'textarea' | 'number' | 'flag' | 'image' | 'video' | 'photos' | 'select' | 'user';
 
 interface FieldSpec {
   key: string;
@@ -51,6 +53,8 @@ interface FieldSpec {
   options?: { value: string; label: TextKey }[];
   /** Shown in the list table. */
   column?: boolean;
+  /** Written per language (text and textarea): the base field is zh-CN's, the others go to `texts`. */
+  localized?: boolean;
 }
 
 type Item = Record<string, unknown> & { id?: string };
@@ -76,7 +80,7 @@ const BANNERS: Spec = {
   defaults: { title: '', image: '', link: '', sort: 0, enabled: 1 },
   fields: [
     { key: 'image', label: 'content.image', type: 'image', column: true },
-    { key: 'title', label: 'content.title', type: 'text', column: true },
+    { key: 'title', label: 'content.title', type: 'text', column: true, localized: true },
     { key: 'link', label: 'content.link', type: 'text', column: true },
     { key: 'sort', label: 'content.sort', type: 'number', column: true },
     { key: 'enabled', label: 'content.enabled', type: 'flag', column: true },
@@ -91,7 +95,7 @@ const CITIES: Spec = {
   paged: false,
   defaults: { name: '', sort: 0, enabled: 1 },
   fields: [
-    { key: 'name', label: 'content.cityName', type: 'text', column: true },
+    { key: 'name', label: 'content.cityName', type: 'text', column: true, localized: true },
     { key: 'sort', label: 'content.sort', type: 'number', column: true },
     { key: 'enabled', label: 'content.enabled', type: 'flag', column: true },
     { key: 'listings', label: 'content.listingCount', type: 'number', column: true },
@@ -109,10 +113,10 @@ function videoSpec(kind: string): Spec {
     defaults: { kind, title: '', url: '', cover: '', duration: 0, chatUserId: '0', sort: 0, enabled: 1 },
     fields: [
       { key: 'cover', label: 'content.cover', type: 'image', column: true },
-      { key: 'title', label: 'content.title', type: 'text', column: true },
+      { key: 'title', label: 'content.title', type: 'text', column: true, localized: true },
       { key: 'url', label: 'content.video', type: 'video' },
       { key: 'duration', label: 'content.duration', type: 'number', column: true },
-      { key: 'chatUserId', label: 'content.chatUserId', type: 'text' },
+      { key: 'chatUserId', label: 'content.chatUserId', type: 'user' },
       { key: 'sort', label: 'content.sort', type: 'number', column: true },
       { key: 'enabled', label: 'content.enabled', type: 'flag', column: true },
     ],
@@ -130,9 +134,9 @@ function listingSpec(cityId: string): Spec {
     defaults: { cityId, name: '', age: 18, photos: [], intro: '', certified: 0, depositPaid: 0, contact: '', sort: 0, enabled: 1 },
     fields: [
       { key: 'photos', label: 'content.photos', type: 'photos', column: true },
-      { key: 'name', label: 'content.name', type: 'text', column: true },
+      { key: 'name', label: 'content.name', type: 'text', column: true, localized: true },
       { key: 'age', label: 'content.age', type: 'number', column: true },
-      { key: 'intro', label: 'content.intro', type: 'textarea' },
+      { key: 'intro', label: 'content.intro', type: 'textarea', localized: true },
       { key: 'contact', label: 'content.contact', type: 'text' },
       { key: 'certified', label: 'content.certified', type: 'flag', column: true },
       { key: 'depositPaid', label: 'content.depositPaid', type: 'flag', column: true },
@@ -296,9 +300,12 @@ function ItemForm({ spec, item, onClose }: { spec: Spec; item: Item; onClose: ()
   const { t } = useT();
   const qc = useQueryClient();
   const [draft, setDraft] = useState<Item>(item);
+  const [locale, setLocale] = useState<ContentLocale>(BASE_LOCALE);
+  const texts = textsOf(draft.texts);
+  const localized = spec.fields.some((f) => f.localized);
   const fail = useFailToast();
   const save = useMutation({
-    mutationFn: () => api(spec.save, draft),
+    mutationFn: () => api(spec.save, localized ? { ...draft, texts } : draft),
     onSuccess: () => {
       showToast(t('common.saved'));
       void qc.invalidateQueries({ queryKey: ['content'] });
@@ -307,17 +314,26 @@ function ItemForm({ spec, item, onClose }: { spec: Spec; item: Item; onClose: ()
     onError: fail,
   });
   const set = (k: string, v: unknown) => { setDraft({ ...draft, [k]: v }); };
+  // A localized field in the chosen language: zh-CN is the base field, the others fall back to it.
+  const textOf = (f: FieldSpec): string => (f.localized ? localeText(draft, texts, locale, f.key) : text(draft[f.key]));
+  const setText = (f: FieldSpec, v: string): void => {
+    if (f.localized && locale !== BASE_LOCALE) setDraft({ ...draft, texts: withLocaleText(texts, locale, f.key, v) });
+    else set(f.key, v);
+  };
+  const labelOf = (f: FieldSpec): string => (f.localized ? `${t(f.label)} · ${LOCALE_NAMES[locale]}` : t(f.label));
+  const fallback = (f: FieldSpec): string | undefined => (f.localized && locale !== BASE_LOCALE ? text(draft[f.key]) : undefined);
   return (
     <div className={ui.overlay} onClick={onClose}>
       <div className={ui.dialog} role="dialog" aria-modal="true" aria-label={t('content.edit')} onClick={(e) => { e.stopPropagation(); }}>
         <h2>{item.id ? t('content.edit') : t('content.add')}</h2>
         <div className={css.stack}>
+          {localized && <LocaleTabs value={locale} onChange={setLocale} texts={texts} />}
           {spec.fields
             .filter((f) => f.key !== 'listings')
             .map((f) => (
-              <Field key={f.key} label={t(f.label)}>
-                {f.type === 'text' && <input className={ui.input} name={f.key} value={text(draft[f.key])} onChange={(e) => { set(f.key, e.target.value); }} />}
-                {f.type === 'textarea' && <textarea className={ui.textarea} name={f.key} value={text(draft[f.key])} onChange={(e) => { set(f.key, e.target.value); }} />}
+              <Field key={f.key} label={labelOf(f)}>
+                {f.type === 'text' && <input className={ui.input} name={f.key} value={textOf(f)} placeholder={fallback(f)} onChange={(e) => { setText(f, e.target.value); }} />}
+                {f.type === 'textarea' && <textarea className={ui.textarea} name={f.key} value={textOf(f)} placeholder={fallback(f)} onChange={(e) => { setText(f, e.target.value); }} />}
                 {f.type === 'number' && (
                   <input className={ui.input} name={f.key} type="number" value={Number(draft[f.key] ?? 0)} onChange={(e) => { set(f.key, Number(e.target.value)); }} />
                 )}
@@ -329,6 +345,7 @@ function ItemForm({ spec, item, onClose }: { spec: Spec; item: Item; onClose: ()
                 )}
                 {f.type === 'image' && <UploadInput accept="image/*" value={text(draft[f.key])} onChange={(v) => { set(f.key, v); }} />}
                 {f.type === 'video' && <UploadInput accept="video/mp4,video/webm" value={text(draft[f.key])} onChange={(v) => { set(f.key, v); }} />}
+                {f.type === 'user' && <UserPicker value={text(draft[f.key])} onChange={(v) => { set(f.key, v); }} />}
                 {f.type === 'photos' && <Photos value={(draft[f.key] as string[] | undefined) ?? []} onChange={(v) => { set(f.key, v); }} />}
               </Field>
             ))}
@@ -371,6 +388,7 @@ interface Notice {
   title: string;
   content: string;
   userId?: string;
+  texts?: Texts;
   createdAt: number;
 }
 
@@ -381,42 +399,86 @@ function Notices() {
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [account, setAccount] = useState('');
+  // The zh-CN text is title/content; the other languages' are in texts (issue 35 #9).
+  const [texts, setTexts] = useState<Texts>({});
+  const [locale, setLocale] = useState<ContentLocale>(BASE_LOCALE);
   const [confirming, setConfirming] = useState(false);
+  // The notice being edited (its texts are in the form above); null while writing a new one.
+  const [editing, setEditing] = useState<Notice | null>(null);
   const list = useQuery({ queryKey: ['content', 'notices', page], queryFn: () => api<Page<Notice>>('/admin/notice/list', { page, pageSize: 20 }) });
   const remove = useMutation({
     mutationFn: (id: string) => api('/admin/notice/delete', { id }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['content', 'notices'] }),
   });
   const publish = async () => {
-    await api('/admin/notice/publish', { title: title.trim(), content: content.trim(), account: account.trim() });
-    showToast(t('content.published'));
+    if (editing) await api('/admin/notice/update', { id: editing.id, title: title.trim(), content: content.trim(), texts });
+    else await api('/admin/notice/publish', { title: title.trim(), content: content.trim(), texts, account: account.trim() });
+    showToast(editing ? t('common.saved') : t('content.published'));
+    setEditing(null);
     setTitle('');
     setContent('');
+    setTexts({});
+    setLocale(BASE_LOCALE);
     setAccount('');
     void qc.invalidateQueries({ queryKey: ['content', 'notices'] });
   };
   return (
     <div className={css.stack}>
       <div className={css.stack}>
-        <Field label={t('content.title')}>
-          <input className={ui.input} name="noticeTitle" value={title} maxLength={100} onChange={(e) => { setTitle(e.target.value); }} />
+        <LocaleTabs value={locale} onChange={setLocale} texts={texts} />
+        <Field label={`${t('content.title')} · ${LOCALE_NAMES[locale]}`}>
+          <input
+            className={ui.input}
+            name="noticeTitle"
+            value={localeText({ title }, texts, locale, 'title')}
+            placeholder={locale === BASE_LOCALE ? undefined : title}
+            maxLength={100}
+            onChange={(e) => {
+              if (locale === BASE_LOCALE) setTitle(e.target.value);
+              else setTexts(withLocaleText(texts, locale, 'title', e.target.value));
+            }}
+          />
         </Field>
-        <Field label={t('content.body')}>
-          <textarea className={ui.textarea} name="noticeContent" value={content} maxLength={5000} onChange={(e) => { setContent(e.target.value); }} />
+        <Field label={`${t('content.body')} · ${LOCALE_NAMES[locale]}`}>
+          <textarea
+            className={ui.textarea}
+            name="noticeContent"
+            value={localeText({ content }, texts, locale, 'content')}
+            placeholder={locale === BASE_LOCALE ? undefined : content}
+            maxLength={5000}
+            onChange={(e) => {
+              if (locale === BASE_LOCALE) setContent(e.target.value);
+              else setTexts(withLocaleText(texts, locale, 'content', e.target.value));
+            }}
+          />
         </Field>
-        <Field label={t('content.toAccount')}>
-          <input className={ui.input} name="noticeAccount" value={account} placeholder={t('content.toAll')} onChange={(e) => { setAccount(e.target.value); }} />
-        </Field>
-        <div>
+        {!editing && (
+          <Field label={t('content.toAccount')}>
+            <input className={ui.input} name="noticeAccount" value={account} placeholder={t('content.toAll')} onChange={(e) => { setAccount(e.target.value); }} />
+          </Field>
+        )}
+        <div className={ui.toolbar}>
           <Button variant="primary" disabled={!title.trim() || !content.trim()} onClick={() => { setConfirming(true); }}>
-            {t('content.publish')}
+            {editing ? t('content.saveNotice') : t('content.publish')}
           </Button>
+          {editing && (
+            <Button
+              onClick={() => {
+                setEditing(null);
+                setTitle('');
+                setContent('');
+                setTexts({});
+              }}
+            >
+              {t('common.cancel')}
+            </Button>
+          )}
         </div>
       </div>
       {confirming && (
         <ConfirmDialog
-          title={t('content.publish')}
-          message={account.trim() ? t('content.publishOne', { account: account.trim() }) : t('content.publishAll')}
+          title={editing ? t('content.saveNotice') : t('content.publish')}
+          message={editing ? t('content.saveNoticeText', { title: editing.title }) : account.trim() ? t('content.publishOne', { account: account.trim() }) : t('content.publishAll')}
           onConfirm={publish}
           onClose={() => { setConfirming(false); }}
         />
@@ -428,7 +490,21 @@ function Notices() {
               <td>{n.title}</td>
               <td>{n.userId && n.userId !== '0' ? n.userId : t('content.toAll')}</td>
               <td>{dateTime(n.createdAt)}</td>
-              <td>
+              <td className={ui.toolbar}>
+                <Button
+                  small
+                  data-testid="notice-edit"
+                  onClick={() => {
+                    setEditing(n);
+                    setTitle(n.title);
+                    setContent(n.content);
+                    setTexts(n.texts ?? {});
+                    setLocale(BASE_LOCALE);
+                    window.scrollTo({ top: 0 });
+                  }}
+                >
+                  {t('content.edit')}
+                </Button>
                 <ConfirmButton
                   small
                   label={t('content.delete')}
