@@ -192,7 +192,9 @@ function UserPanel({ userId }: { userId: string }) {
           <Rows
             empty={d.entries.length === 0}
             head={[t('users.kind'), t('orders.amount'), t('users.balanceAfter'), t('users.ref'), t('users.time')]}
-            rows={d.entries.map((e) => [t(`kinds.${e.kind}` as TextKey), money(e.amount), money(e.balanceAfter), e.ref, dateTime(e.createdAt)])}
+            rows={d.entries.map((e) => [t(`kinds.${e.kind}` as TextKey), money(e.amount), money(e.balanceAfter), shortRef(e.ref), dateTime(e.createdAt)])}
+            titles={d.entries.map((e) => e.ref)}
+            testId="user-ledger"
           />
         )}
         {section === 'bets' && (
@@ -252,27 +254,38 @@ function UserOrders({ recharges, exchanges }: { recharges: Order[]; exchanges: O
   );
 }
 
-function Rows({ head, rows, empty }: { head: string[]; rows: string[][]; empty: boolean }) {
+/** A long reference (a transfer or order id) shortened to its ends; the whole one is the cell's title. */
+function shortRef(ref: string): string {
+  return ref.length > 14 ? `${ref.slice(0, 6)}…${ref.slice(-6)}` : ref;
+}
+
+/**
+ * A detail table in the narrow column: cells stay on one line and the table scrolls sideways
+ * inside its box rather than squeezing columns to a character each (issue 35 #13).
+ */
+function Rows({ head, rows, empty, titles, testId }: { head: string[]; rows: string[][]; empty: boolean; titles?: string[]; testId?: string }) {
   const { t } = useT();
   if (empty) return <Empty>{t('common.empty')}</Empty>;
   return (
-    <table className={ui.table}>
-      <thead>
-        <tr>
-          {head.map((h) => (
-            <th key={h}>{h}</th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((r, i) => (
-          <tr key={i}>
-            {r.map((c, j) => (
-              <td key={j}>{c}</td>
+    <div className={css.scrollX} data-testid={testId}>
+      <table className={ui.table}>
+        <thead>
+          <tr>
+            {head.map((h) => (
+              <th key={h}>{h}</th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((r, i) => (
+            <tr key={i} title={titles?.[i]}>
+              {r.map((c, j) => (
+                <td key={j}>{c}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
