@@ -126,6 +126,9 @@ export default defineConfig({
         // lazy page uses stays with that page.
         codeSplitting: {
           groups: [
+            // The typed-amount parser is shared with the console: in the app chunk it would
+            // bring the app's stylesheet into the console's page.
+            { name: 'amount', test: /webapp[\\/]src[\\/]format[\\/]amount\.ts$/, priority: 3 },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 2 },
             {
               name: 'vendor',
