@@ -144,6 +144,7 @@ func (s *Server) handle(method, path string, access Access, h Handler) {
 	latency := httpLatency.WithLabelValues(path)
 	queries := storage.QueryCounterFor(path) // the route's store statements (kj_store_queries_total)
 	succeeded := httpRequests.WithLabelValues(path, codeLabel(apierr.CodeOK))
+	failed := &routeFailures{route: path}
 	s.mux.HandleFunc(method+" /api"+path, func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		c := &Call{Ctx: queries.Context(r.Context()), R: r, W: w, Lang: negotiateLang(headerValue(r.Header, "Accept-Language")), s: s}
@@ -151,7 +152,7 @@ func (s *Server) handle(method, path string, access Access, h Handler) {
 		if code := s.reply(c, data, err); code == apierr.CodeOK {
 			succeeded.Inc()
 		} else {
-			httpRequests.WithLabelValues(path, codeLabel(code)).Inc()
+			failed.counter(code).Inc()
 		}
 		latency.Observe(time.Since(start).Seconds())
 	})
@@ -318,7 +319,7 @@ func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) 
 			}
 		}
 	}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["Content-Length"] = contentLength(len(body))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
@@ -367,6 +368,26 @@ func writeOK(w http.ResponseWriter, r *http.Request, lang string, data any) {
 	}
 	buf.WriteString("}\n")
 	writeBody(w, r, http.StatusOK, buf.Bytes())
+}
+
+// contentLengths are the Content-Length headers of the answers shorter
+// than their count, made once: nearly every answer is, and making the
+// header was an allocation per answer.
+var contentLengths = func() [][]string {
+	vals := make([]string, 2048)
+	hs := make([][]string, len(vals))
+	for i := range vals {
+		vals[i] = strconv.Itoa(i)
+		hs[i] = vals[i : i+1 : i+1] // full: an Add to the header copies
+	}
+	return hs
+}()
+
+func contentLength(n int) []string {
+	if n < len(contentLengths) {
+		return contentLengths[n]
+	}
+	return []string{strconv.Itoa(n)}
 }
 
 var (
@@ -453,6 +474,33 @@ var (
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 	}, []string{"route"})
 )
+
+// routeFailures are a route's kj_http_requests_total series of failed
+// answers, looked up once per code: refusals (a bet refused by its checks)
+// are as hot as successes in a round's rush, and the label lookup hashed
+// and formatted the code on every one (BenchmarkHTTPPathBet's profile).
+type routeFailures struct {
+	route  string
+	mu     sync.RWMutex
+	byCode map[int]prometheus.Counter
+}
+
+func (f *routeFailures) counter(code int) prometheus.Counter {
+	f.mu.RLock()
+	c, ok := f.byCode[code]
+	f.mu.RUnlock()
+	if ok {
+		return c
+	}
+	c = httpRequests.WithLabelValues(f.route, codeLabel(code))
+	f.mu.Lock()
+	if f.byCode == nil {
+		f.byCode = map[int]prometheus.Counter{}
+	}
+	f.byCode[code] = c
+	f.mu.Unlock()
+	return c
+}
 
 // codeLabel keeps the metric's label set small: session codes as they
 // are, business codes by hundred (1100s = accounts, ...).
