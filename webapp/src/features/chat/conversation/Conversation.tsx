@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { chat } from '../../../api/chat';
@@ -24,7 +24,7 @@ import { markReadLocally } from '../data/controls';
 import { presenceWatch } from '../data/presence';
 import { initialDraft, saveDraft, unsavedDraft } from '../data/drafts';
 import { chatErrorText } from '../data/errors';
-import { useBlacklist, useConversations, useGroup, useGroupMembers, useMessages, useSelf } from '../data/hooks';
+import { useBlacklist, useConversations, useGroup, useGroupMembers, useMessages, useSelf, useUserInfo } from '../data/hooks';
 import type { ConversationTarget } from '../data/ids';
 import { chatKeys } from '../data/keys';
 import { atArguments, type MentionTarget } from '../data/mentions';
@@ -100,6 +100,16 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
     nickname: self?.nickname ?? '',
     faceURL: self?.faceURL ?? '',
   };
+  // Avatars as they are now (issue 35 #4): one's own profile, the peer's, the members'.
+  const { data: peer } = useUserInfo(isGroup ? '' : target.recvID);
+  const faces = useMemo(() => {
+    const map = new Map<string, string>();
+    for (const m of members ?? []) if (m.faceURL) map.set(m.userID, m.faceURL);
+    const peerFace = peer?.publicInfo?.faceURL ?? peer?.friendInfo?.faceURL;
+    if (peerFace) map.set(target.recvID, peerFace);
+    if (self?.faceURL) map.set(me, self.faceURL);
+    return map;
+  }, [members, peer, self, me, target.recvID]);
   const mine = members?.find((m) => m.userID === me);
   const myRole = mine?.roleLevel ?? 0;
   const dismissed = group?.status === GroupStatus.dismissed;
@@ -399,6 +409,7 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
         onRetry={onRetry}
         onReaders={setReadersOf}
         focusKey={focusKey}
+        faces={faces}
       />
     );
   }

@@ -24,6 +24,8 @@ interface MessageListProps {
   onReaders: (message: ChatMessage) => void;
   /** The list key of a message to bring to the middle and flash (opened from a search). */
   focusKey?: string | null;
+  /** Senders' avatars now, by user id: old messages show a changed avatar, not the one sent with. */
+  faces?: ReadonlyMap<string, string>;
 }
 
 /** Start loading older history this close to the top. */
@@ -35,7 +37,7 @@ const LOAD_OLDER_PX = 400;
  * older history is prepended (anchorTo 'end' of @tanstack/react-virtual).
  */
 export const MessageList = forwardRef<MessageListHandle, MessageListProps>(function MessageList(
-  { messages, isEnd, me, isGroup, loadOlder, selecting, selected, onToggleSelect, onMenu, onRetry, onReaders, focusKey },
+  { messages, isEnd, me, isGroup, loadOlder, selecting, selected, onToggleSelect, onMenu, onRetry, onReaders, focusKey, faces },
   ref,
 ) {
   const { t } = useTranslation();
@@ -125,6 +127,7 @@ export const MessageList = forwardRef<MessageListHandle, MessageListProps>(funct
                 onMenu={onMenu}
                 onRetry={onRetry}
                 onReaders={onReaders}
+                currentFace={faces?.get(m.sendID)}
               />
             </div>
           );

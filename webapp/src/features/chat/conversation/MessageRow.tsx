@@ -25,6 +25,8 @@ interface MessageRowProps {
   onRetry: (message: ChatMessage) => void;
   /** Opens who read one's message in a group. */
   onReaders: (message: ChatMessage) => void;
+  /** The sender's avatar now (their profile or membership), over the one the message was sent with. */
+  currentFace?: string;
 }
 
 /**
@@ -87,6 +89,7 @@ export const MessageRow = memo(function MessageRow({
   onMenu,
   onRetry,
   onReaders,
+  currentFace,
 }: MessageRowProps) {
   const { t } = useTranslation();
   const press = useLongPress(() => {
@@ -132,7 +135,7 @@ export const MessageRow = memo(function MessageRow({
           </label>
         ) : null}
         <Link to={userInfoPath(m.sendID)} className="msg-avatar" aria-label={t('chat.message.profileOf', { name: m.senderNickname })}>
-          <Avatar decorative name={m.senderNickname} src={m.senderFaceUrl} size={38} />
+          <Avatar decorative name={m.senderNickname} src={currentFace ?? m.senderFaceUrl} size={38} />
         </Link>
         <div className="msg-body">
           {isGroup && !mine ? <span className="msg-sender">{m.senderNickname}</span> : null}

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { chat } from '../../../api/chat';
 import type { ConversationItem } from '../../../api/socket/types';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
@@ -10,6 +11,7 @@ import { ActionSheet, type SheetAction } from '../../../components/action-sheet/
 import { Loading, LoadError } from '../../../components/status/LoadState';
 import { PullRefresh } from '../../../components/pull-refresh/PullRefresh';
 import { useNow } from '../../../components/hooks/useNow';
+import { CHAT_PATHS } from '../paths';
 import { chatErrorText } from '../data/errors';
 import { useConversations } from '../data/hooks';
 import { isMuted } from '../data/badge';
@@ -97,7 +99,14 @@ export function ConversationList({ me }: { me: string }) {
   if (isPending) body = <Loading />;
   else if (error && !data) body = <LoadError error={error} onRetry={() => void refetch()} />;
   else if (list.length === 0) {
-    body = <EmptyState title={t('pages.chat.emptyTitle')} text={t('pages.chat.emptyText')} />;
+    // Nobody to talk to yet: the way to find someone is right here (issue 35 #4).
+    body = (
+      <EmptyState title={t('pages.chat.emptyTitle')} text={t('pages.chat.emptyText')}>
+        <Link className="button" to={CHAT_PATHS.addFriend} data-testid="empty-add-friend">
+          {t('chat.list.addFriend')}
+        </Link>
+      </EmptyState>
+    );
   } else {
     body = (
       <ul className="conversation-list" style={{ height: virtualizer.getTotalSize() }} aria-label={t('chat.list.label')}>

@@ -156,7 +156,7 @@ function RechargeForm({ chains, currency }: { chains: ChainType[]; currency: str
 
   if (order) {
     return (
-      <EmptyState title={t('recharge.submittedTitle')} text={t('recharge.submittedText', { orderNo: order.orderNo })}>
+      <EmptyState icon="success" title={t('recharge.submittedTitle')} text={t('recharge.submittedText', { orderNo: order.orderNo })}>
         <Link className="button" to={MY_PATHS.pointsDetails}>
           {t('mine.pointsDetails')}
         </Link>
