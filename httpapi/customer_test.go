@@ -193,12 +193,6 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 	})
 }
 
-// newUserToken signs u in again and returns its access token.
-func newUserToken(t *testing.T, s *Server, u storage.User) (storage.User, string) {
-	t.Helper()
-	return u, contentSignIn(t, s, u.IDString()).Token
-}
-
 // The visitor key and the token travel as the routes expect (the rules of
 // linking and merging are customer's, see TestVisitorKeyFollowsTheSignedInUser):
 // a key with a token links the chat to the user, another device gets the
