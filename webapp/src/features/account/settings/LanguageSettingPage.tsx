@@ -23,8 +23,8 @@ export function LanguageSettingPage() {
   return (
     <main className="page">
       <PageHeader title={t('pages.languageSetting.title')} back fallback={TAB_PATHS.mine} />
-      <fieldset className={styles['language-list']}>
-        <legend className="visually-hidden">{t('pages.languageSetting.title')}</legend>
+      {/* The group is named for screen readers without a second copy of the title (issue 35 #4). */}
+      <fieldset className={styles['language-list']} aria-label={t('pages.languageSetting.title')}>
         {PRODUCT_LANGUAGES.map((code) => (
           <label key={code} className={styles['language-list__option']}>
             <span lang={toI18nLanguage(code)}>{LANGUAGE_NAMES[code]}</span>
