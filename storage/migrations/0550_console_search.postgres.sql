@@ -12,7 +12,15 @@ DECLARE
     ext text;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
-        CREATE EXTENSION pg_trgm SCHEMA public;
+        -- A role that may not create extensions (managed PostgreSQL often
+        -- needs an administrator for it) still gets a working store: the
+        -- searches then scan, as on SQLite, until pg_trgm is installed.
+        BEGIN
+            CREATE EXTENSION pg_trgm SCHEMA public;
+        EXCEPTION WHEN insufficient_privilege OR undefined_file OR feature_not_supported THEN
+            RAISE WARNING 'pg_trgm unavailable (%): console searches scan instead of using trigram indexes', SQLERRM;
+            RETURN;
+        END;
     END IF;
     SELECT n.nspname INTO ext FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm';
     EXECUTE format('CREATE INDEX users_account_trgm ON users USING gin (LOWER(account) %I.gin_trgm_ops)', ext);
