@@ -74,7 +74,7 @@ export default async function consoleDay(t) {
       await page.getByRole('cell', { name: player.account, exact: true }).first().waitFor();
 
       await page.goto(t.url('/admin/recharges'));
-      await page.getByRole('button', { name: text('orders.statusAll'), exact: true }).click();
+      await page.getByRole('tab', { name: text('orders.statusAll'), exact: true }).click();
       await page.getByLabel(text('orders.searchAny')).fill(part);
       await page.getByRole('button', { name: text('common.search'), exact: true }).click();
       const rows = page.locator('tr[data-order]');
