@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -50,13 +49,7 @@ func (ev *userEvent) prepare() {
 	case evMsgs:
 		ev.frames = make([][]byte, len(ev.Msgs))
 		for i, m := range ev.Msgs {
-			if m.encoded == nil {
-				m.encoded, _ = json.Marshal(m)
-				// The same bytes as a string: encoded is never written
-				// again, so it need not be copied.
-				m.encodedText = unsafe.String(unsafe.SliceData(m.encoded), len(m.encoded))
-				m.latestWire = appendEscapedTwice(nil, m.encoded)
-			}
+			m.encode()
 			ev.frames[i] = encodeReply("OnRecvNewMessage", "", rawJSON(m.encoded), 0, "")
 		}
 		if len(ev.Skip) != len(ev.Msgs) {

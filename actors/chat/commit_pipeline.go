@@ -353,6 +353,10 @@ func (e *Engine) applySends(p *pipeline, d *sendsDone) ([]*Message, []int64) {
 				fresh = append(fresh, r.msg)
 				skip = append(skip, it.skip)
 				e.delivery.pushed.add(r.msg)
+				// Encoded once, here, before the reply and the fan-out
+				// take it: the acknowledgement and every push share the
+				// JSON (encodeReply, userEvent.prepare).
+				r.msg.encode()
 			}
 		}
 		it.reply.send(e, r.msg, r.err)

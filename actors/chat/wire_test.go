@@ -212,3 +212,53 @@ func TestTotalPushMatchesEncodeReply(t *testing.T) {
 		}
 	}
 }
+
+// encodeReply, written by hand, renders what encoding/json renders for
+// the Reply, whatever its texts hold; a message encoded once for the
+// acknowledgement and the fan-out (Message.encode) is the same data as one
+// marshalled for the reply.
+func TestEncodeReplyMatchesJSON(t *testing.T) {
+	texts := []string{"", "plain", `quo"te \ back`, "<a&b>", "tab\tnl\ncr\r\x01\x1f", "中文 ✓", "bad\xffutf8", "line\u2028sep\u2029", "m12345"}
+	msg := &Message{ClientMsgID: "c1", SendID: "1", RecvID: "2", ContentType: TypeText, Seq: 3,
+		TextElem: &TextElem{Content: `hi "there" <b> & 中文` + "\n"}}
+	datas := []any{nil, 42, map[string]any{"k": "v<"}, []string{"a", "b\"c"}, rawJSON(`{"x":"y\"z"}`), msg}
+	for _, text := range texts {
+		for _, data := range datas {
+			for _, code := range []int{0, 1004} {
+				r := Reply{Event: "SendMessage" + text, ErrCode: code, ErrMsg: text, OperationID: text}
+				switch d := data.(type) {
+				case nil:
+				case rawJSON:
+					r.Data = string(d)
+				default:
+					b, err := json.Marshal(d)
+					if err != nil {
+						t.Fatal(err)
+					}
+					r.Data = string(b)
+				}
+				want, err := json.Marshal(r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := encodeReply(r.Event, text, data, code, text); string(got) != string(want) {
+					t.Fatalf("%q %T:\n got %s\nwant %s", text, data, got, want)
+				}
+			}
+		}
+	}
+	before := string(encodeReply("SendMessage", "op", msg, 0, ""))
+	msg.encode()
+	if after := string(encodeReply("SendMessage", "op", msg, 0, "")); after != before {
+		t.Fatalf("encoded message:\n got %s\nwant %s", after, before)
+	}
+}
+
+// escapedLen is the length appendEscaped makes of ASCII.
+func TestEscapedLen(t *testing.T) {
+	for _, s := range []string{"", "abc", `a"b\c`, "<>&", "\n\t\r\b\f\x01\x1f\x7f", `{"k":"v","n":[1,2]}`} {
+		if got, want := escapedLen([]byte(s)), len(appendEscaped(nil, []byte(s))); got != want {
+			t.Errorf("%q: escapedLen %d, escaped %d", s, got, want)
+		}
+	}
+}
