@@ -26,6 +26,7 @@ var agentRoutes = map[string]bool{
 	"/admin/orders/search": true, "/admin/orders/export": true,
 	"/admin/customer/visitors": true, "/admin/customer/messages": true, "/admin/customer/reply": true,
 	"/admin/customer/agents": true, "/admin/customer/handover": true,
+	"/admin/customer/desk": true, "/admin/customer/desk/set": true, // their own desk: taking chats, the name players see
 	"/admin/windows": true, "/admin/round/bets": true, "/admin/rounds/fairness": true,
 	// Reading content and settings, never changing them.
 	"/admin/banner/list": true, "/admin/video/list": true, "/admin/city/list": true, "/admin/listing/list": true,
