@@ -59,7 +59,9 @@ func TestConsoleOrderSearchAndAuditFilters(t *testing.T) {
 		}
 
 		for _, lang := range apierr.Langs {
-			var actions struct{ List []struct{ Action, Name string } }
+			var actions struct {
+				List []struct{ Action, Name string }
+			}
 			r := post(t, s, otto.Token, "/admin/audit/actions", `{}`, "Accept-Language", lang)
 			if r.Code != 0 || json.Unmarshal(r.Data, &actions) != nil {
 				t.Fatalf("%s: %d %s", lang, r.Code, r.Message)
