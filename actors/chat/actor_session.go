@@ -633,9 +633,8 @@ func (s *session) handle(in *inbound) {
 		return
 	}
 	requests.WithLabelValues(name).Inc()
-	cctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	c := &call{s: s, ctx: cctx, name: name, opID: opID, args: in.args}
+	c := &call{s: s, name: name, opID: opID, args: in.args}
+	defer c.release()
 	data, err := c.run(h)
 	if errors.Is(err, errLater) {
 		return
@@ -645,11 +644,30 @@ func (s *session) handle(in *inbound) {
 
 // call is one request in progress.
 type call struct {
-	s    *session
-	ctx  context.Context
-	name string
-	opID string
-	args Args
+	s      *session
+	cx     context.Context // made by ctx at first use
+	cancel context.CancelFunc
+	name   string
+	opID   string
+	args   Args
+}
+
+// ctx is the call's context, with its 15 s timeout, made the first time
+// the call reaches the store or another service: a send whose checks need
+// neither arms no timer (a context with a timeout per request was a timer
+// and ~300 bytes of every message, BenchmarkSendPath).
+func (c *call) ctx() context.Context {
+	if c.cx == nil {
+		c.cx, c.cancel = context.WithTimeout(context.Background(), 15*time.Second)
+	}
+	return c.cx
+}
+
+// release ends the call's context, if it was made.
+func (c *call) release() {
+	if c.cancel != nil {
+		c.cancel()
+	}
 }
 
 // handlerFunc answers a call with reply data, or returns errLater after

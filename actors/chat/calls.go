@@ -56,7 +56,7 @@ func callLogin(c *call) (any, error) {
 	if s.loggedIn.Load() {
 		return nil, nil
 	}
-	sess, err := e.auth.ChatSession(c.ctx, tok)
+	sess, err := e.auth.ChatSession(c.ctx(), tok)
 	switch {
 	case errors.Is(err, auth.ErrReplaced):
 		return nil, apierr.ChatError(apierr.CodeChatKicked)
@@ -65,14 +65,14 @@ func callLogin(c *call) (any, error) {
 	case err != nil:
 		return nil, err
 	}
-	u, err := storage.UserByID(c.ctx, e.db, s.userID)
+	u, err := storage.UserByID(c.ctx(), e.db, s.userID)
 	if err != nil {
 		return nil, err
 	}
 	s.self = senderOf(u, int(s.platform))
 	s.user = e.attach(s)
 	s.loggedIn.Store(true)
-	if err := e.cluster.presence.Add(c.ctx, c.meStr(), storage.FormatID(s.id), 3*e.cfg.PingPeriod); err == nil {
+	if err := e.cluster.presence.Add(c.ctx(), c.meStr(), storage.FormatID(s.id), 3*e.cfg.PingPeriod); err == nil {
 		s.presenceOn.Store(true)
 		e.announcePresence(s.userID, false)
 	}
@@ -103,7 +103,7 @@ func publicInfo(u storage.User) *PublicUserItem {
 }
 
 func callGetSelfUserInfo(c *call) (any, error) {
-	u, err := storage.UserByID(c.ctx, c.s.e.db, c.me())
+	u, err := storage.UserByID(c.ctx(), c.s.e.db, c.me())
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func callSetSelfInfo(c *call) (any, error) {
 		}
 		if f != "" && !uploadedAvatarOf(f, c.me()) {
 			// Only the avatar in place may be sent back unchanged.
-			u, err := storage.UserByID(c.ctx, e.db, c.me())
+			u, err := storage.UserByID(c.ctx(), e.db, c.me())
 			if err != nil {
 				return nil, err
 			}
@@ -147,11 +147,11 @@ func callSetSelfInfo(c *call) (any, error) {
 		fields["avatar"] = f
 	}
 	if len(fields) > 0 {
-		if err := storage.UpdateUserFields(c.ctx, e.db, c.me(), e.now(), fields); err != nil {
+		if err := storage.UpdateUserFields(c.ctx(), e.db, c.me(), e.now(), fields); err != nil {
 			return nil, err
 		}
 	}
-	u, err := storage.UserByID(c.ctx, e.db, c.me())
+	u, err := storage.UserByID(c.ctx(), e.db, c.me())
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func callGetUsersInfo(c *call) (any, error) {
 		return nil, a.err
 	}
 	e := c.s.e
-	users, err := storage.UsersByIDs(c.ctx, e.db, ids)
+	users, err := storage.UsersByIDs(c.ctx(), e.db, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -183,8 +183,8 @@ func callGetUsersInfo(c *call) (any, error) {
 		if err != nil {
 			return nil, badArg("groupID")
 		}
-		if _, err := storage.ChatGroupMemberOf(c.ctx, e.db, gid, c.me()); err == nil {
-			list, err := storage.ChatGroupMembersByIDs(c.ctx, e.db, gid, ids)
+		if _, err := storage.ChatGroupMemberOf(c.ctx(), e.db, gid, c.me()); err == nil {
+			list, err := storage.ChatGroupMembersByIDs(c.ctx(), e.db, gid, ids)
 			if err != nil {
 				return nil, err
 			}
@@ -212,11 +212,11 @@ func callGetUsersInfo(c *call) (any, error) {
 
 // relations loads a user's friends and blacklist keyed by the other user.
 func (e *Engine) relations(c *call, userID int64) (map[int64]storage.ChatFriend, map[int64]storage.ChatBlock, error) {
-	fl, err := storage.ChatFriends(c.ctx, e.db, userID)
+	fl, err := storage.ChatFriends(c.ctx(), e.db, userID)
 	if err != nil {
 		return nil, nil, err
 	}
-	bl, err := storage.ChatBlacklist(c.ctx, e.db, userID)
+	bl, err := storage.ChatBlacklist(c.ctx(), e.db, userID)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -30,7 +30,7 @@ func init() {
 }
 
 func callAllConversations(c *call) (any, error) {
-	return c.s.e.visibleConversations(c.ctx, c.me())
+	return c.s.e.visibleConversations(c.ctx(), c.me())
 }
 
 func callConversationsSplit(c *call) (any, error) {
@@ -39,7 +39,7 @@ func callConversationsSplit(c *call) (any, error) {
 	if a.err != nil {
 		return nil, a.err
 	}
-	items, err := c.s.e.visibleConversations(c.ctx, c.me())
+	items, err := c.s.e.visibleConversations(c.ctx(), c.me())
 	if err != nil {
 		return nil, err
 	}
@@ -74,12 +74,12 @@ func (c *call) conversationArg(i int, name string) (convRef, error) {
 
 // myRow loads the caller's row of a conversation or answers "not found".
 func (c *call) myRow(ref convRef) (storage.ChatUserConversation, error) {
-	r, err := storage.ChatUserConversationByID(c.ctx, c.s.e.db, c.me(), ref.ID)
+	r, err := storage.ChatUserConversationByID(c.ctx(), c.s.e.db, c.me(), ref.ID)
 	return r, storeErr(err, apierr.CodeChatConvNotFound)
 }
 
 func (c *call) renderOne(r storage.ChatUserConversation) (*ConversationItem, error) {
-	items, err := c.s.e.renderConversations(c.ctx, c.me(), []storage.ChatUserConversation{r})
+	items, err := c.s.e.renderConversations(c.ctx(), c.me(), []storage.ChatUserConversation{r})
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func callGetOneConversation(c *call) (any, error) {
 		return nil, err
 	}
 	e := c.s.e
-	if err := storage.ShowChatConversation(c.ctx, e.db, c.me(), ref.ID); err != nil {
+	if err := storage.ShowChatConversation(c.ctx(), e.db, c.me(), ref.ID); err != nil {
 		return nil, err
 	}
 	r, err := c.myRow(ref)
@@ -119,18 +119,18 @@ func (c *call) openConversation(sessionType int64, source string) (convRef, erro
 	e := c.s.e
 	now := e.now()
 	if ref.SessionType == sessionSingle {
-		if _, err := existingUser(c.ctx, e.db, id); err != nil {
+		if _, err := existingUser(c.ctx(), e.db, id); err != nil {
 			return convRef{}, err
 		}
-		err := e.db.Tx(c.ctx, func(tx storage.Tx) error {
-			if _, err := storage.LockChatConversation(c.ctx, tx, storage.ChatConversation{ID: ref.ID, SessionType: sessionSingle, CreatedAt: now}); err != nil {
+		err := e.db.Tx(c.ctx(), func(tx storage.Tx) error {
+			if _, err := storage.LockChatConversation(c.ctx(), tx, storage.ChatConversation{ID: ref.ID, SessionType: sessionSingle, CreatedAt: now}); err != nil {
 				return err
 			}
-			return storage.EnsureChatUserConversations(c.ctx, tx, storage.ChatUserConvRow{UserID: c.me(), ConversationID: ref.ID, PeerID: id, CreatedAt: now})
+			return storage.EnsureChatUserConversations(c.ctx(), tx, storage.ChatUserConvRow{UserID: c.me(), ConversationID: ref.ID, PeerID: id, CreatedAt: now})
 		})
 		return ref, err
 	}
-	if _, err := storage.ChatUserConversationByID(c.ctx, e.db, c.me(), ref.ID); err != nil {
+	if _, err := storage.ChatUserConversationByID(c.ctx(), e.db, c.me(), ref.ID); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return convRef{}, apierr.ChatError(apierr.CodeChatConvNotFound)
 		}
@@ -154,7 +154,7 @@ func callGetMultipleConversations(c *call) (any, error) {
 		}
 	}
 	e := c.s.e
-	rows, err := storage.ChatUserConversations(c.ctx, e.db, c.me())
+	rows, err := storage.ChatUserConversations(c.ctx(), e.db, c.me())
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func callGetMultipleConversations(c *call) (any, error) {
 			sel = append(sel, r)
 		}
 	}
-	return e.renderConversations(c.ctx, c.me(), sel)
+	return e.renderConversations(c.ctx(), c.me(), sel)
 }
 
 // callConversationID answers the id of the conversation with sourceID:
@@ -203,7 +203,7 @@ func (c *call) conversationWith(sessionType int64, source string) (ref convRef, 
 }
 
 func callTotalUnread(c *call) (any, error) {
-	return c.s.e.totalUnread(c.ctx, c.me())
+	return c.s.e.totalUnread(c.ctx(), c.me())
 }
 
 // changeMine runs a change to the caller's own row of a conversation and
@@ -213,7 +213,7 @@ func (c *call) changeMine(name string, f func(ctx context.Context, q storage.Que
 	if err != nil {
 		return nil, err
 	}
-	if err := f(c.ctx, c.s.e.db, ref); err != nil {
+	if err := f(c.ctx(), c.s.e.db, ref); err != nil {
 		return nil, storeErr(err, apierr.CodeChatConvNotFound)
 	}
 	c.s.e.changed([]int64{c.me()}, ref.ID)
@@ -279,7 +279,7 @@ func callHideAll(c *call) (any, error) {
 // tells the caller's sockets to reload the list.
 func (c *call) changeAllMine(change func(ctx context.Context, q storage.Querier, userID int64) error) (any, error) {
 	e := c.s.e
-	if err := change(c.ctx, e.db, c.me()); err != nil {
+	if err := change(c.ctx(), e.db, c.me()); err != nil {
 		return nil, err
 	}
 	e.deliver([]int64{c.me()}, &userEvent{Kind: evConv})

@@ -99,26 +99,26 @@ func callAddFriend(c *call) (any, error) {
 	}
 	e := c.s.e
 	var item FriendApplicationItem
-	err = e.db.Tx(c.ctx, func(tx storage.Tx) error {
-		target, err := existingUser(c.ctx, tx, to)
+	err = e.db.Tx(c.ctx(), func(tx storage.Tx) error {
+		target, err := existingUser(c.ctx(), tx, to)
 		if err != nil {
 			return err
 		}
-		if _, err := storage.ChatFriendOf(c.ctx, tx, c.me(), to); err == nil {
+		if _, err := storage.ChatFriendOf(c.ctx(), tx, c.me(), to); err == nil {
 			return apierr.ChatError(apierr.CodeChatAlreadyFriends)
 		} else if !errors.Is(err, storage.ErrNotFound) {
 			return err
 		}
-		if blocked, err := storage.ChatBlocked(c.ctx, tx, to, c.me()); err != nil {
+		if blocked, err := storage.ChatBlocked(c.ctx(), tx, to, c.me()); err != nil {
 			return err
 		} else if blocked {
 			return apierr.ChatError(apierr.CodeChatBlacklisted)
 		}
 		r := storage.ChatFriendRequest{FromID: c.me(), ToID: to, ReqMsg: p.ReqMsg, Ex: p.Ex, CreatedAt: e.now()}
-		if err := storage.PutChatFriendRequest(c.ctx, tx, r); err != nil {
+		if err := storage.PutChatFriendRequest(c.ctx(), tx, r); err != nil {
 			return err
 		}
-		me, err := storage.UserByID(c.ctx, tx, c.me())
+		me, err := storage.UserByID(c.ctx(), tx, c.me())
 		if err != nil {
 			return err
 		}
@@ -217,15 +217,15 @@ func callRefuseFriend(c *call) (any, error) {
 	}
 	e := c.s.e
 	var item FriendApplicationItem
-	err = e.db.Tx(c.ctx, func(tx storage.Tx) error {
-		if err := storage.HandleChatFriendRequest(c.ctx, tx, from, c.me(), storage.FriendRefused, msg, e.now()); err != nil {
+	err = e.db.Tx(c.ctx(), func(tx storage.Tx) error {
+		if err := storage.HandleChatFriendRequest(c.ctx(), tx, from, c.me(), storage.FriendRefused, msg, e.now()); err != nil {
 			return storeErr(err, apierr.CodeChatNoApplication)
 		}
-		r, err := storage.ChatFriendRequestOf(c.ctx, tx, from, c.me())
+		r, err := storage.ChatFriendRequestOf(c.ctx(), tx, from, c.me())
 		if err != nil {
 			return err
 		}
-		users, err := userMap(c.ctx, tx, []int64{from, c.me()})
+		users, err := userMap(c.ctx(), tx, []int64{from, c.me()})
 		if err != nil {
 			return err
 		}
@@ -240,19 +240,19 @@ func callRefuseFriend(c *call) (any, error) {
 }
 
 func callFriendRequestsTo(c *call) (any, error) {
-	list, err := storage.ChatFriendRequestsTo(c.ctx, c.s.e.db, c.me())
+	list, err := storage.ChatFriendRequestsTo(c.ctx(), c.s.e.db, c.me())
 	if err != nil {
 		return nil, err
 	}
-	return c.s.e.friendRequestItems(c.ctx, list)
+	return c.s.e.friendRequestItems(c.ctx(), list)
 }
 
 func callFriendRequestsFrom(c *call) (any, error) {
-	list, err := storage.ChatFriendRequestsFrom(c.ctx, c.s.e.db, c.me())
+	list, err := storage.ChatFriendRequestsFrom(c.ctx(), c.s.e.db, c.me())
 	if err != nil {
 		return nil, err
 	}
-	return c.s.e.friendRequestItems(c.ctx, list)
+	return c.s.e.friendRequestItems(c.ctx(), list)
 }
 
 func (e *Engine) friendRequestItems(ctx context.Context, list []storage.ChatFriendRequest) ([]FriendApplicationItem, error) {
@@ -291,7 +291,7 @@ func (c *call) friendsAndUsers(only []int64) ([]FullUserItem, map[int64]storage.
 			}
 		}
 	} else {
-		list, err := storage.ChatFriends(c.ctx, e.db, c.me())
+		list, err := storage.ChatFriends(c.ctx(), e.db, c.me())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -299,7 +299,7 @@ func (c *call) friendsAndUsers(only []int64) ([]FullUserItem, map[int64]storage.
 			ids = append(ids, f.FriendID)
 		}
 	}
-	users, err := userMap(c.ctx, e.db, ids)
+	users, err := userMap(c.ctx(), e.db, ids)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -360,16 +360,16 @@ func callDeleteFriend(c *call) (any, error) {
 	e := c.s.e
 	var fMe, fPeer storage.ChatFriend
 	var users map[int64]storage.User
-	err = e.db.Tx(c.ctx, func(tx storage.Tx) error {
+	err = e.db.Tx(c.ctx(), func(tx storage.Tx) error {
 		var err error
-		if fMe, err = storage.ChatFriendOf(c.ctx, tx, c.me(), peer); err != nil {
+		if fMe, err = storage.ChatFriendOf(c.ctx(), tx, c.me(), peer); err != nil {
 			return storeErr(err, apierr.CodeChatNotFriends)
 		}
-		fPeer, _ = storage.ChatFriendOf(c.ctx, tx, peer, c.me())
-		if _, err := storage.DeleteChatFriendship(c.ctx, tx, c.me(), peer); err != nil {
+		fPeer, _ = storage.ChatFriendOf(c.ctx(), tx, peer, c.me())
+		if _, err := storage.DeleteChatFriendship(c.ctx(), tx, c.me(), peer); err != nil {
 			return err
 		}
-		users, err = userMap(c.ctx, tx, []int64{c.me(), peer})
+		users, err = userMap(c.ctx(), tx, []int64{c.me(), peer})
 		return err
 	})
 	if err != nil {
@@ -397,14 +397,14 @@ func callSetFriendRemark(c *call) (any, error) {
 		return nil, badArg("params.remark")
 	}
 	e := c.s.e
-	if err := storage.SetChatFriendRemark(c.ctx, e.db, c.me(), peer, p.Remark); err != nil {
+	if err := storage.SetChatFriendRemark(c.ctx(), e.db, c.me(), peer, p.Remark); err != nil {
 		return nil, storeErr(err, apierr.CodeChatNotFriends)
 	}
-	f, err := storage.ChatFriendOf(c.ctx, e.db, c.me(), peer)
+	f, err := storage.ChatFriendOf(c.ctx(), e.db, c.me(), peer)
 	if err != nil {
 		return nil, err
 	}
-	u, err := storage.UserByID(c.ctx, e.db, peer)
+	u, err := storage.UserByID(c.ctx(), e.db, peer)
 	if err != nil {
 		return nil, err
 	}
@@ -457,12 +457,12 @@ func callAddBlack(c *call) (any, error) {
 		return nil, badArg("ex")
 	}
 	e := c.s.e
-	u, err := existingUser(c.ctx, e.db, peer)
+	u, err := existingUser(c.ctx(), e.db, peer)
 	if err != nil {
 		return nil, err
 	}
 	b := storage.ChatBlock{OwnerID: c.me(), BlockedID: peer, Ex: ex, CreatedAt: e.now()}
-	added, err := storage.AddChatBlock(c.ctx, e.db, b)
+	added, err := storage.AddChatBlock(c.ctx(), e.db, b)
 	if err != nil {
 		return nil, err
 	}
@@ -480,7 +480,7 @@ func callRemoveBlack(c *call) (any, error) {
 		return nil, err
 	}
 	e := c.s.e
-	bl, err := storage.ChatBlacklist(c.ctx, e.db, c.me())
+	bl, err := storage.ChatBlacklist(c.ctx(), e.db, c.me())
 	if err != nil {
 		return nil, err
 	}
@@ -488,11 +488,11 @@ func callRemoveBlack(c *call) (any, error) {
 		if b.BlockedID != peer {
 			continue
 		}
-		if err := storage.RemoveChatBlock(c.ctx, e.db, c.me(), peer); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		if err := storage.RemoveChatBlock(c.ctx(), e.db, c.me(), peer); err != nil && !errors.Is(err, storage.ErrNotFound) {
 			return nil, err
 		}
 		e.pairRulesChanged(c.me(), peer)
-		u, err := storage.UserByID(c.ctx, e.db, peer)
+		u, err := storage.UserByID(c.ctx(), e.db, peer)
 		if err == nil {
 			e.push([]int64{c.me()}, "OnBlackDeleted", blackItem(b, u))
 		}
@@ -502,7 +502,7 @@ func callRemoveBlack(c *call) (any, error) {
 
 func callGetBlackList(c *call) (any, error) {
 	e := c.s.e
-	bl, err := storage.ChatBlacklist(c.ctx, e.db, c.me())
+	bl, err := storage.ChatBlacklist(c.ctx(), e.db, c.me())
 	if err != nil {
 		return nil, err
 	}
@@ -510,7 +510,7 @@ func callGetBlackList(c *call) (any, error) {
 	for i, b := range bl {
 		ids[i] = b.BlockedID
 	}
-	users, err := userMap(c.ctx, e.db, ids)
+	users, err := userMap(c.ctx(), e.db, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -171,7 +171,7 @@ func callCreateGroup(c *call) (any, error) {
 	if err := c.args.Object(0, "params", &p); err != nil {
 		return nil, err
 	}
-	return c.s.e.CreateGroup(c.ctx, c.me(), p)
+	return c.s.e.CreateGroup(c.ctx(), c.me(), p)
 }
 
 // callJoinGroup joins a group that lets anyone in, or applies to one that

@@ -15,7 +15,7 @@ import (
 )
 
 func callJoinedGroups(c *call) (any, error) {
-	gs, err := storage.UserChatGroups(c.ctx, c.s.e.db, c.me(), 0)
+	gs, err := storage.UserChatGroups(c.ctx(), c.s.e.db, c.me(), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -29,11 +29,11 @@ func callGroupsInfo(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	gs, err := storage.ChatGroupsByIDs(c.ctx, c.s.e.db, ids)
+	gs, err := storage.ChatGroupsByIDs(c.ctx(), c.s.e.db, ids)
 	if err != nil {
 		return nil, err
 	}
-	return GroupsSeenBy(c.ctx, c.s.e.db, c.me(), gs)
+	return GroupsSeenBy(c.ctx(), c.s.e.db, c.me(), gs)
 }
 
 // GroupsSeenBy shows groups as userID may see them: a member (also of a
@@ -100,7 +100,7 @@ func callSearchGroups(c *call) (any, error) {
 	if err := c.searchArgs(&p, &p.KeywordList); err != nil {
 		return nil, err
 	}
-	gs, err := storage.UserChatGroups(c.ctx, c.s.e.db, c.me(), 0)
+	gs, err := storage.UserChatGroups(c.ctx(), c.s.e.db, c.me(), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -120,14 +120,14 @@ func (c *call) readableMembers(a *argReader, gid int64) ([]storage.ChatGroupMemb
 		return nil, a.err
 	}
 	e := c.s.e
-	g, err := storage.ChatGroupByID(c.ctx, e.db, gid)
+	g, err := storage.ChatGroupByID(c.ctx(), e.db, gid)
 	if err != nil {
 		return nil, storeErr(err, apierr.CodeChatGroupNotFound)
 	}
 	if g.Status == storage.GroupDismissed {
 		return nil, apierr.ChatError(apierr.CodeChatGroupDismissed)
 	}
-	ms, err := storage.ChatGroupMembers(c.ctx, e.db, gid)
+	ms, err := storage.ChatGroupMembers(c.ctx(), e.db, gid)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func callGroupAdmins(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return memberItems(c.ctx, c.s.e.db, filterMembers(ms, func(m storage.ChatGroupMember) bool { return m.RoleLevel >= storage.RoleAdmin }))
+	return memberItems(c.ctx(), c.s.e.db, filterMembers(ms, func(m storage.ChatGroupMember) bool { return m.RoleLevel >= storage.RoleAdmin }))
 }
 
 func callSpecifiedMembers(c *call) (any, error) {
@@ -185,7 +185,7 @@ func callSpecifiedMembers(c *call) (any, error) {
 		return nil, err
 	}
 	want := setOf(ids)
-	return memberItems(c.ctx, c.s.e.db, filterMembers(ms, func(m storage.ChatGroupMember) bool { return want[m.UserID] }))
+	return memberItems(c.ctx(), c.s.e.db, filterMembers(ms, func(m storage.ChatGroupMember) bool { return want[m.UserID] }))
 }
 
 func callSearchMembers(c *call) (any, error) {
@@ -205,7 +205,7 @@ func callSearchMembers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	items, err := memberItems(c.ctx, c.s.e.db, ms)
+	items, err := memberItems(c.ctx(), c.s.e.db, ms)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func filterMembers(ms []storage.ChatGroupMember, keep func(storage.ChatGroupMemb
 
 // memberPage renders a page of members (see pageOf).
 func (c *call) memberPage(ms []storage.ChatGroupMember, offset, count int64) ([]*GroupMemberItem, error) {
-	return memberItems(c.ctx, c.s.e.db, pageOf(ms, offset, count))
+	return memberItems(c.ctx(), c.s.e.db, pageOf(ms, offset, count))
 }
 
 func (c *call) groupRequestItems(list []storage.ChatGroupRequest) ([]GroupApplicationItem, error) {
@@ -263,11 +263,11 @@ func (c *call) groupRequestItems(list []storage.ChatGroupRequest) ([]GroupApplic
 		gids = append(gids, r.GroupID)
 		uids = append(uids, r.UserID)
 	}
-	groups, err := groupMap(c.ctx, e.db, gids)
+	groups, err := groupMap(c.ctx(), e.db, gids)
 	if err != nil {
 		return nil, err
 	}
-	users, err := userMap(c.ctx, e.db, uids)
+	users, err := userMap(c.ctx(), e.db, uids)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +277,7 @@ func (c *call) groupRequestItems(list []storage.ChatGroupRequest) ([]GroupApplic
 }
 
 func callGroupRequestsToMe(c *call) (any, error) {
-	list, err := storage.ChatGroupRequestsForAdmin(c.ctx, c.s.e.db, c.me())
+	list, err := storage.ChatGroupRequestsForAdmin(c.ctx(), c.s.e.db, c.me())
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +285,7 @@ func callGroupRequestsToMe(c *call) (any, error) {
 }
 
 func callGroupRequestsByMe(c *call) (any, error) {
-	list, err := storage.ChatGroupRequestsByUser(c.ctx, c.s.e.db, c.me())
+	list, err := storage.ChatGroupRequestsByUser(c.ctx(), c.s.e.db, c.me())
 	if err != nil {
 		return nil, err
 	}

@@ -248,7 +248,7 @@ func callSend(c *call) (any, error) {
 // which is what sending it means; it never lets the sender read more.
 func (c *call) shareFiles(files []int64, convID string) error {
 	for _, id := range files {
-		if err := storage.ShareChatFile(c.ctx, c.s.e.db, id, convID); err != nil {
+		if err := storage.ShareChatFile(c.ctx(), c.s.e.db, id, convID); err != nil {
 			return err
 		}
 	}
@@ -259,10 +259,10 @@ func (c *call) shareFiles(files []int64, convID string) error {
 // to the peer's online sockets.
 func (c *call) relayToUser(m *Message, peer int64) (any, error) {
 	e := c.s.e
-	if _, err := existingUser(c.ctx, e.db, peer); err != nil {
+	if _, err := existingUser(c.ctx(), e.db, peer); err != nil {
 		return nil, err
 	}
-	if blocked, err := storage.ChatBlocked(c.ctx, e.db, peer, c.me()); err != nil {
+	if blocked, err := storage.ChatBlocked(c.ctx(), e.db, peer, c.me()); err != nil {
 		return nil, err
 	} else if blocked {
 		return nil, apierr.ChatError(apierr.CodeChatBlacklisted)
@@ -277,11 +277,11 @@ func (c *call) relayToUser(m *Message, peer int64) (any, error) {
 // members, after the same rules as a stored send (judgeGroupMessage).
 func (c *call) relayToGroup(m *Message, gid int64) (any, error) {
 	e := c.s.e
-	g, err := storage.ChatGroupByID(c.ctx, e.db, gid)
+	g, err := storage.ChatGroupByID(c.ctx(), e.db, gid)
 	if err != nil {
 		return nil, storeErr(err, apierr.CodeChatGroupNotFound)
 	}
-	list, err := storage.ChatGroupMembers(c.ctx, e.db, gid)
+	list, err := storage.ChatGroupMembers(c.ctx(), e.db, gid)
 	if err != nil {
 		return nil, err
 	}
@@ -420,11 +420,11 @@ func callDeleteMessage(c *call) (any, error) {
 		return nil, err
 	}
 	e := c.s.e
-	msg, err := storage.ChatMessageByClientID(c.ctx, e.db, ref.ID, clientID)
+	msg, err := storage.ChatMessageByClientID(c.ctx(), e.db, ref.ID, clientID)
 	if err != nil || msg.Seq <= row.MinSeq || msg.Seq > row.VisibleMax() {
 		return nil, storeErr(orNotFound(err), apierr.CodeChatMessageNotFound)
 	}
-	if err := storage.DeleteChatMessageForUser(c.ctx, e.db, c.me(), ref.ID, msg.Seq); err != nil {
+	if err := storage.DeleteChatMessageForUser(c.ctx(), e.db, c.me(), ref.ID, msg.Seq); err != nil {
 		return nil, err
 	}
 	e.changed([]int64{c.me()}, ref.ID)
@@ -461,7 +461,7 @@ func (c *call) historyView(p *historyParams) (convRef, storage.ChatUserConversat
 	if p.Count <= 0 || p.Count > 200 {
 		return convRef{}, storage.ChatUserConversation{}, false, badArg("params.count")
 	}
-	row, err := storage.ChatUserConversationByID(c.ctx, c.s.e.db, c.me(), ref.ID)
+	row, err := storage.ChatUserConversationByID(c.ctx(), c.s.e.db, c.me(), ref.ID)
 	if errors.Is(err, storage.ErrNotFound) && ref.SessionType == sessionSingle {
 		return ref, row, false, nil // a chat with no messages yet
 	}
@@ -473,7 +473,7 @@ func (c *call) historyView(p *historyParams) (convRef, storage.ChatUserConversat
 
 // startSeq is the seq of the message a page starts from.
 func (c *call) startSeq(ref convRef, row storage.ChatUserConversation, clientID string) (int64, error) {
-	msg, err := storage.ChatMessageByClientID(c.ctx, c.s.e.db, ref.ID, clientID)
+	msg, err := storage.ChatMessageByClientID(c.ctx(), c.s.e.db, ref.ID, clientID)
 	if err != nil || msg.Seq > row.VisibleMax() {
 		return 0, storeErr(orNotFound(err), apierr.CodeChatMessageNotFound)
 	}
@@ -526,7 +526,7 @@ func (c *call) history(backwards bool) (any, error) {
 }
 
 func (c *call) page(ref convRef, row storage.ChatUserConversation, q storage.ChatPage, backwards bool) (any, error) {
-	rows, more, err := storage.ChatMessagesPage(c.ctx, c.s.e.db, q)
+	rows, more, err := storage.ChatMessagesPage(c.ctx(), c.s.e.db, q)
 	if err != nil {
 		return nil, err
 	}
@@ -534,7 +534,7 @@ func (c *call) page(ref convRef, row storage.ChatUserConversation, q storage.Cha
 	for _, r := range rows {
 		res.MessageList = append(res.MessageList, fromStored(r))
 	}
-	if err := c.s.e.withReadState(c.ctx, c.me(), ref, row, res.MessageList); err != nil {
+	if err := c.s.e.withReadState(c.ctx(), c.me(), ref, row, res.MessageList); err != nil {
 		return nil, err
 	}
 	switch {
@@ -617,7 +617,7 @@ func callSearchMessages(c *call) (any, error) {
 	e := c.s.e
 	// The store matches on the element JSON with any one keyword; the
 	// decoded text is then matched exactly as asked.
-	cands, err := storage.SearchChatMessages(c.ctx, e.db, c.me(), ref.ID, row.MinSeq, row.VisibleMax(), types, kws[:1], p.Count*4)
+	cands, err := storage.SearchChatMessages(c.ctx(), e.db, c.me(), ref.ID, row.MinSeq, row.VisibleMax(), types, kws[:1], p.Count*4)
 	if err != nil {
 		return nil, err
 	}
@@ -654,7 +654,7 @@ func callSearchMessages(c *call) (any, error) {
 }
 
 func (c *call) resultItem(row storage.ChatUserConversation, msgs []*Message) (*SearchResultItem, error) {
-	metas, err := c.s.e.convMetas(c.ctx, c.me(), []storage.ChatUserConversation{row})
+	metas, err := c.s.e.convMetas(c.ctx(), c.me(), []storage.ChatUserConversation{row})
 	if err != nil {
 		return nil, err
 	}
@@ -687,7 +687,7 @@ func callFindMessages(c *call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows, err := storage.ChatMessagesByClientIDs(c.ctx, e.db, ref.ID, q.ClientMsgIDList)
+		rows, err := storage.ChatMessagesByClientIDs(c.ctx(), e.db, ref.ID, q.ClientMsgIDList)
 		if err != nil {
 			return nil, err
 		}

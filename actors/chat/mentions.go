@@ -42,7 +42,7 @@ func searchAllConversations(c *call, kws []string, matchAll bool, senders map[st
 	seen := 0
 	const chunk = 200
 	for offset := 0; offset < searchScanLimit && !more; offset += chunk {
-		cands, err := storage.SearchUserChatMessages(c.ctx, e.db, storage.ChatSearch{UserID: c.me(), Keyword: kws[0],
+		cands, err := storage.SearchUserChatMessages(c.ctx(), e.db, storage.ChatSearch{UserID: c.me(), Keyword: kws[0],
 			ContentTypes: searchTextTypes, Offset: offset, Limit: chunk})
 		if err != nil {
 			return nil, err

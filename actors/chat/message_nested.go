@@ -36,14 +36,14 @@ func (c checker) resolveNested(m *Message) error {
 	default:
 		return notFound
 	}
-	uc, err := storage.ChatUserConversationByID(c.ctx, c.db, c.user, convID)
+	uc, err := storage.ChatUserConversationByID(c.ctx(), c.db, c.user, convID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return notFound
 	}
 	if err != nil {
 		return err
 	}
-	row, err := storage.ChatMessageByClientID(c.ctx, c.db, convID, m.ClientMsgID)
+	row, err := storage.ChatMessageByClientID(c.ctx(), c.db, convID, m.ClientMsgID)
 	if errors.Is(err, storage.ErrNotFound) {
 		return notFound
 	}

@@ -139,7 +139,7 @@ func tooLong(s string, max int) bool { return utf8.RuneCountInString(s) > max }
 // checker validates message elements; media URLs must name uploads of
 // ours, looked up in the store.
 type checker struct {
-	ctx  context.Context
+	ctx  func() context.Context // the call's (made at first use)
 	db   storage.Querier
 	host string // the host the client reached us at
 	user int64  // the sender: nested messages must be ones they may see (message_nested.go)
@@ -408,7 +408,7 @@ func (c checker) card(e *CardElem) error {
 	if err != nil {
 		return badMsg("cardElem.userID")
 	}
-	u, err := storage.UserByID(c.ctx, c.db, id)
+	u, err := storage.UserByID(c.ctx(), c.db, id)
 	if errors.Is(err, storage.ErrNotFound) {
 		return apierr.ChatError(apierr.CodeChatUserNotFound)
 	}
@@ -474,7 +474,7 @@ func (c checker) media(raw, field string) error {
 	if !ok || !strings.HasPrefix(rel, "chat/") {
 		return apierr.ChatError(apierr.CodeChatBadMediaURL, "field", field)
 	}
-	f, err := storage.ChatFileByPath(c.ctx, c.db, rel)
+	f, err := storage.ChatFileByPath(c.ctx(), c.db, rel)
 	if err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return apierr.ChatError(apierr.CodeChatBadMediaURL, "field", field)
@@ -484,7 +484,7 @@ func (c checker) media(raw, field string) error {
 	// Sending a file shares it with the conversation's members, so only
 	// one the sender may fetch can be sent (their upload, or one sent to
 	// them: forwarding); anyone else's answers as if it did not exist.
-	ok, err = storage.ChatFileReadable(c.ctx, c.db, f, storage.ChatFileReader{UserID: c.user})
+	ok, err = storage.ChatFileReadable(c.ctx(), c.db, f, storage.ChatFileReader{UserID: c.user})
 	if err != nil {
 		return err
 	}

@@ -284,7 +284,7 @@ func init() {
 // user does, so the answer does not tell which of the two it is).
 func (c *call) visibleStatuses(ids []int64) ([]UserStatus, map[int64]UserStatus, []int64, error) {
 	e := c.s.e
-	allowed, err := storage.ChatPresenceAllowed(c.ctx, e.db, c.me(), ids)
+	allowed, err := storage.ChatPresenceAllowed(c.ctx(), e.db, c.me(), ids)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -294,7 +294,7 @@ func (c *call) visibleStatuses(ids []int64) ([]UserStatus, map[int64]UserStatus,
 			may = append(may, id)
 		}
 	}
-	st, err := e.statuses(c.ctx, may)
+	st, err := e.statuses(c.ctx(), may)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -359,7 +359,7 @@ func callSetPresenceHidden(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := storage.SetUserPresenceHidden(c.ctx, c.s.e.db, c.me(), hidden); err != nil {
+	if err := storage.SetUserPresenceHidden(c.ctx(), c.s.e.db, c.me(), hidden); err != nil {
 		return nil, err
 	}
 	c.s.e.announcePresence(c.me(), false)
@@ -367,7 +367,7 @@ func callSetPresenceHidden(c *call) (any, error) {
 }
 
 func callGetPresenceHidden(c *call) (any, error) {
-	p, err := storage.UserPresences(c.ctx, c.s.e.db, []int64{c.me()})
+	p, err := storage.UserPresences(c.ctx(), c.s.e.db, []int64{c.me()})
 	if err != nil {
 		return nil, err
 	}
