@@ -373,6 +373,13 @@ func TestEveryAuditActionRecordsWhoWhereWhatBeforeAndAfter(t *testing.T) {
 			id := exchange()
 			do(a, "/admin/"+strings.Replace(a, ".", "/", 1), fmt.Sprintf(`{"orderId":%q,"remark":"paid"}`, id), change, change, id)
 		}
+		// An order above the recharge maximum: the first operator's
+		// confirmation is an approval, recorded, that credits nothing.
+		max := s.Wallet.Config.RechargeMax
+		s.Wallet.Config.RechargeMax = 4000
+		big := order()
+		do("recharge.approve", "/admin/recharge/confirm", fmt.Sprintf(`{"orderId":%q,"remark":"first look"}`, big), change, change, big)
+		s.Wallet.Config.RechargeMax = max
 		do("user.fundPassword.reset", "/admin/user/resetFundPassword", fmt.Sprintf(`{"userId":%q,"reason":"forgot"}`, pat.IDString()), change, change, pat.IDString())
 		do("window.rules", "/admin/windows/update", `{"windowId":1,"odds":"1.95","maxBet":50000}`, change, change, "1")
 		bank := idOf(do("bank.add", "/admin/bank/add", `{"name":"Banco Todo","country":"ES","sort":9}`, creation, change, ""), "id")
