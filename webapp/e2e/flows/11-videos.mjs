@@ -83,7 +83,8 @@ export default async function videos(t) {
     const box = await first.boundingBox();
     assert.equal(Math.round(box.height), 844, 'a slide fills the screen');
     await first.getByRole('link', { name: t.text('videos.chat') }).waitFor();
-    assert.match(await first.getByRole('link', { name: t.text('videos.chat') }).getAttribute('href'), /^\/pages\/chat\/conversation\?conversationID=si_\d+_\d+$/);
+    // Asking about a video goes to customer service with the video beside it (issue 35 #5).
+    assert.match(await first.getByRole('link', { name: t.text('videos.chat') }).getAttribute('href'), /^\/pages\/customer\/customer\?draft=.+&about=video%3A\d+$/);
     assert.match(await first.getByRole('link', { name: t.text('videos.save') }).getAttribute('href'), /\.mp4$/);
     await page.waitForFunction(() => {
       const v = document.querySelector('.highlights__slide[data-index="0"] video');

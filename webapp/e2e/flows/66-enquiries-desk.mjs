@@ -2,12 +2,13 @@
 // the console at 1280 x 800: the operator takes chats under a display name; a guest asks for a
 // same-city listing's contact (no listing id in the draft, what is asked about beside it); the
 // enquiry comes to that operator's inbox without "every visitor" ticked, with the listing named;
-// the answer reaches the guest under the display name, never the operator's account name. With
+// the answer reaches the guest under the display name, never the operator's account name; a
+// signed-in player's live highlights "Chat" reaches the same queue with the video named. With
 // nobody taking chats an enquiry waits, is marked unclaimed in the inbox and counted on the
 // dashboard.
 import assert from 'node:assert/strict';
 import { consoleSignIn, openConsole } from '../console/console.mjs';
-import { operatorLogin } from '../support/accounts.mjs';
+import { operatorLogin, registerUser, signInThroughUi } from '../support/accounts.mjs';
 
 export const server = { demo: true, env: { KJ_WINDOW_COUNT: '1', KJ_CUSTOMER_UNCLAIMED_AFTER: '2s' } };
 
@@ -121,6 +122,43 @@ export default async function enquiriesDesk(t) {
       const shown = await page.locator('body').innerText();
       assert.ok(!shown.includes(operator.account), `the operator's account ${operator.account} is shown to the guest`);
       await t.screenshot('answered');
+    });
+
+    await t.test('a signed-in player\'s live highlights "Chat" reaches the queue too, with the video named', async () => {
+      // Live highlights are for signed-in players.
+      const player = await registerUser(t, `lv${t.language.slice(0, 2)}`);
+      await signInThroughUi(t, player.account, '/pages/tabBar/love');
+      await page.locator('.video-tile').first().tap();
+      await page.waitForURL((url) => url.pathname === '/pages/love/video');
+      const slide = page.locator('.highlights__slide[data-index="0"]');
+      await slide.waitFor();
+      const videoId = await slide.getAttribute('data-video');
+      const videoTitle = await slide.getAttribute('aria-label');
+      const chat = slide.getByRole('link', { name: t.text('videos.chat') });
+      assertInView(await chat.boundingBox(), 'the Chat button');
+      await chat.tap();
+      await page.waitForURL((url) => url.pathname === '/pages/customer/customer');
+      const field = page.getByRole('textbox', { name: t.text('customer.message') });
+      const draft = await field.inputValue();
+      assert.ok(draft.includes(videoTitle) && !draft.includes(videoId), `the draft: ${draft}`);
+      assert.equal((await page.getByTestId('customer-about').textContent()).trim(), t.text('customer.about.video'));
+      await page.locator('.customer-page__banner').waitFor({ state: 'detached' });
+      const video = `video ${t.language} ${Date.now()}`;
+      await field.fill(`${draft} ${video}`);
+      await field.press('Enter');
+      // Signing in took this browser's guest chat over, which the console has open: the message
+      // may be read at once.
+      await page.locator('.bubble-row[data-from="visitor"]:is([data-state="sent"], [data-state="read"])').filter({ hasText: video }).waitFor();
+
+      // The console names the video by its stored title (the base language's), read by the server.
+      const videos = await t.api('/admin/video/list', { kind: 'passionate', page: 1, pageSize: 50 }, operator.token);
+      assert.equal(videos.code, 0, videos.message);
+      const stored = videos.data.list.find((v) => v.id === videoId);
+      assert.ok(stored, `video ${videoId} in the console's list`);
+      const { page: console_, text } = desk;
+      await console_.locator('[data-visitor]').filter({ hasText: video }).click();
+      await console_.getByTestId('enquiry-about').filter({ hasText: text('customer.about.video', { title: stored.title }) }).waitFor();
+      desk.check();
     });
 
     await t.test('with nobody taking chats an enquiry waits: unclaimed in the inbox and counted on the dashboard', async () => {
