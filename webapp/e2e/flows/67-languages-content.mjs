@@ -1,8 +1,8 @@
 // Languages (issue 35 #8, #9) on a 390 x 844 phone and the console at 1280 x 800: a browser
 // speaking English and no choice of its own gets English (one speaking none of the six, the
 // operator's default); a guest switches language on sign-in, registration and the mine tab, and
-// the choice stays; an operator writes a notice in Simplified Chinese and English, and a player in
-// each language reads theirs.
+// the choice stays; an operator writes a banner's title and a notice in Simplified Chinese and
+// English, and a player in each language reads theirs.
 import assert from 'node:assert/strict';
 import { confirmDialog, consoleSignIn, openConsole } from '../console/console.mjs';
 import { loadTexts, openSession } from '../lib.mjs';
@@ -85,6 +85,44 @@ export default async function languagesContent(t) {
     await page.getByRole('heading', { level: 1, name: otherText('pages.mine.title'), exact: true }).waitFor();
     await page.getByRole('combobox', { name: otherText('pages.languageSetting.title') }).selectOption({ label: NAMES[t.language] });
     await title.waitFor();
+  });
+
+  await t.test('a banner\'s title is written per language; each player\'s carousel reads theirs', async () => {
+    const operator = await operatorLogin(t);
+    const password = /account "[^"]+", password "([^"]+)"/.exec(t.server.seedOutput)[1];
+    const desk = await openConsole(t);
+    const stamp = `${t.language} ${Date.now()}`;
+    const titles = { 'zh-CN': `横幅 ${stamp}`, 'en-US': `Banner ${stamp}` };
+    try {
+      await consoleSignIn(t, desk, { account: operator.account, password });
+      await desk.page.goto(t.url('/admin/content'));
+      await desk.page.getByRole('tab', { name: desk.text('content.banners') }).click();
+      await desk.page.getByRole('button', { name: desk.text('content.edit'), exact: true }).first().click();
+      const dialog = desk.page.getByRole('dialog');
+      const title = dialog.locator('input[name="title"]');
+      await title.fill(titles['zh-CN']);
+      await dialog.getByRole('tab', { name: NAMES['en-US'] }).click();
+      await title.fill(titles['en-US']);
+      await desk.screenshot('banner-two-languages');
+      await dialog.getByRole('button', { name: desk.text('common.save'), exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      desk.check();
+    } finally {
+      await desk.close();
+    }
+    for (const language of ['zh-CN', 'en-US']) {
+      const session = language === t.language ? { page } : await openSession(browser, { baseURL: t.baseURL, language });
+      try {
+        await session.page.goto(t.url('/pages/tabBar/find'));
+        await session.page.locator('img[data-testid="carousel-image"]').first().waitFor();
+        const alts = await session.page.locator('img[data-testid="carousel-image"]').evaluateAll((els) => els.map((el) => el.alt));
+        assert.ok(alts.includes(titles[language]), `a ${language} player's banners: ${alts.join(' | ')}`);
+        const otherTitle = titles[language === 'zh-CN' ? 'en-US' : 'zh-CN'];
+        assert.ok(!alts.includes(otherTitle), `a ${language} player sees the other language's title`);
+      } finally {
+        if (session.context) await session.context.close();
+      }
+    }
   });
 
   await t.test('an operator writes a notice in two languages; a player in each reads theirs', async () => {
