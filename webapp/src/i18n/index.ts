@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import { browserStore, STORAGE_KEYS } from '../api/storage';
 import {
   DEFAULT_LANGUAGE,
+  matchLanguage,
   normalizeLanguage,
   pickLanguage,
   PRODUCT_LANGUAGES,
@@ -116,7 +117,9 @@ i18n.on('languageChanged', () => {
 export async function applyOperatorLanguage(operatorDefault: string, instance: I18n = i18n): Promise<boolean> {
   if (operatorDefault) browserStore.set(STORAGE_KEYS.operatorLanguage, operatorDefault);
   else browserStore.remove(STORAGE_KEYS.operatorLanguage);
-  const wanted = pickLanguage(browserStore.get(STORAGE_KEYS.language), browserLanguages(), operatorDefault);
+  // Only when the default decides: no choice of the person's own, no browser language of the six.
+  if (matchLanguage(browserStore.get(STORAGE_KEYS.language)) || browserLanguages().some((b) => matchLanguage(b))) return false;
+  const wanted = matchLanguage(operatorDefault) ?? DEFAULT_LANGUAGE;
   if (wanted === currentLanguage(instance)) return false;
   const code = toI18nLanguage(wanted);
   const texts = await loadLanguage(wanted);
