@@ -83,6 +83,17 @@ export default async function languagesContent(t) {
     apart(await choose.boundingBox(), await title.boundingBox(), 'the language switch and the title');
     await choose.selectOption({ label: NAMES[other] });
     await page.getByRole('heading', { level: 1, name: otherText('pages.mine.title'), exact: true }).waitFor();
+    // Into sign-in and back without a reload, switching on each page.
+    await page.getByRole('link', { name: otherText('pages.mine.signIn') }).tap();
+    await page.waitForURL((url) => url.pathname === '/pages/auth/login');
+    await page.getByRole('combobox', { name: otherText('pages.languageSetting.title') }).selectOption({ label: NAMES[t.language] });
+    await page.getByRole('heading', { level: 1, name: t.text('pages.login.title'), exact: true }).waitFor();
+    await page.getByRole('button', { name: t.text('common.back') }).tap();
+    await page.waitForURL((url) => url.pathname === '/pages/tabBar/mine');
+    await title.waitFor();
+    await page.getByRole('combobox', { name: t.text('pages.languageSetting.title') }).selectOption({ label: NAMES[other] });
+    await page.getByRole('heading', { level: 1, name: otherText('pages.mine.title'), exact: true }).waitFor();
+    assert.equal(await page.evaluate(() => window.localStorage.getItem('user_language')), other);
     await page.getByRole('combobox', { name: otherText('pages.languageSetting.title') }).selectOption({ label: NAMES[t.language] });
     await title.waitFor();
   });
