@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -178,20 +179,8 @@ func (s *Server) adminOrdersExport(c *Call) (any, error) {
 		return nil, apierr.Fail(apierr.CodeBadRequest, "export.too.many", "max", strconv.Itoa(maxExportRows))
 	}
 	li := langIndex(c.Lang)
-	zone := s.Config.DayZone
-	if zone == nil {
-		zone = time.UTC
-	}
-	at := func(ms int64) string {
-		if ms == 0 {
-			return ""
-		}
-		return time.UnixMilli(ms).In(zone).Format(time.DateTime)
-	}
-	var buf bytes.Buffer
-	buf.WriteString("\uFEFF")
-	w := csv.NewWriter(&buf)
-	_ = w.Write(csvHeads[li])
+	zone, at := s.dayClock()
+	rows := make([][]string, 0, len(list))
 	for _, o := range list {
 		where, card := o.TxHash, o.CardNumber
 		if req.Kind == "exchange" {
@@ -203,18 +192,52 @@ func (s *Server) adminOrdersExport(c *Call) (any, error) {
 		}
 		row := []string{o.OrderNo, o.Account, o.Nickname, wallet.FormatCents(o.Amount), status, where, card,
 			at(o.CreatedAt), at(o.ReviewTime), o.Remark}
+		rows = append(rows, row)
+	}
+	text, err := csvText(csvHeads[li], rows)
+	if err != nil {
+		return nil, err
+	}
+	name := req.Kind + "-orders-" + s.Clock.Now().In(zone).Format("20060102-150405") + ".csv"
+	return ordersExport{FileName: name, CSV: text, Rows: len(list)}, nil
+}
+
+// dayClock is KJ_DAY_TIMEZONE (UTC when unset) and a time in it as the
+// exports write it ("" for 0).
+func (s *Server) dayClock() (*time.Location, func(ms int64) string) {
+	zone := s.Config.DayZone
+	if zone == nil {
+		zone = time.UTC
+	}
+	return zone, func(ms int64) string {
+		if ms == 0 {
+			return ""
+		}
+		return time.UnixMilli(ms).In(zone).Format(time.DateTime)
+	}
+}
+
+// csvText is an export's file: UTF-8 with a byte-order mark, the head, then
+// the rows with every cell passed through csvCell, except a plain amount
+// ("-5.00", a debit) which is a number to a spreadsheet, never a formula.
+func csvText(head []string, rows [][]string) (string, error) {
+	var buf bytes.Buffer
+	buf.WriteString("\uFEFF")
+	w := csv.NewWriter(&buf)
+	_ = w.Write(head)
+	for _, row := range rows {
 		for i := range row {
-			row[i] = csvCell(row[i])
+			if !plainAmount.MatchString(row[i]) {
+				row[i] = csvCell(row[i])
+			}
 		}
 		_ = w.Write(row)
 	}
 	w.Flush()
-	if err := w.Error(); err != nil {
-		return nil, err
-	}
-	name := req.Kind + "-orders-" + s.Clock.Now().In(zone).Format("20060102-150405") + ".csv"
-	return ordersExport{FileName: name, CSV: buf.String(), Rows: len(list)}, nil
+	return buf.String(), w.Error()
 }
+
+var plainAmount = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
 
 // csvCell keeps a spreadsheet from running a cell as a formula: text a
 // player typed (a nickname, a remark) that starts with = + - @ or a tab or

@@ -19,7 +19,7 @@ import (
 // odds, limits, settings, content or operators.
 var agentRoutes = map[string]bool{
 	"/admin/me": true, "/admin/dashboard": true, "/admin/stats/list": true, "/admin/audit/list": true, "/admin/audit/actions": true,
-	"/admin/users": true, "/admin/user": true, "/admin/user/detail": true,
+	"/admin/users": true, "/admin/user": true, "/admin/user/detail": true, "/admin/user/ledger": true, "/admin/user/ledger/export": true,
 	"/admin/activateUser": true, "/admin/user/freeze": true, "/admin/user/resetFundPassword": true,
 	"/admin/recharge/list": true, "/admin/recharge/confirm": true, "/admin/recharge/fail": true,
 	"/admin/exchange/list": true, "/admin/exchange/complete": true, "/admin/exchange/fail": true,
