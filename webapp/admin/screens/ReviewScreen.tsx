@@ -11,6 +11,7 @@ import { api } from '../api/client';
 import type { Order, Page, UserDetail } from '../api/types';
 import { useT } from '../i18n/useT';
 import { money, dateTime } from '../ui/format';
+import { downloadCsv, type CsvExport } from '../ui/download';
 import { Card, ConfirmButton, CopyButton, Empty, ListTable, OrderStatus, Pager, SearchForm, Tabs, ui, useFailToast } from '../ui/kit';
 import { showToast } from '../ui/toast';
 import css from './screens.module.css';
@@ -50,16 +51,9 @@ export function ReviewScreen({ kind }: { kind: ReviewKind }) {
   const shown = selected ?? orders.data?.list.find((o) => o.orderNo === linked) ?? null;
   const fail = useFailToast();
   const exportCsv = useMutation({
-    mutationFn: () => api<{ fileName: string; csv: string; rows: number }>('/admin/orders/export', filter),
+    mutationFn: () => api<CsvExport>('/admin/orders/export', filter),
     onSuccess: (out) => {
-      const url = URL.createObjectURL(new Blob([out.csv], { type: 'text/csv;charset=utf-8' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = out.fileName;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => { URL.revokeObjectURL(url); }, 1_000);
+      downloadCsv(out);
       showToast(t('orders.exported', { count: out.rows, file: out.fileName }));
     },
     onError: fail,

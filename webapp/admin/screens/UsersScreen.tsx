@@ -7,10 +7,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../api/client';
-import type { AdminUser, Order, Page, UserDetail } from '../api/types';
+import type { AdminUser, LedgerEntry, Order, Page, UserDetail } from '../api/types';
 import { useT, type TextKey } from '../i18n/useT';
 import { dateTime, money } from '../ui/format';
-import { Card, ConfirmButton, DataTable, Empty, ListTable, OrderStatus, Pager, SearchForm, Tabs, ui } from '../ui/kit';
+import { downloadCsv, type CsvExport } from '../ui/download';
+import { Card, ConfirmButton, DataTable, Empty, ListTable, OrderStatus, Pager, SearchForm, Tabs, ui, useFailToast } from '../ui/kit';
 import { showToast } from '../ui/toast';
 import css from './screens.module.css';
 
@@ -188,15 +189,7 @@ function UserPanel({ userId }: { userId: string }) {
             { value: 'signins', label: t('users.signIns') },
           ]}
         />
-        {section === 'entries' && (
-          <Rows
-            empty={d.entries.length === 0}
-            head={[t('users.kind'), t('orders.amount'), t('users.balanceAfter'), t('users.ref'), t('users.time')]}
-            rows={d.entries.map((e) => [t(`kinds.${e.kind}` as TextKey), money(e.amount), money(e.balanceAfter), shortRef(e.ref), dateTime(e.createdAt)])}
-            titles={d.entries.map((e) => e.ref)}
-            testId="user-ledger"
-          />
-        )}
+        {section === 'entries' && <UserLedger userId={userId} />}
         {section === 'bets' && (
           <Rows
             empty={d.bets.length === 0}
@@ -263,6 +256,58 @@ function shortRef(ref: string): string {
  * A detail table in the narrow column: cells stay on one line and the table scrolls sideways
  * inside its box rather than squeezing columns to a character each (issue 35 #13).
  */
+/** The user's wallet records: a range of days (the server's day zone), paged, and exported as CSV. */
+function UserLedger({ userId }: { userId: string }) {
+  const { t } = useT();
+  const [range, setRange] = useState({ from: '', to: '' });
+  const [page, setPage] = useState(1);
+  const filter = { userId, from: range.from, to: range.to };
+  // Under ['user', userId], so an action on the user refreshes it with the detail.
+  const ledger = useQuery({
+    queryKey: ['user', userId, 'ledger', range, page],
+    queryFn: () => api<Page<LedgerEntry>>('/admin/user/ledger', { ...filter, page, pageSize: 20 }),
+  });
+  const fail = useFailToast();
+  const exportCsv = useMutation({
+    mutationFn: () => api<CsvExport>('/admin/user/ledger/export', filter),
+    onSuccess: (out) => {
+      downloadCsv(out);
+      showToast(t('orders.exported', { count: out.rows, file: out.fileName }));
+    },
+    onError: fail,
+  });
+  const setDay = (side: 'from' | 'to') => (e: { target: { value: string } }) => {
+    setRange({ ...range, [side]: e.target.value });
+    setPage(1);
+  };
+  const list = ledger.data?.list ?? [];
+  return (
+    <>
+      <div className={ui.toolbar} style={{ margin: '12px 0' }}>
+        <input className={ui.input} type="date" aria-label={t('orders.from')} title={t('orders.from')} data-testid="ledger-from" value={range.from} max={range.to || undefined} onChange={setDay('from')} />
+        <input className={ui.input} type="date" aria-label={t('orders.to')} title={t('orders.to')} data-testid="ledger-to" value={range.to} min={range.from || undefined} onChange={setDay('to')} />
+        <button type="button" className={ui.button} data-testid="ledger-export" disabled={exportCsv.isPending} onClick={() => { exportCsv.mutate(); }}>
+          {t('orders.export')}
+        </button>
+      </div>
+      {ledger.isError ? (
+        <p className={ui.error}>{t('common.loadFailed')}</p>
+      ) : ledger.data && (
+        <>
+          <Rows
+            empty={list.length === 0}
+            head={[t('users.kind'), t('orders.amount'), t('users.balanceAfter'), t('users.ref'), t('users.time')]}
+            rows={list.map((e) => [t(`kinds.${e.kind}` as TextKey), money(e.amount), money(e.balanceAfter), shortRef(e.ref), dateTime(e.createdAt)])}
+            titles={list.map((e) => e.ref)}
+            testId="user-ledger"
+          />
+          <Pager page={page} pageSize={ledger.data.pageSize} total={ledger.data.total} onPage={setPage} />
+        </>
+      )}
+    </>
+  );
+}
+
 function Rows({ head, rows, empty, titles, testId }: { head: string[]; rows: string[][]; empty: boolean; titles?: string[]; testId?: string }) {
   const { t } = useT();
   if (empty) return <Empty>{t('common.empty')}</Empty>;
