@@ -113,6 +113,23 @@ export default async function consoleDay(t) {
       await console_.screenshot('user-ledger');
     });
 
+    await test("the user's ledger takes a range of days and exports it as CSV", async () => {
+      const ledger = page.getByTestId('user-ledger');
+      await page.getByTestId('ledger-from').fill(day(2));
+      await page.getByText(text('common.empty'), { exact: true }).waitFor(); // no records from the day after tomorrow
+      assert.equal(await ledger.count(), 0);
+      await page.getByTestId('ledger-from').fill(day(-1));
+      await page.getByTestId('ledger-to').fill(day(1));
+      await ledger.locator('tbody tr').first().waitFor();
+      const shown = await ledger.locator('tbody tr').count();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('ledger-export').click()]);
+      assert.match(download.suggestedFilename(), /\.csv$/);
+      const csv = readFileSync(await download.path(), 'utf8');
+      assert.ok(csv.startsWith('\uFEFF'), 'the CSV starts with a byte order mark');
+      assert.equal(csv.trim().split(/\r?\n/).length, shown + 1, `a head and the ${shown} rows shown: ${csv}`);
+      assert.ok(csv.includes('120.00'), `the recharge in points: ${csv}`);
+    });
+
     await test('the audit log reads in words, filters by action picked by name and links to the order', async () => {
       await page.goto(t.url('/admin/audit'));
       const picker = page.getByTestId('audit-action');
