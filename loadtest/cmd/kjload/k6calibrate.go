@@ -294,8 +294,14 @@ func chatCalibrator(st *loadtest.Stack, accounts []loadtest.Account) calibrator 
 		}
 	}
 	var from, to []*loadtest.ChatConn
+	// Each calibration numbers its messages from 0: a clientMsgID used by
+	// an earlier calibration in the same conversation would be a resend,
+	// answered with the stored message and never pushed again.
+	var pass int64
 	return calibrator{kind: "chat", warm: 10, blocks: 8, perBlk: 60,
 		prepare: func(ctx context.Context) error {
+			pass = time.Now().UnixNano()
+			from, to = nil, nil // a second calibration dials its own sockets
 			for k := range pairs {
 				a, b := accounts[len(accounts)-1-2*k], accounts[len(accounts)-2-2*k]
 				c, err := loadtest.DialChat(ctx, wsBase, "", b, onFrame)
@@ -319,7 +325,7 @@ func chatCalibrator(st *loadtest.Stack, accounts []loadtest.Account) calibrator 
 			f, r := from[i%pairs], to[i%pairs]
 			t0 := time.Now()
 			p := loadtest.Payload{Stream: "cal", N: uint64(i), Sched: t0.UnixNano()}
-			msg, _ := json.Marshal(map[string]any{"clientMsgID": fmt.Sprintf("cal-%d", i), "createTime": t0.UnixMilli(),
+			msg, _ := json.Marshal(map[string]any{"clientMsgID": fmt.Sprintf("cal-%d-%d", pass, i), "createTime": t0.UnixMilli(),
 				"sessionType": 1, "sendID": f.UserID, "recvID": r.UserID, "msgFrom": 100, "contentType": 101,
 				"senderPlatformID": 5, "status": 1, "textElem": map[string]string{"content": p.String()}})
 			if _, err := f.Call(ctx, "SendMessage", string(msg), r.UserID, "", "{}", false); err != nil {
