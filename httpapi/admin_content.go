@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -800,6 +801,9 @@ func (s *Server) adminSettingsSave(c *Call) (any, error) {
 	}
 	if a.SplashSeconds < 0 || a.SplashSeconds > 30 {
 		return nil, apierr.Invalid("splashSeconds")
+	}
+	if a.DefaultLanguage != "" && !slices.Contains(apierr.Langs, a.DefaultLanguage) {
+		return nil, apierr.Invalid("defaultLanguage")
 	}
 	err := s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		var before storage.AppSettings // empty until an operator saves them

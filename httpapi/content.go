@@ -167,7 +167,7 @@ func (s *Server) getBaseData(c *Call) (any, error) {
 		"platformId":      s.Config.PlatformID,
 		"packageId":       s.Config.PackageID,
 		"languages":       apierr.Langs,
-		"defaultLanguage": apierr.DefaultLang,
+		"defaultLanguage": cmp.Or(app.DefaultLanguage, apierr.DefaultLang),
 		"serverTime":      s.Clock.Now().UnixMilli(),
 		// Without an SMS gateway the codes only reach the server log: the
 		// app offers customer service for a lost password instead.

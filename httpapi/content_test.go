@@ -103,12 +103,24 @@ func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
 		contentOK[any](t, contentPost(t, s, "/admin/settings/save", `{"serviceWelcome":"Hello, how can we help?","splashImage":"/files/demo/splash.png","splashSeconds":3}`, opTok.Token))
 		contentOK[any](t, contentPost(t, s, "/admin/video/limit", `{"limit":5}`, opTok.Token))
 		base = contentOK[map[string]any](t, contentPost(t, s, "/getBaseData", ``, ""))
-		if base["customerService"].(map[string]any)["welcome"] != "Hello, how can we help?" || base["limits"].(map[string]any)["videoDailyLimit"] != 5.0 {
+		if base["customerService"].(map[string]any)["welcome"] != "Hello, how can we help?" || base["limits"].(map[string]any)["videoDailyLimit"] != 5.0 ||
+			base["defaultLanguage"] != "zh-CN" {
 			t.Fatalf("base data after settings: %v", base)
 		}
 		splash := contentOK[map[string]any](t, contentPost(t, s, "/onloadImg", ``, ""))
 		if splash["image"] != "/files/demo/splash.png" || splash["seconds"] != 3.0 {
 			t.Fatalf("splash: %v", splash)
+		}
+		// The operator's default language (a save of the settings form
+		// replaces the rest of it too): one of the six, else refused and
+		// nothing changed.
+		contentFails(t, contentPost(t, s, "/admin/settings/save", `{"defaultLanguage":"fr-FR"}`, opTok.Token), apierr.CodeInvalid)
+		if base := contentOK[map[string]any](t, contentPost(t, s, "/getBaseData", ``, "")); base["defaultLanguage"] != "zh-CN" {
+			t.Fatalf("a refused default language changed it: %v", base["defaultLanguage"])
+		}
+		contentOK[any](t, contentPost(t, s, "/admin/settings/save", `{"defaultLanguage":"en-US"}`, opTok.Token))
+		if base := contentOK[map[string]any](t, contentPost(t, s, "/getBaseData", ``, "")); base["defaultLanguage"] != "en-US" {
+			t.Fatalf("operator's default language: %v", base["defaultLanguage"])
 		}
 
 		// Home data: carousel, videos without addresses, cities, notice badge.

@@ -30,6 +30,9 @@ type AppSettings struct {
 	SplashImage         string            `json:"splashImage"` // /onloadImg; "" = no splash
 	SplashLink          string            `json:"splashLink"`
 	SplashSeconds       int               `json:"splashSeconds"`
+	// DefaultLanguage is the language of a visit that chose none and whose
+	// browser speaks none of the six; "" is zh-CN.
+	DefaultLanguage string `json:"defaultLanguage"`
 }
 
 // UpdateManifest is the operator's "manifest" setting, answered by

@@ -11,7 +11,7 @@ import { useT, type TextKey } from '../i18n/useT';
 import { dateTime } from '../ui/format';
 import { Button, Card, ConfirmButton, ConfirmDialog, DataTable, Empty, Field, Pager, Tabs, ui, useFailToast } from '../ui/kit';
 import { showToast } from '../ui/toast';
-import { BASE_LOCALE, localeText, LocaleTabs, LOCALE_NAMES, textsOf, withLocaleText, type ContentLocale, type Texts } from './localeTexts';
+import { BASE_LOCALE, CONTENT_LOCALES, localeText, LocaleTabs, LOCALE_NAMES, textsOf, withLocaleText, type ContentLocale, type Texts } from './localeTexts';
 import css from './screens.module.css';
 import { UserPicker } from './UserPicker';
 
@@ -538,6 +538,8 @@ interface Settings {
   splashImage: string;
   splashLink: string;
   splashSeconds: number;
+  /** A visit's language when it chose none and its browser speaks none of the six; "" is zh-CN. */
+  defaultLanguage: string;
   videoDailyLimit: number;
   /** Read here, saved with /admin/contentHosts/save. */
   contentHosts: string[];
@@ -597,6 +599,7 @@ function SettingsForm({ initial }: { initial: Settings }) {
     splashImage: s.splashImage,
     splashLink: s.splashLink,
     splashSeconds: s.splashSeconds,
+    defaultLanguage: s.defaultLanguage,
   };
   return (
     <div className={css.stack}>
@@ -618,6 +621,11 @@ function SettingsForm({ initial }: { initial: Settings }) {
       </Field>
       <Field label={t('content.splashSeconds')}>
         <input className={ui.input} type="number" value={s.splashSeconds} onChange={(e) => { set('splashSeconds', Number(e.target.value)); }} />
+      </Field>
+      <Field label={t('content.defaultLanguage')}>
+        <select className={ui.input} value={s.defaultLanguage || BASE_LOCALE} onChange={(e) => { set('defaultLanguage', e.target.value); }}>
+          {CONTENT_LOCALES.map((l) => <option key={l} value={l}>{LOCALE_NAMES[l]}</option>)}
+        </select>
       </Field>
       <div>
         <SaveButton variant="primary" title={t('content.settings')} message={t('content.saveText')} path="/admin/settings/save" body={body} reload="settings" />
