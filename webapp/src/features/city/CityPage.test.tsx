@@ -40,9 +40,12 @@ describe('CityPage', () => {
     expect(screen.queryByText('Deposit paid')).not.toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Lily, photo 1 of 2' })).toHaveAttribute('src', '/p1.png');
     const contact = screen.getByRole('link', { name: 'Get contact' });
-    const draft = new URL(contact.getAttribute('href')!, 'http://x').searchParams.get('draft');
-    expect(draft).toContain('Lily');
-    expect(draft).toContain('10');
+    const link = new URL(contact.getAttribute('href')!, 'http://x').searchParams;
+    // The player's draft names the listing in words; which listing it is
+    // goes beside it, for the operator, never as an id in the text.
+    expect(link.get('draft')).toContain('Lily');
+    expect(link.get('draft')).not.toContain('10');
+    expect(link.get('about')).toBe('listing:10');
 
     await userEvent.setup().click(screen.getByRole('radio', { name: /Kuala Lumpur/ }));
     expect(await screen.findByRole('heading', { name: /Mia/ })).toBeInTheDocument();

@@ -58,6 +58,8 @@ describe('BetPanel', () => {
     // Kept as typed and refused with the reason, never read as "2".
     await user.type(input, '0a0b2');
     expect(input).toHaveValue('0a0b2');
+    // Taps closer than the panel's 500 ms throttle are dropped, as below.
+    await new Promise((r) => setTimeout(r, 520));
     await user.click(submit());
     expect(alert()).toHaveTextContent('Enter the amount in digits');
     await user.clear(input);
