@@ -164,21 +164,8 @@ func (s *Server) adminOperatorDisable(c *Call) (any, error) {
 				return apierr.Fail(apierr.CodeBadRequest, "operator.last.admin")
 			}
 		}
-		before, err := storage.FrozenAt(c.Ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		changed, err := storage.SetFrozen(c.Ctx, tx, id, at, now)
-		if err != nil || !changed {
-			return err // already so: nothing to record
-		}
-		if disable {
-			if ended, err = storage.EndUserSessions(c.Ctx, tx, id, 0, storage.SessionSignedOut); err != nil {
-				return err
-			}
-		}
-		return RecordOperatorAction(c, tx, action, id, auditChange{Before: frozenState{FrozenAt: before},
-			After: frozenState{FrozenAt: at, SessionsEnded: len(ended)}})
+		ended, err = setFrozenAudited(c, tx, id, at, now, action, "")
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -662,6 +649,29 @@ type frozenState struct {
 	SessionsEnded int   `json:"sessionsEnded,omitempty"`
 }
 
+// setFrozenAudited sets a user's frozen time (0: not frozen) inside tx,
+// ends their sessions when it freezes, and records action with the state
+// before and after; nothing is recorded when the state was already so. It
+// returns the sessions ended, for the caller to announce after the commit.
+func setFrozenAudited(c *Call, tx storage.Tx, id, at, now int64, action, reason string) ([]int64, error) {
+	before, err := storage.FrozenAt(c.Ctx, tx, id)
+	if err != nil {
+		return nil, err
+	}
+	changed, err := storage.SetFrozen(c.Ctx, tx, id, at, now)
+	if err != nil || !changed {
+		return nil, err // already so: nothing to record
+	}
+	var ended []int64
+	if at != 0 {
+		if ended, err = storage.EndUserSessions(c.Ctx, tx, id, 0, storage.SessionSignedOut); err != nil {
+			return nil, err
+		}
+	}
+	return ended, RecordOperatorAction(c, tx, action, id, auditChange{Before: frozenState{FrozenAt: before},
+		After: frozenState{FrozenAt: at, SessionsEnded: len(ended)}, Reason: reason})
+}
+
 // adminUserFreeze freezes (frozen 1, a reason required) or unfreezes
 // (frozen 0) a player's sign-in. Freezing ends every session at once and
 // kicks the player's sockets; sign-in answers apierr.CodeAccountFrozen until
@@ -692,21 +702,8 @@ func (s *Server) adminUserFreeze(c *Call) (any, error) {
 		if err := playerOnly(c.Ctx, tx, id); err != nil {
 			return err
 		}
-		before, err := storage.FrozenAt(c.Ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		changed, err := storage.SetFrozen(c.Ctx, tx, id, at, now)
-		if err != nil || !changed {
-			return err // already so: nothing to record
-		}
-		if freeze {
-			if ended, err = storage.EndUserSessions(c.Ctx, tx, id, 0, storage.SessionSignedOut); err != nil {
-				return err
-			}
-		}
-		return RecordOperatorAction(c, tx, action, id, auditChange{Before: frozenState{FrozenAt: before},
-			After: frozenState{FrozenAt: at, SessionsEnded: len(ended)}, Reason: req.Reason})
+		ended, err = setFrozenAudited(c, tx, id, at, now, action, req.Reason)
+		return err
 	})
 	if err != nil {
 		return nil, err
