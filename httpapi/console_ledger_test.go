@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"kj/storage"
 )
@@ -18,14 +17,9 @@ import (
 // and a formula-like reference defused.
 func TestUserLedgerDateRangeAndCSV(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
-		zone, _ := time.LoadLocation("Asia/Shanghai")
-		s.Config.DayZone = zone
+		day := shanghaiDays(s)
 		_, agentTok := newAgent(t, s, "desk_ledger")
 		u, _ := newUser(t, s, "alice_ledger")
-		day := func(d string, hour int) int64 {
-			t0, _ := time.ParseInLocation(time.DateOnly, d, zone)
-			return t0.Add(time.Duration(hour) * time.Hour).UnixMilli()
-		}
 		w := storage.Wallet(u.ID)
 		for i, m := range []struct {
 			at        int64

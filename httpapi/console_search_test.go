@@ -12,19 +12,25 @@ import (
 	"kj/storage"
 )
 
+// shanghaiDays puts the server's days in Asia/Shanghai (KJ_DAY_TIMEZONE) and
+// answers the time of an hour of one of those days.
+func shanghaiDays(s *Server) func(d string, hour int) int64 {
+	zone, _ := time.LoadLocation("Asia/Shanghai")
+	s.Config.DayZone = zone
+	return func(d string, hour int) int64 {
+		t0, _ := time.ParseInLocation(time.DateOnly, d, zone)
+		return t0.Add(time.Duration(hour) * time.Hour).UnixMilli()
+	}
+}
+
 // The console's order search finds by part of an account, its date range
 // is of days in KJ_DAY_TIMEZONE, and the CSV export has the same rows with
 // amounts in points and formula-like cells defused.
 func TestOrderSearchDateRangesAndCSV(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
-		zone, _ := time.LoadLocation("Asia/Shanghai")
-		s.Config.DayZone = zone
+		day := shanghaiDays(s)
 		_, agentTok := newAgent(t, s, "desk_csv")
 		u, _ := newUser(t, s, "alice_csv")
-		day := func(d string, hour int) int64 {
-			t0, _ := time.ParseInLocation(time.DateOnly, d, zone)
-			return t0.Add(time.Duration(hour) * time.Hour).UnixMilli()
-		}
 		for i, o := range []storage.RechargeOrder{
 			{OrderNo: "R1", Amount: 12000, TxHash: "0xaa01", Remark: "=HYPERLINK(\"x\")", CreatedAt: day("2026-03-01", 0)}, // 00:00 Shanghai
 			{OrderNo: "R2", Amount: 505, TxHash: "0xaa02", Remark: "a,b \"q\"", CreatedAt: day("2026-03-01", 23)},
