@@ -52,9 +52,10 @@ export default async function shell(t) {
   });
 
   await t.test('a protected page sends a guest to login and keeps the way back', async () => {
-    await page.goto(t.url('/pages/my/language-setting'));
+    // (The language page is open to guests: they choose a language before signing in.)
+    await page.goto(t.url('/pages/my/safety-setting'));
     await page.waitForURL((url) => url.pathname === '/pages/auth/login');
-    assert.equal(new URL(page.url()).searchParams.get('redirect'), '/pages/my/language-setting');
+    assert.equal(new URL(page.url()).searchParams.get('redirect'), '/pages/my/safety-setting');
     await page.getByLabel(t.text('pages.login.account')).waitFor();
     await page.getByLabel(t.text('pages.login.password')).waitFor();
     await t.screenshot('login');

@@ -99,9 +99,14 @@ export default async function windows(t) {
       await main.locator('[data-content="BIG"]').tap();
       assert.equal(await main.locator('[data-content="BIG"]').getAttribute('aria-checked'), 'true');
       const input = main.locator('input[name="amount"]');
+      // Money means what was typed: kept as it is and refused with the reason, never read as "2".
       await input.fill('00x2');
-      assert.equal(await input.inputValue(), '2', 'non-digits and leading zeros are stripped');
+      assert.equal(await input.inputValue(), '00x2', 'a typed amount is never rewritten');
       await page.waitForTimeout(550); // the submit button is throttled to one tap per 500 ms
+      await submit.tap();
+      assert.equal(await alertText(), t.text('validation.amountNotNumber'));
+      await input.fill('2');
+      await page.waitForTimeout(550);
       await submit.tap();
       assert.equal(await alertText(), t.text('rounds.bet.min', { min: '5.00' }));
       await input.fill('60');

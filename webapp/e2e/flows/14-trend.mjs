@@ -53,7 +53,7 @@ export default async function trend(t) {
     await main.getByRole('button', { name: t.text('rounds.bet.submit'), exact: true }).tap();
     const repeat = main.locator('.bet-panel__repeat');
     await repeat.waitFor();
-    assert.equal(await repeat.getAttribute('data-repeat'), 'SMALL:10');
+    assert.equal(await repeat.getAttribute('data-repeat'), 'SMALL:1000', 'the last bet is kept in cents');
     assert.equal(
       (await repeat.textContent()).trim(),
       t.text('rounds.bet.repeat', { content: t.text('rounds.content.SMALL'), amount: 10 }),

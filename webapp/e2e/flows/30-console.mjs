@@ -98,7 +98,7 @@ export default async function operatorConsole(t) {
       // The queue polls: the new order shows up without a reload.
       const row = p.locator(`tr[data-order="${order.orderNo}"]`);
       await row.waitFor();
-      await p.getByRole('textbox', { name: agent.text('orders.searchHint') }).fill(player.account);
+      await p.getByRole('textbox', { name: agent.text('orders.searchAny') }).fill(player.account);
       await p.getByRole('button', { name: agent.text('common.search'), exact: true }).click();
       await row.click();
       await p.getByTestId('tx-hash').filter({ hasText: txHash }).waitFor();

@@ -114,7 +114,7 @@ export default async function moneyAmounts(t) {
       const row = p.locator(`tr[data-order="${order.orderNo}"]`);
       await row.waitFor();
       // Other runs' orders wait in the queue too: narrowed to this player's.
-      await p.getByRole('textbox', { name: agent.text('orders.searchHint') }).fill(user.account);
+      await p.getByRole('textbox', { name: agent.text('orders.searchAny') }).fill(user.account);
       await p.getByRole('button', { name: agent.text('common.search'), exact: true }).click();
       await row.getByTestId('needs-second').filter({ hasText: agent.text('orders.needsTwo') }).waitFor();
       await row.click();
