@@ -56,7 +56,7 @@ export default async function trend(t) {
     assert.equal(await repeat.getAttribute('data-repeat'), 'SMALL:1000', 'the last bet is kept in cents');
     assert.equal(
       (await repeat.textContent()).trim(),
-      t.text('rounds.bet.repeat', { content: t.text('rounds.content.SMALL'), amount: 10 }),
+      t.text('rounds.bet.repeat', { content: t.text('rounds.content.SMALL'), amount: '10.00' }),
     );
     const first = (await t.api('/activation/lotteryBettingRecord', { tab: 'all' }, reader.token)).data.list;
     assert.equal(first.length, 1);
