@@ -41,17 +41,13 @@ func workersFor(o *Options, n int) int {
 // wsBase is the gateway's websocket base URL of a node.
 func wsBase(n *Node) string { return "ws://" + n.Addr }
 
-// chatRamp runs a sending workload on a started fleet: it ramps, judges
+// chatRampCPU runs a sending workload on a started fleet: it ramps, judges
 // each step as the workers report it (target is the delivery p99), stops
 // the senders at the first saturated step, waits for messages in flight
 // and checks every stream. fanout turns messages sent into deliveries
 // expected (1 for pairs, members-1 for groups); perAck says whether the
 // achieved rate counts durable acknowledgements (W2) or deliveries (W3).
-func chatRamp(ctx context.Context, o *Options, f *Fleet, ramp Ramp, warm, target time.Duration, fanout float64, byAck bool, name string, prof *Profiler) ([]StepResult, *Histogram, *Histogram, WorkerFinalSummary, error) {
-	return chatRampCPU(ctx, o, f, ramp, warm, target, fanout, byAck, name, prof, nil, 0)
-}
-
-// chatRampCPU is chatRamp that also reads the server's CPU seconds (cpu)
+// It also reads the server's CPU seconds (cpu)
 // as each step begins and ends, so each step knows what it cost the
 // server (StepResult.ServerCPUSec). The ramp goes on through steps
 // saturated by latency alone (at least 80 % of the rate achieved) up to
