@@ -16,7 +16,7 @@ import (
 )
 
 // The HTTP path's cost, beside a bare server answering the same JSON
-// (issue 38 #5; docs in /work/notes/http-path.md at the time):
+// (issue 38 #5; the figures are in loadtest/RESULTS.md, W6):
 //
 //	go test -run '^$' -bench 'HTTPPath' -benchmem -count=10 -cpuprofile cpu.out ./httpapi/
 //
