@@ -39,12 +39,7 @@ func TestUserLedgerDateRangeAndCSV(t *testing.T) {
 		}
 		list := func(body string) listOf[walletLineView] {
 			t.Helper()
-			r := post(t, s, agentTok.Token, "/admin/user/ledger", body)
-			var l listOf[walletLineView]
-			if r.Code != 0 || json.Unmarshal(r.Data, &l) != nil {
-				t.Fatalf("%s: %d %s", body, r.Code, r.Message)
-			}
-			return l
+			return contentOK[listOf[walletLineView]](t, contentPost(t, s, "/admin/user/ledger", body, agentTok.Token))
 		}
 		uid := fmt.Sprint(u.ID)
 		if l := list(`{"userId":"` + uid + `"}`); l.Total != 3 || l.List[0].Ref != "R3" || l.List[0].BalanceAfter != 11595 {

@@ -43,12 +43,7 @@ func TestOrderSearchDateRangesAndCSV(t *testing.T) {
 		}
 		search := func(body string) listOf[foundOrder] {
 			t.Helper()
-			r := post(t, s, agentTok.Token, "/admin/orders/search", body)
-			var l listOf[foundOrder]
-			if r.Code != 0 || json.Unmarshal(r.Data, &l) != nil {
-				t.Fatalf("%s: %d %s", body, r.Code, r.Message)
-			}
-			return l
+			return contentOK[listOf[foundOrder]](t, contentPost(t, s, "/admin/orders/search", body, agentTok.Token))
 		}
 		if l := search(`{"kind":"recharge","keyword":"ALICE"}`); l.Total != 3 || l.List[0].Account != "alice_csv" {
 			t.Fatalf("by part of the account: %+v", l)
