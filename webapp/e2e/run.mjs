@@ -13,6 +13,9 @@
 //   E2E_BASE_URL   run the flows against this running server (e.g. a cluster's load
 //                  balancer) instead of starting one; flows that need their own server
 //                  are refused then
+//   E2E_LANES      1 runs every flow one after another; 2 (the default) runs the flows
+//                  that share one server in one lane and the flows with a server of their
+//                  own in a second lane at the same time
 //
 // Every `flows/*.mjs` exports a default async function (t) => {...} and runs once per
 // language in a fresh browser context. The last line printed is "N passed, M failed".
@@ -30,7 +33,8 @@ const report = createReport();
 let server = null;
 /** Tests that failed once and passed when their flow ran again. */
 const flaky = [];
-let flowServer = null;
+/** The servers of flows that need their own, while they run. */
+const flowServers = new Set();
 let browser = null;
 
 async function cleanup() {
@@ -39,19 +43,24 @@ async function cleanup() {
     browser = null;
     await b.close().catch(() => undefined);
   }
-  for (const s of [server, flowServer]) if (s) await s.stop().catch(() => undefined);
+  for (const s of [server, ...flowServers]) if (s) await s.stop().catch(() => undefined);
   server = null;
-  flowServer = null;
+  flowServers.clear();
 }
 
 // A step that fails can leave a wait it started behind (page.waitForResponse and the like);
 // closing the flow's browser context then rejects it with nobody listening. Such a rejection
-// fails the attempt that is running (so the flow gets its retry) instead of ending the whole
-// run with node's unhandled-rejection crash.
-let currentAttempt = null;
+// fails the attempts that are running (so their flows get their retry) instead of ending the
+// whole run with node's unhandled-rejection crash. With two lanes the rejection cannot be
+// told apart by lane, so both running attempts fail and run again: a retry too many is
+// cheaper than a failure put on the wrong flow.
+const runningAttempts = new Set();
 process.on('unhandledRejection', (error) => {
-  const name = currentAttempt ? `${currentAttempt.label} (a promise rejected with nobody waiting)` : 'runner (a promise rejected with nobody waiting)';
-  (currentAttempt?.report ?? report).fail(name, error);
+  if (runningAttempts.size === 0) {
+    report.fail('runner (a promise rejected with nobody waiting)', error);
+    return;
+  }
+  for (const attempt of runningAttempts) attempt.report.fail(`${attempt.label} (a promise rejected with nobody waiting)`, error);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -109,7 +118,8 @@ async function main() {
       report.fail(`[${language}] ${flow.name}`, new Error('a flow must export a default function'));
       return;
     }
-    currentAttempt = { label: `[${language}] ${flow.name}`, report };
+    const running = { label: `[${language}] ${flow.name}`, report };
+    runningAttempts.add(running);
     const session = await openSession(browser, { baseURL: target.baseURL, language });
     const t = createFlowContext({
       flowName: flow.name,
@@ -132,7 +142,7 @@ async function main() {
       // Rejections caused by the close are delivered after a turn of the event loop; they
       // still belong to this attempt.
       await new Promise((done) => setImmediate(done));
-      currentAttempt = null;
+      runningAttempts.delete(running);
     }
   };
 
@@ -157,29 +167,45 @@ async function main() {
     second.replayInto(report);
   };
 
-  if (shared.length > 0 && external) {
-    const target = { baseURL: new URL(external).origin, dataDir: process.env.KJ_DATA_DIR ?? '', logTail: () => '' };
-    console.log(`running against ${target.baseURL}`);
-    for (const language of languages) for (const flow of shared) await runFlow(flow, target, language);
-  } else if (shared.length > 0) {
-    server = await startServer(binPath, { env: SERVER_ENV });
-    console.log(`kj serve is healthy at ${server.baseURL}`);
-    for (const language of languages) for (const flow of shared) await runFlow(flow, server, language);
-  }
-  for (const flow of own) {
-    const options = modules.get(flow.name).server;
-    flowServer = await startServer(binPath, { env: { ...SERVER_ENV, ...options.env }, demo: Boolean(options.demo) });
-    console.log(`kj serve for ${flow.name} is healthy at ${flowServer.baseURL}`);
-    try {
-      for (const language of languages) await runFlow(flow, flowServer, language);
-    } finally {
-      if (report.failed > 0) {
-        console.log(`--- kj serve log of ${flow.name} (tail) ---`);
-        console.log(flowServer.logTail());
-      }
-      await flowServer.stop().catch(() => undefined);
-      flowServer = null;
+  const sharedLane = async () => {
+    if (shared.length > 0 && external) {
+      const target = { baseURL: new URL(external).origin, dataDir: process.env.KJ_DATA_DIR ?? '', logTail: () => '' };
+      console.log(`running against ${target.baseURL}`);
+      for (const language of languages) for (const flow of shared) await runFlow(flow, target, language);
+    } else if (shared.length > 0) {
+      server = await startServer(binPath, { env: SERVER_ENV });
+      console.log(`kj serve is healthy at ${server.baseURL}`);
+      for (const language of languages) for (const flow of shared) await runFlow(flow, server, language);
     }
+  };
+  const ownLane = async () => {
+    for (const flow of own) {
+      const options = modules.get(flow.name).server;
+      const flowServer = await startServer(binPath, { env: { ...SERVER_ENV, ...options.env }, demo: Boolean(options.demo) });
+      flowServers.add(flowServer);
+      console.log(`kj serve for ${flow.name} is healthy at ${flowServer.baseURL}`);
+      const failedBefore = report.failures.length;
+      try {
+        for (const language of languages) await runFlow(flow, flowServer, language);
+      } finally {
+        if (report.failures.slice(failedBefore).some((f) => f.name.includes(`] ${flow.name}`))) {
+          console.log(`--- kj serve log of ${flow.name} (tail) ---`);
+          console.log(flowServer.logTail());
+        }
+        await flowServer.stop().catch(() => undefined);
+        flowServers.delete(flowServer);
+      }
+    }
+  };
+  // The flows that share a server and the flows with a server of their own never touch the
+  // same server, so the two lanes run at once; a lane's results are printed a whole attempt
+  // at a time (see createAttempt), so its lines never interleave with the other's.
+  if ((process.env.E2E_LANES ?? '2') === '1') {
+    await sharedLane();
+    await ownLane();
+  } else {
+    const lanes = await Promise.allSettled([sharedLane(), ownLane()]);
+    for (const lane of lanes) if (lane.status === 'rejected') throw lane.reason;
   }
 }
 
