@@ -22,6 +22,7 @@ func init() {
 		s.Post("/activation/getNewLottery", Identified, s.getNewLottery)
 		s.Post("/activation/getRuleList", Open, s.getRuleList)
 		s.Post("/activation/betRequest", Identified, s.betRequest)
+		s.Post("/activation/betSlip", Identified, s.betSlip) // rounds_slip.go
 		s.Post("/activation/historyPrize", Open, s.historyPrize)
 		s.Post("/activation/lotteryBettingRecord", Identified, s.lotteryBettingRecord)
 		s.Post("/activation/trend", Identified, s.trend)

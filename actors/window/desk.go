@@ -29,6 +29,7 @@ var (
 	ErrBadAmount      = errors.New("window: amount must be a positive whole number of cents")
 	ErrBadBetID       = errors.New("window: bet id must be 1-64 letters, digits or . _ : -")
 	ErrDeskClosed     = errors.New("window: the bet desk is shut")
+	ErrSlipInvalid    = errors.New("window: a slip holds 1-4 selections of distinct contents and bet ids")
 )
 
 // LimitError refuses an amount outside the round's limits; it carries them
@@ -127,14 +128,17 @@ type Desk struct {
 	done    chan struct{}
 }
 
+// betCall is one unit the desk accepts or refuses whole: a single bet, or
+// a slip's selections (PlaceSlip), whose stakes post as one ledger
+// operation so they are debited together or not at all.
 type betCall struct {
-	req BetRequest
-	res chan betResult
+	reqs []BetRequest
+	res  chan betResult
 }
 
 type betResult struct {
-	bet storage.RoundBet
-	err error
+	bets []storage.RoundBet // one per request of the call, in its order
+	err  error
 }
 
 type settleCall struct {
@@ -180,12 +184,46 @@ func (d *Desk) Place(ctx context.Context, req BetRequest) (storage.RoundBet, err
 	if err := req.Check(); err != nil {
 		return storage.RoundBet{}, err
 	}
-	c := &betCall{req: req, res: make(chan betResult, 1)}
+	c := &betCall{reqs: []BetRequest{req}, res: make(chan betResult, 1)}
 	r, err := deskCall(ctx, d, d.bets, c, c.res)
 	if err != nil {
 		return storage.RoundBet{}, err
 	}
-	return r.bet, r.err
+	if r.err != nil || len(r.bets) == 0 {
+		return storage.RoundBet{}, r.err
+	}
+	return r.bets[0], nil
+}
+
+// PlaceSlip submits a slip's bets as one unit and waits until they are all
+// durable or all refused: one batch judges every selection, and their
+// stakes are one ledger operation, so the wallet is debited the total or
+// nothing. Each bet keeps its own id and settles on its own. Resending the
+// slip with the same bet ids returns the stored bets; ids of which only
+// some are stored, or stored for different bets, are refused.
+func (d *Desk) PlaceSlip(ctx context.Context, reqs []BetRequest) ([]storage.RoundBet, error) {
+	if len(reqs) == 0 {
+		return nil, ErrSlipInvalid
+	}
+	ids := make(map[string]bool, len(reqs))
+	for _, q := range reqs {
+		if err := q.Check(); err != nil {
+			return nil, err
+		}
+		if ids[q.BetID] || q.UserID != reqs[0].UserID {
+			return nil, ErrSlipInvalid
+		}
+		ids[q.BetID] = true
+	}
+	c := &betCall{reqs: reqs, res: make(chan betResult, 1)}
+	r, err := deskCall(ctx, d, d.bets, c, c.res)
+	if err != nil {
+		return nil, err
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return r.bets, nil
 }
 
 // settle pays up to limit open bets of the drawn round r and returns them
@@ -331,7 +369,7 @@ func (d *Desk) write(batch []*betCall) {
 		if err == nil {
 			r = results[i]
 		}
-		betsTotal.WithLabelValues(betOutcome(r.err)).Inc()
+		betsTotal.WithLabelValues(betOutcome(r.err)).Add(float64(len(c.reqs)))
 		c.res <- r
 	}
 	betBatchSize.Observe(float64(len(batch)))
@@ -356,20 +394,18 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 	// The rounds as last committed; whether they are still open is settled
 	// at the end (AddOpenRoundStakes), in a fixed order so that batches
 	// never deadlock on them.
-	type roundKey struct {
-		window int64
-		issue  string
-	}
 	keys := make([]roundKey, 0, 1)
 	seen := map[roundKey]bool{}
 	ids := make([]string, 0, len(batch))
 	for _, c := range batch {
-		k := roundKey{c.req.WindowID, c.req.Issue}
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
+		for _, q := range c.reqs {
+			k := roundKey{q.WindowID, q.Issue}
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+			ids = append(ids, q.BetID)
 		}
-		ids = append(ids, c.req.BetID)
 	}
 	slices.SortFunc(keys, func(a, b roundKey) int {
 		return cmp.Or(cmp.Compare(a.window, b.window), cmp.Compare(a.issue, b.issue))
@@ -406,49 +442,43 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 	}
 
 	var (
-		newBets []storage.RoundBet
 		ops     []storage.Op
-		owner   []int // batch index of each new bet
+		opBets  [][]storage.RoundBet // the new bets of each op
+		owner   []int                // batch index of each op
 		firstOf = map[string]int{}
-		dupOf   = map[int]int{} // batch index → index of the earlier call with that bet id
+		dupOf   = map[int]int{} // batch index → index of the earlier call with its first bet id
 	)
 	for i, c := range batch {
-		q := c.req
-		if b, ok := byBetID[q.BetID]; ok {
-			results[i] = betResult{bet: b, err: sameBet(b, q)}
+		if stored, ok, err := resent(c.reqs, byBetID); ok {
+			results[i] = betResult{bets: stored, err: err}
 			continue
 		}
-		if j, ok := firstOf[q.BetID]; ok {
+		if j, ok := firstOf[c.reqs[0].BetID]; ok {
 			dupOf[i] = j
 			continue
 		}
-		firstOf[q.BetID] = i
-		k := roundKey{q.WindowID, q.Issue}
-		if err := missing[k]; err != nil {
+		if slices.ContainsFunc(c.reqs, func(q BetRequest) bool { _, ok := firstOf[q.BetID]; return ok }) {
+			// Part of its ids are an earlier call's of this batch: not a
+			// copy of it, so a different use of those ids.
+			results[i].err = ErrBetIDReused
+			continue
+		}
+		for _, q := range c.reqs {
+			firstOf[q.BetID] = i
+		}
+		bets, err := judge(c.reqs, rounds, missing)
+		if err != nil {
 			results[i].err = err
 			continue
 		}
-		r := rounds[k]
-		at := q.ArrivedAt.UnixMilli()
-		switch {
-		case at < r.StartsAt:
-			results[i].err = ErrBettingNotOpen
-			continue
-		case r.State != storage.RoundOpen || at >= r.BettingEndsAt:
-			results[i].err = ErrBettingClosed
-			continue
-		case q.Amount < r.MinBet || q.Amount > r.MaxBet:
-			results[i].err = &LimitError{Amount: q.Amount, Min: r.MinBet, Max: r.MaxBet}
-			continue
+		transfers := make([]storage.Transfer, len(bets))
+		for n, b := range bets {
+			transfers[n] = storage.Transfer{Debit: storage.Wallet(b.UserID), Credit: storage.BetsInPlay, Amount: b.Amount,
+				Kind: KindStake, Ref: strconv.FormatInt(b.ID, 10), IdempotencyKey: StakeKey(b.BetID)}
 		}
-		b := storage.RoundBet{ID: storage.NewID(), BetID: q.BetID, UserID: q.UserID, RoundID: r.ID,
-			WindowID: r.WindowID, Issue: r.Issue, Content: string(q.Content), Amount: q.Amount,
-			State: storage.BetOpen, PlacedAt: at}
-		newBets = append(newBets, b)
+		ops = append(ops, storage.Op{Transfers: transfers})
+		opBets = append(opBets, bets)
 		owner = append(owner, i)
-		ops = append(ops, storage.Op{Transfers: []storage.Transfer{{
-			Debit: storage.Wallet(q.UserID), Credit: storage.BetsInPlay, Amount: q.Amount,
-			Kind: KindStake, Ref: strconv.FormatInt(b.ID, 10), IdempotencyKey: StakeKey(q.BetID)}}})
 	}
 
 	if len(ops) > 0 {
@@ -456,9 +486,9 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		kept := newBets[:0]
+		kept := make([]storage.RoundBet, 0, len(ops))
 		stakes := map[int64][2]int64{} // round id → bets, staked
-		for n, b := range newBets {
+		for n, bets := range opBets {
 			i := owner[n]
 			if errors.Is(res[n].Err, storage.ErrKeyReused) {
 				// Another batch (this desk's other writer, or another node)
@@ -471,10 +501,12 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 				continue
 			}
 			changes.add(ops[n].Transfers, res[n].Results)
-			results[i].bet = b
-			kept = append(kept, b)
-			s := stakes[b.RoundID]
-			stakes[b.RoundID] = [2]int64{s[0] + 1, s[1] + b.Amount}
+			results[i].bets = bets
+			kept = append(kept, bets...)
+			for _, b := range bets {
+				s := stakes[b.RoundID]
+				stakes[b.RoundID] = [2]int64{s[0] + 1, s[1] + b.Amount}
+			}
 		}
 		if err := storage.InsertRoundBets(ctx, tx, kept); err != nil {
 			return nil, nil, nil, err
@@ -498,13 +530,97 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 	// A resend inside the same batch gets what the first copy got.
 	for i, j := range dupOf {
 		first := results[j]
-		if first.err != nil {
+		switch {
+		case !sameIDs(batch[i].reqs, batch[j].reqs):
+			results[i] = betResult{err: ErrBetIDReused}
+		case first.err != nil:
 			results[i] = first
-			continue
+		default:
+			results[i] = betResult{bets: first.bets, err: sameBets(first.bets, batch[i].reqs)}
 		}
-		results[i] = betResult{bet: first.bet, err: sameBet(first.bet, batch[i].req)}
 	}
 	return results, changes, totals, nil
+}
+
+type roundKey struct {
+	window int64
+	issue  string
+}
+
+// judge checks a call's requests against their rounds as last committed
+// and returns the bets to write, or the first refusal: a slip is refused
+// whole when any selection is.
+func judge(reqs []BetRequest, rounds map[roundKey]*storage.Round, missing map[roundKey]error) ([]storage.RoundBet, error) {
+	bets := make([]storage.RoundBet, 0, len(reqs))
+	for _, q := range reqs {
+		k := roundKey{q.WindowID, q.Issue}
+		if err := missing[k]; err != nil {
+			return nil, err
+		}
+		r := rounds[k]
+		at := q.ArrivedAt.UnixMilli()
+		switch {
+		case at < r.StartsAt:
+			return nil, ErrBettingNotOpen
+		case r.State != storage.RoundOpen || at >= r.BettingEndsAt:
+			return nil, ErrBettingClosed
+		case q.Amount < r.MinBet || q.Amount > r.MaxBet:
+			return nil, &LimitError{Amount: q.Amount, Min: r.MinBet, Max: r.MaxBet}
+		}
+		bets = append(bets, storage.RoundBet{ID: storage.NewID(), BetID: q.BetID, UserID: q.UserID, RoundID: r.ID,
+			WindowID: r.WindowID, Issue: r.Issue, Content: string(q.Content), Amount: q.Amount,
+			State: storage.BetOpen, PlacedAt: at})
+	}
+	return bets, nil
+}
+
+// resent answers a call whose bet ids are already stored (ok): the stored
+// bets when they are the same player's same bets, else the refusal. A call
+// of which only some ids are stored is refused too: its bets go in whole
+// or not at all, and those ids already name other bets.
+func resent(reqs []BetRequest, byBetID map[string]storage.RoundBet) (stored []storage.RoundBet, ok bool, err error) {
+	if len(reqs) == 1 { // a single bet: no slice unless stored
+		b, found := byBetID[reqs[0].BetID]
+		if !found {
+			return nil, false, nil
+		}
+		return []storage.RoundBet{b}, true, sameBet(b, reqs[0])
+	}
+	for _, q := range reqs {
+		if b, found := byBetID[q.BetID]; found {
+			stored = append(stored, b)
+		}
+	}
+	switch {
+	case len(stored) == 0:
+		return nil, false, nil
+	case len(stored) < len(reqs):
+		for _, b := range stored {
+			if b.UserID != reqs[0].UserID {
+				return nil, true, ErrBetIDTaken
+			}
+		}
+		return nil, true, ErrBetIDReused
+	}
+	return stored, true, sameBets(stored, reqs)
+}
+
+// sameIDs reports whether two calls name the same bet ids in the same order.
+func sameIDs(a, b []BetRequest) bool {
+	return slices.EqualFunc(a, b, func(x, y BetRequest) bool { return x.BetID == y.BetID })
+}
+
+// sameBets is sameBet over a call's requests and their stored bets.
+func sameBets(bets []storage.RoundBet, reqs []BetRequest) error {
+	if len(bets) != len(reqs) {
+		return ErrBetIDReused
+	}
+	for n, q := range reqs {
+		if err := sameBet(bets[n], q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sameBet decides a resend: the same player and the same bet get the stored

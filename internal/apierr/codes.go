@@ -159,6 +159,7 @@ const (
 	CodeBetIDTaken         = 1410 // betId belongs to another player's bet
 	CodeBetIDReused        = 1411 // betId already names a different bet of the caller
 	CodeWindowRulesInvalid = 1412 // an operator's odds, limits or phase lengths out of range
+	CodeBetSlipInvalid     = 1420 // a bet slip of no, more than 4, or repeated selections
 )
 
 // Content error codes (1500-1599), listed in docs/API.md.

@@ -1,0 +1,79 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"kj/actors/window"
+	"kj/internal/apierr"
+)
+
+// The bet slip (/activation/betSlip): several selections on one round,
+// accepted or refused together with one debit of the total. Each selection
+// becomes a bet with its own id (slipId.1, slipId.2, ...) that settles on
+// its own; /activation/betRequest stays the single bet.
+
+type slipSelectionReq struct {
+	Content string          `json:"content"`
+	Amount  json.RawMessage `json:"amount"`
+}
+
+type betSlipReq struct {
+	WindowID   int64              `json:"windowId"`
+	Issue      string             `json:"issue"`
+	SlipID     string             `json:"slipId"`
+	Selections []slipSelectionReq `json:"selections"`
+}
+
+func (s *Server) betSlip(c *Call) (any, error) {
+	arrived := s.Clock.Now() // the slip is judged by when it arrived, as a bet is
+	rs, req, err := roundsRequest[betSlipReq](s, c)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case req.WindowID == 0:
+		return nil, apierr.Required("windowId")
+	case strings.TrimSpace(req.Issue) == "":
+		return nil, apierr.Required("issue")
+	case req.SlipID == "":
+		return nil, apierr.Required("slipId")
+	case len(req.Selections) == 0:
+		return nil, apierr.Required("selections")
+	case len(req.Selections) > window.MaxSlipSelections:
+		return nil, slipInvalid()
+	}
+	sels := make([]window.Selection, len(req.Selections))
+	for n, sel := range req.Selections {
+		switch {
+		case sel.Content == "":
+			return nil, apierr.Required("content")
+		case len(sel.Amount) == 0 || string(sel.Amount) == "null":
+			return nil, apierr.Required("amount")
+		}
+		amount, err := parseCents(sel.Amount)
+		if err != nil {
+			return nil, err
+		}
+		sels[n] = window.Selection{Content: window.Content(sel.Content), Amount: amount}
+	}
+	// Player protection (issue 37 item 2) checks the player's limits on
+	// the bet path with the user and the stake: a slip is checked once,
+	// with its total (the sum of its selections' amounts), here, before
+	// the desk, when that check is on the bet path.
+	slip, err := rs.BetSlip(c.Ctx, window.SlipRequest{UserID: c.User.ID, WindowID: req.WindowID, Issue: req.Issue,
+		SlipID: req.SlipID, Selections: sels, ArrivedAt: arrived})
+	if err != nil {
+		if errors.Is(err, window.ErrSlipInvalid) {
+			return nil, slipInvalid()
+		}
+		return nil, roundsError(err, req.WindowID, req.Issue)
+	}
+	return slip, nil
+}
+
+// slipInvalid refuses a slip of no, too many or repeated selections.
+func slipInvalid() error {
+	return apierr.Fail(apierr.CodeBetSlipInvalid, "rounds.slip.invalid", "max", window.MaxSlipSelections)
+}
