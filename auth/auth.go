@@ -30,6 +30,9 @@ var (
 	ErrReplaced = errors.New("auth: signed in elsewhere")
 	// ErrJWTInvalid: the renewal token is unknown, expired or revoked.
 	ErrJWTInvalid = errors.New("auth: jwt invalid")
+	// ErrDeviceLimit: the user signed in on more devices than the devices
+	// login policy allows and this, the oldest, was signed out.
+	ErrDeviceLimit = errors.New("auth: signed out by the device limit")
 )
 
 // Tokens are the secrets handed to the client at sign-in.
@@ -50,7 +53,26 @@ type Sessions struct {
 	// Cache, when set, answers Authenticate for tokens validated recently
 	// (see TokenCache); nil checks every token in the store.
 	Cache *TokenCache
+	// Policy is the login policy (KJ_LOGIN_POLICY): PolicyPlatform (the
+	// default, also for "") or PolicyDevices.
+	Policy string
+	// MaxDevices caps the live sessions of one user under PolicyDevices
+	// (KJ_LOGIN_MAX_DEVICES); not positive means 5.
+	MaxDevices int
 }
+
+// Login policies (KJ_LOGIN_POLICY).
+const (
+	// PolicyPlatform keeps one session per platform: a newer sign-in on
+	// the same platform replaces the older, which is kicked offline.
+	PolicyPlatform = "platform"
+	// PolicyDevices keeps several sessions per user, up to MaxDevices; a
+	// sign-in beyond it signs the oldest out.
+	PolicyDevices = "devices"
+)
+
+// DefaultMaxDevices is MaxDevices when none is set.
+const DefaultMaxDevices = 5
 
 // SessionEndedSubject carries SessionEnded events so every node's chat
 // gateway can close the sockets of a session that was replaced or signed out.
@@ -60,13 +82,14 @@ const SessionEndedSubject = "kj.session.ended"
 type SessionEnded struct {
 	SessionID int64  `json:"sessionId"`
 	UserID    int64  `json:"userId"`
-	Reason    string `json:"reason"` // "replaced" (kick offline) or "signedOut"
+	Reason    string `json:"reason"` // "replaced" (kick offline), "signedOut" or "deviceLimit"
 }
 
 // Reasons of SessionEnded.
 const (
-	ReasonReplaced  = "replaced"
-	ReasonSignedOut = "signedOut"
+	ReasonReplaced    = "replaced"
+	ReasonSignedOut   = "signedOut"
+	ReasonDeviceLimit = "deviceLimit" // signed out by PolicyDevices' limit
 )
 
 // NewSecret returns a random URL-safe secret of 256 bits.
@@ -82,9 +105,59 @@ func NewSecret() string {
 // user's active session on the same platform. Call Announce with the
 // replaced ids after tx commits.
 func (s *Sessions) SignIn(ctx context.Context, tx storage.Tx, userID int64, platform int) (Tokens, []int64, error) {
-	now := s.Clock.Now()
 	t := Tokens{Token: NewSecret(), JWT: NewSecret(), ChatToken: NewSecret(), UserID: fmt.Sprint(userID)}
-	replaced, err := storage.CreateSession(ctx, tx, storage.AuthSession{
+	replaced, err := storage.CreateSession(ctx, tx, s.newSession(t, userID, platform))
+	return t, replaced, err
+}
+
+// Ended lists the sessions a sign-in ended, by the reason to announce.
+type Ended struct {
+	Replaced  []int64 // another sign-in on the same platform (PolicyPlatform, and the console)
+	OverLimit []int64 // the oldest beyond MaxDevices (PolicyDevices)
+}
+
+// SignInDevice starts a session for userID on platform inside tx under the
+// login policy, labelled with device (shown in the device list). Call
+// AnnounceEnded with what it ended after tx commits. The operators'
+// console (storage.ConsolePlatform) keeps one session under either policy.
+func (s *Sessions) SignInDevice(ctx context.Context, tx storage.Tx, userID int64, platform int, device string) (Tokens, Ended, error) {
+	t := Tokens{Token: NewSecret(), JWT: NewSecret(), ChatToken: NewSecret(), UserID: fmt.Sprint(userID)}
+	sess := s.newSession(t, userID, platform)
+	var ended Ended
+	var err error
+	if s.Policy == PolicyDevices {
+		ended.Replaced, ended.OverLimit, err = storage.CreateDeviceSession(ctx, tx, sess, s.MaxDevicesAllowed(), sess.CreatedAt, storage.ConsolePlatform)
+	} else {
+		ended.Replaced, err = storage.CreateSession(ctx, tx, sess)
+	}
+	if err == nil && device != "" {
+		err = storage.SetSessionDevice(ctx, tx, sess.ID, device)
+	}
+	if err != nil {
+		return Tokens{}, Ended{}, err
+	}
+	return t, ended, nil
+}
+
+// AnnounceEnded is Announce for what a sign-in ended, each with its reason.
+func (s *Sessions) AnnounceEnded(ctx context.Context, userID int64, ended Ended) {
+	s.Announce(ctx, userID, ReasonReplaced, ended.Replaced...)
+	s.Announce(ctx, userID, ReasonDeviceLimit, ended.OverLimit...)
+}
+
+// MaxDevicesAllowed is the live sessions one user may keep under
+// PolicyDevices.
+func (s *Sessions) MaxDevicesAllowed() int {
+	if s.MaxDevices > 0 {
+		return s.MaxDevices
+	}
+	return DefaultMaxDevices
+}
+
+// newSession is the stored form of a new session holding t's secrets.
+func (s *Sessions) newSession(t Tokens, userID int64, platform int) storage.AuthSession {
+	now := s.Clock.Now()
+	return storage.AuthSession{
 		ID:             storage.NewID(),
 		UserID:         userID,
 		Platform:       platform,
@@ -95,8 +168,7 @@ func (s *Sessions) SignIn(ctx context.Context, tx storage.Tx, userID int64, plat
 		JWTExpiresAt:   now.Add(s.JWTTTL).UnixMilli(),
 		State:          storage.SessionActive,
 		CreatedAt:      now.UnixMilli(),
-	})
-	return t, replaced, err
+	}
 }
 
 // Announce tells every node that sessions ended: their sockets close and
@@ -105,6 +177,9 @@ func (s *Sessions) SignIn(ctx context.Context, tx storage.Tx, userID int64, plat
 // that misses it stops trusting its cached copy after the cache's maximum
 // age. Call it after the transaction that ended the sessions committed.
 func (s *Sessions) Announce(ctx context.Context, userID int64, reason string, sessionIDs ...int64) {
+	if len(sessionIDs) == 0 {
+		return
+	}
 	if s.Cache != nil {
 		s.Cache.Evict(sessionIDs...)
 	}
@@ -209,6 +284,8 @@ func (s *Sessions) check(sess storage.AuthSession, expiresAt int64) error {
 	switch {
 	case sess.State == storage.SessionReplaced:
 		return ErrReplaced
+	case sess.State == storage.SessionDeviceLimit:
+		return ErrDeviceLimit
 	case sess.State != storage.SessionActive:
 		return ErrExpired
 	case s.Clock.Now().UnixMilli() >= expiresAt:

@@ -170,7 +170,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 		}
 	})
 
-	n.Sessions = &auth.Sessions{DB: db, Bus: n.Bus, Clock: n.Clock, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL}
+	n.Sessions = &auth.Sessions{DB: db, Bus: n.Bus, Clock: n.Clock, TokenTTL: cfg.TokenTTL, JWTTTL: cfg.JWTTTL,
+		Policy: cfg.LoginPolicy, MaxDevices: cfg.LoginMaxDevices}
 	if cfg.TokenCacheSize > 0 {
 		if n.Sessions.Cache, err = auth.NewTokenCache(n.Bus, n.Clock, cfg.TokenCacheSize, cfg.TokenCacheAge); err != nil {
 			return nil, fmt.Errorf("token cache: %w", err)

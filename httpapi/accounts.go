@@ -403,7 +403,7 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 		}
 	}
 	var tok auth.Tokens
-	var replaced []int64
+	var ended auth.Ended
 	err = s.DB.Tx(c.Ctx, func(tx storage.Tx) error {
 		var err error
 		if previous.ID != 0 {
@@ -414,7 +414,7 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 		if err := frozenSignIn(c.Ctx, tx, u.ID); err != nil {
 			return err
 		}
-		tok, replaced, err = s.Sessions.SignIn(c.Ctx, tx, u.ID, req.Platform)
+		tok, ended, err = s.Sessions.SignInDevice(c.Ctx, tx, u.ID, req.Platform, deviceLabel(c.R.UserAgent()))
 		if err != nil {
 			return err
 		}
@@ -423,7 +423,7 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Sessions.Announce(c.Ctx, u.ID, auth.ReasonReplaced, replaced...)
+	s.Sessions.AnnounceEnded(c.Ctx, u.ID, ended)
 	if previous.ID != 0 {
 		s.Sessions.Announce(c.Ctx, previous.UserID, auth.ReasonSignedOut, previous.ID)
 	}
@@ -431,7 +431,7 @@ func (s *Server) accountLogin(c *Call, switching bool) (any, error) {
 		s.Log.Warn("login: clearing failures failed", "err", err)
 	}
 	signIns.WithLabelValues("ok").Inc()
-	s.Log.Info("signed in", "userId", u.ID, "platform", req.Platform, "replaced", len(replaced),
+	s.Log.Info("signed in", "userId", u.ID, "platform", req.Platform, "replaced", len(ended.Replaced), "overDeviceLimit", len(ended.OverLimit),
 		"switch", switching, "operationID", req.OperationID)
 	return tok, nil
 }
@@ -513,6 +513,8 @@ func (s *Server) jwtLogin(c *Call) (any, error) {
 	switch {
 	case errors.Is(err, auth.ErrJWTInvalid) && sess.State == storage.SessionReplaced:
 		return nil, apierr.Fail(apierr.CodeLoggedElsewhere, "logged.elsewhere")
+	case errors.Is(err, auth.ErrJWTInvalid) && sess.State == storage.SessionDeviceLimit:
+		return nil, apierr.Fail(apierr.CodeLoggedElsewhere, "logged.out.device.limit")
 	case errors.Is(err, auth.ErrJWTInvalid):
 		return nil, apierr.Fail(apierr.CodeLoginInvalid, "login.invalid")
 	case err != nil:

@@ -272,7 +272,7 @@ func (s *Server) serveChatFile(w http.ResponseWriter, r *http.Request, rel strin
 	case errors.Is(err, errMediaExpired):
 		refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaExpired))
 		return
-	case errors.Is(err, auth.ErrNoToken), errors.Is(err, auth.ErrExpired), errors.Is(err, auth.ErrReplaced):
+	case errors.Is(err, auth.ErrNoToken), errors.Is(err, auth.ErrExpired), errors.Is(err, auth.ErrReplaced), errors.Is(err, auth.ErrDeviceLimit):
 		refuse(http.StatusForbidden, apierr.ChatError(apierr.CodeChatMediaRefused))
 		return
 	case err != nil:

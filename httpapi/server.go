@@ -236,6 +236,9 @@ func (s *Server) signedIn(c *Call, u storage.User, sess storage.AuthSession, err
 	}
 	return err
 }
+	case errors.Is(err, auth.ErrDeviceLimit):
+		// The same client semantics (sign out), in words of its own.
+		return apierr.Fail(apierr.CodeLoggedElsewhere, "logged.out.device.limit")
 
 // envelope is the reply of every API call.
 type envelope struct {

@@ -66,7 +66,8 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			authErr = err
 		}
 	}
-	if authErr != nil && !errors.Is(authErr, auth.ErrExpired) && !errors.Is(authErr, auth.ErrReplaced) && !errors.Is(authErr, auth.ErrNoToken) {
+	if authErr != nil && !errors.Is(authErr, auth.ErrExpired) && !errors.Is(authErr, auth.ErrReplaced) &&
+		!errors.Is(authErr, auth.ErrDeviceLimit) && !errors.Is(authErr, auth.ErrNoToken) {
 		e.log.Error("chat upgrade: check token", "err", authErr)
 		http.Error(w, "system busy", http.StatusServiceUnavailable)
 		return
@@ -77,7 +78,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // the upgrader answered
 	}
 	if authErr != nil {
-		e.refuse(conn, opID, lang, errors.Is(authErr, auth.ErrReplaced))
+		e.refuse(conn, opID, lang, endedReason(authErr))
 		return
 	}
 	if !e.reserveSocket(user.ID, platform) { // released by teardown (session_limits.go)
@@ -103,12 +104,10 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.gateway.wheel.add(s)
 }
 
-// refuse answers a socket whose token is bad and closes it.
-func (e *Engine) refuse(conn *websocket.Conn, opID, lang string, replaced bool) {
-	code, event, closeCode := apierr.CodeChatTokenExpired, "OnUserTokenExpired", closeTokenExpired
-	if replaced {
-		code, event, closeCode = apierr.CodeChatKicked, "OnKickedOffline", closeKicked
-	}
+// refuse answers a socket whose token is bad and closes it; reason is
+// why its sign-in ended (auth.Reason...).
+func (e *Engine) refuse(conn *websocket.Conn, opID, lang, reason string) {
+	event, code, closeCode := kickReasonCode(reason)
 	msg := apierr.Translate(lang, apierr.ChatError(code).Key, nil)
 	deadline := time.Now().Add(e.cfg.WriteTimeout)
 	_ = conn.SetWriteDeadline(deadline)
@@ -465,14 +464,10 @@ func (s *session) disconnect(code, reasonCode int) {
 // abort drops the connection at once.
 func (s *session) abort() { s.teardown() }
 
-// kick ends the socket because its sign-in was replaced (OnKickedOffline)
-// or ended (OnUserTokenExpired).
+// kick ends the socket because its sign-in was replaced or signed out by
+// the device limit (OnKickedOffline) or ended (OnUserTokenExpired).
 func (s *session) kick(reason string) {
-	event, replaced := kickReasonCode(reason)
-	code, closeCode := apierr.CodeChatTokenExpired, closeTokenExpired
-	if replaced {
-		code, closeCode = apierr.CodeChatKicked, closeKicked
-	}
+	event, code, closeCode := kickReasonCode(reason)
 	s.push(encodeReply(event, "", nil, code, s.translate(apierr.ChatError(code))))
 	s.closeWith(closeCode, code)
 	kickedSockets.Inc()

@@ -11,7 +11,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"kj/auth"
 	"kj/internal/bus"
 	"kj/storage"
 )
@@ -585,12 +584,4 @@ func (e *Engine) onUserDataTo(u *userEntry, data []byte) {
 	if msg := e.userDataMessage(data); msg != nil {
 		e.root.Send(u.pid, &userTell{u: u, msg: msg})
 	}
-}
-
-// kickReasonCode maps a session-ended reason onto the callback and code.
-func kickReasonCode(reason string) (event string, replaced bool) {
-	if reason == auth.ReasonReplaced {
-		return "OnKickedOffline", true
-	}
-	return "OnUserTokenExpired", false
 }

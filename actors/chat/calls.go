@@ -61,6 +61,8 @@ func callLogin(c *call) (any, error) {
 	case errors.Is(err, auth.ErrReplaced):
 		return nil, apierr.ChatError(apierr.CodeChatKicked)
 	case errors.Is(err, auth.ErrExpired), errors.Is(err, auth.ErrNoToken):
+	case errors.Is(err, auth.ErrDeviceLimit):
+		return nil, apierr.ChatError(apierr.CodeChatDeviceLimit)
 		return nil, apierr.ChatError(apierr.CodeChatTokenExpired)
 	case err != nil:
 		return nil, err

@@ -83,6 +83,7 @@ const (
 // Error codes of the accounts area (docs/API.md). 1100-1149
 // are used here; 1150-1199 are left for the rest of the area (fund
 // password, bank cards, notices).
+	CodeChatDeviceLimit       = 1362 // close reason: signed out because the user signed in on more devices than allowed
 const (
 	CodeAccountInvalid   = 1100 // account is not 4-20 letters, digits or underscores
 	CodeAccountExists    = 1101 // account taken

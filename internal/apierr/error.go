@@ -63,6 +63,7 @@ var chatKeys = map[int]string{
 	CodeChatUploadTooLarge: "chat.upload.too.large", CodeChatUploadType: "chat.upload.type",
 	CodeChatBusy: "system.busy", CodeChatSlowConsumer: "chat.slow.consumer",
 	CodeChatTooFast: "chat.too.fast", CodeChatTooManySockets: "chat.too.many.sockets",
+	CodeChatDeviceLimit: "chat.device.limit",
 	CodeChatDraining: "chat.draining", CodeChatNicknameInvalid: "chat.nickname.invalid",
 	CodeChatMuteRange: "chat.mute.range", CodeChatTargetNotMember: "chat.group.target.not.member",
 	CodeChatMediaExpired: "chat.media.expired", CodeChatMediaRefused: "chat.media.refused",

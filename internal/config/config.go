@@ -106,6 +106,8 @@ type Config struct {
 // Var describes one configuration variable: its environment name, flag name,
 // default and meaning. docs/CONFIGURATION.md's table lists the same, kept
 // equal by TestConfigurationTableMatchesTheCode.
+	LoginPolicy                string        // KJ_LOGIN_POLICY: "platform" (one session per platform) or "devices"
+	LoginMaxDevices            int           // KJ_LOGIN_MAX_DEVICES: live sessions of one user under the devices policy
 type Var struct {
 	Env     string
 	Flag    string
@@ -366,6 +368,22 @@ var Vars = []Var{
 const MetricsOnPublic = "public"
 
 // intRange reads a whole number from lo to hi into the field.
+	{"KJ_LOGIN_POLICY", "login-policy", "platform", "platform: one session per platform, a newer sign-in kicks the older offline ('logged in elsewhere'); devices: several sessions per user, up to KJ_LOGIN_MAX_DEVICES, the oldest signed out beyond it", func(c *Config, v string) error {
+		if v != "platform" && v != "devices" {
+			return errors.New("want platform or devices")
+		}
+		c.LoginPolicy = v
+		return nil
+	}},
+	{"KJ_LOGIN_MAX_DEVICES", "login-max-devices", "5", "live sign-ins one user may keep under KJ_LOGIN_POLICY=devices (the operators' console not counted); at most KJ_CHAT_MAX_SOCKETS_PER_USER, so every device's chat socket has a place", func(c *Config, v string) error {
+		if err := intRange(1, 1000, func(c *Config) *int { return &c.LoginMaxDevices })(c, v); err != nil {
+			return err
+		}
+		if c.LoginMaxDevices > c.ChatMaxSocketsPerUser {
+			return fmt.Errorf("must not exceed KJ_CHAT_MAX_SOCKETS_PER_USER (%d): a device beyond it would have no chat socket", c.ChatMaxSocketsPerUser)
+		}
+		return nil
+	}},
 func intRange(lo, hi int, field func(*Config) *int) func(*Config, string) error {
 	return func(c *Config, v string) error {
 		n, err := strconv.Atoi(v)
