@@ -230,14 +230,22 @@ func (n *Node) startWindows(ctx context.Context) error {
 	}
 	n.onStop(func(context.Context) { board.Close() })
 	desk.UseBoard(board)
-	n.Rounds = &window.Rounds{DB: n.DB, Ledger: window.StoreLedger{}, Clock: n.Clock, Desk: desk, Defs: defs, Board: board}
+	// A public beacon, when configured, decides each new round's draw with
+	// its seed (docs/ROUNDS.md "Threat model").
+	var beacon *window.Beacon
+	if cfg.RoundsBeaconURL != "" {
+		beacon = &window.Beacon{URL: cfg.RoundsBeaconURL, Wait: cfg.RoundsBeaconWait}
+	}
+	n.Rounds = &window.Rounds{DB: n.DB, Ledger: window.StoreLedger{}, Clock: n.Clock, Desk: desk, Defs: defs, Board: board,
+		Beacon: beacon}
 	// Every node's trend boards follow the draws, wherever they happen.
 	results, err := n.Rounds.FollowResults(n.Bus)
 	if err != nil {
 		return fmt.Errorf("activation windows: %w", err)
 	}
 	n.onStop(func(context.Context) { _ = results.Unsubscribe() })
-	n.Windows = &window.Runner{DB: n.DB, Desk: desk, Bus: n.Bus, Clock: n.Clock, Log: n.Log.With("area", "rounds"), Node: cfg.NodeID, Board: board}
+	n.Windows = &window.Runner{DB: n.DB, Desk: desk, Bus: n.Bus, Clock: n.Clock, Log: n.Log.With("area", "rounds"), Node: cfg.NodeID, Board: board,
+		Beacon: beacon}
 	if err := n.Windows.Start(n.Actors); err != nil {
 		return fmt.Errorf("activation windows: %w", err)
 	}

@@ -781,7 +781,7 @@ func (s *Server) adminRoundBets(c *Call) (any, error) {
 		return nil, err
 	}
 	out := roundBetsView{WindowID: r.WindowID, Issue: r.Issue, Odds: window.FormatOdds(r.OddsBP), Bets: make([]roundBetView, 0, len(bets))}
-	if r.State >= storage.RoundDrawn {
+	if r.HasResult() { // a voided round has no digits
 		v := window.ViewResult(r)
 		out.Result = &v
 	}

@@ -12,7 +12,18 @@ const (
 	RoundClosed  = 1 // no more bets; waiting for the draw
 	RoundDrawn   = 2 // digits stored, seed revealed, settlement under way
 	RoundSettled = 3 // every bet has its result
+	// RoundVoided: the draw could not be made fairly (the beacon's value
+	// came too late, or the round closed after it was public); every bet
+	// is refunded, and SettledAt is set once the last one is.
+	RoundVoided = 4
 )
+
+// HasResult reports a round with digits (drawn or settled; a voided round
+// has none).
+func (r Round) HasResult() bool { return r.State == RoundDrawn || r.State == RoundSettled }
+
+// withResult is the SQL condition of HasResult ($-free, both stores).
+const withResult = `state IN (2, 3)`
 
 // RoundWindow is one activation window and the rules its next rounds get.
 type RoundWindow struct {
@@ -111,18 +122,28 @@ type Round struct {
 	ClosedAt      int64
 	DrawnAt       int64
 	SettledAt     int64
+	// The beacon that decides the draw (BeaconRound 0: none configured)
+	// and the commitment to the bets; see migration 0410.
+	BeaconRound int64
+	BeaconURL   string
+	BeaconAt    int64
+	BeaconValue string
+	BetsHash    string
+	VoidReason  string
 }
 
 const roundColumns = `id, window_id, seq, issue, state, starts_at, betting_ends_at, drawing_ends_at,
 	rest_ends_at, odds_bp, min_bet, max_bet, seed, seed_hash, d0, d1, d2, bets_count, staked, paid,
-	settled_count, closed_at, drawn_at, settled_at`
+	settled_count, closed_at, drawn_at, settled_at, beacon_round, beacon_url, beacon_at, beacon_value,
+	bets_hash, void_reason`
 
 func scanRound(r Row) (Round, error) {
 	var x Round
 	err := r.Scan(&x.ID, &x.WindowID, &x.Seq, &x.Issue, &x.State, &x.StartsAt, &x.BettingEndsAt,
 		&x.DrawingEndsAt, &x.RestEndsAt, &x.OddsBP, &x.MinBet, &x.MaxBet, &x.Seed, &x.SeedHash,
 		&x.D0, &x.D1, &x.D2, &x.BetsCount, &x.Staked, &x.Paid, &x.SettledCount, &x.ClosedAt,
-		&x.DrawnAt, &x.SettledAt)
+		&x.DrawnAt, &x.SettledAt, &x.BeaconRound, &x.BeaconURL, &x.BeaconAt, &x.BeaconValue, &x.BetsHash,
+		&x.VoidReason)
 	return x, err
 }
 
@@ -134,10 +155,12 @@ func scanRounds(rows Rows, err error) ([]Round, error) {
 // round with r's seq or the issue exists: another node created it first.
 func CreateRound(ctx context.Context, q Querier, r Round) error {
 	_, err := q.Exec(ctx, `INSERT INTO rounds (`+roundColumns+`) VALUES
-		($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24)`,
+		($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,
+		$25,$26,$27,$28,$29,$30)`,
 		r.ID, r.WindowID, r.Seq, r.Issue, r.State, r.StartsAt, r.BettingEndsAt, r.DrawingEndsAt,
 		r.RestEndsAt, r.OddsBP, r.MinBet, r.MaxBet, r.Seed, r.SeedHash, r.D0, r.D1, r.D2,
-		r.BetsCount, r.Staked, r.Paid, r.SettledCount, r.ClosedAt, r.DrawnAt, r.SettledAt)
+		r.BetsCount, r.Staked, r.Paid, r.SettledCount, r.ClosedAt, r.DrawnAt, r.SettledAt,
+		r.BeaconRound, r.BeaconURL, r.BeaconAt, r.BeaconValue, r.BetsHash, r.VoidReason)
 	return err
 }
 
@@ -183,15 +206,15 @@ func RoundByID(ctx context.Context, q Querier, id int64) (Round, error) {
 // PreviousDrawnRound is the window's newest round with a result before seq.
 func PreviousDrawnRound(ctx context.Context, q Querier, windowID, beforeSeq int64) (Round, error) {
 	return scanRound(q.QueryRow(ctx, `SELECT `+roundColumns+` FROM rounds
-		WHERE window_id = $1 AND seq < $2 AND state >= $3 ORDER BY seq DESC LIMIT 1`,
-		windowID, beforeSeq, RoundDrawn))
+		WHERE window_id = $1 AND seq < $2 AND `+withResult+` ORDER BY seq DESC LIMIT 1`,
+		windowID, beforeSeq))
 }
 
 // DrawnRounds pages through a window's rounds with a result, newest first.
 func DrawnRounds(ctx context.Context, q Querier, windowID int64, limit, offset int) ([]Round, error) {
 	rows, err := q.Query(ctx, `SELECT `+roundColumns+` FROM rounds
-		WHERE window_id = $1 AND state >= $2 ORDER BY seq DESC LIMIT $3 OFFSET $4`,
-		windowID, RoundDrawn, limit, offset)
+		WHERE window_id = $1 AND `+withResult+` ORDER BY seq DESC LIMIT $2 OFFSET $3`,
+		windowID, limit, offset)
 	return scanRounds(rows, err)
 }
 
@@ -206,8 +229,8 @@ func DrawnRoundsCount(ctx context.Context, q Querier, windowID int64) (int, erro
 
 // AllDrawnRounds lists every round with a result, oldest first (verifiers).
 func AllDrawnRounds(ctx context.Context, q Querier) ([]Round, error) {
-	rows, err := q.Query(ctx, `SELECT `+roundColumns+` FROM rounds WHERE state >= $1
-		ORDER BY window_id, seq`, RoundDrawn)
+	rows, err := q.Query(ctx, `SELECT `+roundColumns+` FROM rounds WHERE `+withResult+`
+		ORDER BY window_id, seq`)
 	return scanRounds(rows, err)
 }
 
@@ -219,11 +242,12 @@ func CloseRound(ctx context.Context, q Querier, id, now int64) (bool, error) {
 	return n == 1, err
 }
 
-// DrawRound stores the digits: closed -> drawn, and counts the round on its
-// window. It reports whether this call made the move.
-func DrawRound(ctx context.Context, tx Tx, r Round, d0, d1, d2 int, now int64) (bool, error) {
-	n, err := tx.Exec(ctx, `UPDATE rounds SET state = $1, d0 = $2, d1 = $3, d2 = $4, drawn_at = $5
-		WHERE id = $6 AND state = $7`, RoundDrawn, d0, d1, d2, now, r.ID, RoundClosed)
+// DrawRound stores the digits and the beacon value that drew them (""
+// without a beacon): closed -> drawn, and counts the round on its window.
+// It reports whether this call made the move.
+func DrawRound(ctx context.Context, tx Tx, r Round, d0, d1, d2 int, beaconValue string, now int64) (bool, error) {
+	n, err := tx.Exec(ctx, `UPDATE rounds SET state = $1, d0 = $2, d1 = $3, d2 = $4, drawn_at = $5,
+		beacon_value = $6 WHERE id = $7 AND state = $8`, RoundDrawn, d0, d1, d2, now, beaconValue, r.ID, RoundClosed)
 	if err != nil || n == 0 {
 		return false, err
 	}

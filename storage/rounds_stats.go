@@ -12,10 +12,10 @@ type TripleCount struct {
 // every window) by their digits, in the store: at most 1,000 rows come back
 // however many rounds there are, which is all the fairness report needs.
 func DrawnTripleCounts(ctx context.Context, q Querier, windowID int64) ([]TripleCount, error) {
-	query := `SELECT d0, d1, d2, COUNT(*) FROM rounds WHERE state >= $1 GROUP BY d0, d1, d2`
-	args := []any{RoundDrawn}
+	query := `SELECT d0, d1, d2, COUNT(*) FROM rounds WHERE ` + withResult + ` GROUP BY d0, d1, d2`
+	var args []any
 	if windowID != 0 {
-		query = `SELECT d0, d1, d2, COUNT(*) FROM rounds WHERE state >= $1 AND window_id = $2 GROUP BY d0, d1, d2`
+		query = `SELECT d0, d1, d2, COUNT(*) FROM rounds WHERE ` + withResult + ` AND window_id = $1 GROUP BY d0, d1, d2`
 		args = append(args, windowID)
 	}
 	rows, err := q.Query(ctx, query, args...)

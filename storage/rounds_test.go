@@ -69,7 +69,7 @@ func TestRoundTransitionsHappenOnce(t *testing.T) {
 			var ok bool
 			err := db.Tx(ctx, func(tx storage.Tx) error {
 				var err error
-				ok, err = storage.DrawRound(ctx, tx, r, 1, 2, 3, 3000)
+				ok, err = storage.DrawRound(ctx, tx, r, 1, 2, 3, "", 3000)
 				return err
 			})
 			if err != nil || ok != want {

@@ -2,7 +2,6 @@ package window
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -148,7 +147,7 @@ func (a *windowActor) advance(ctx actor.Context) (time.Time, error) {
 		if closeAt := time.UnixMilli(r.BettingEndsAt).Add(closeGrace(*r)); now.Before(closeAt) {
 			return closeAt, nil
 		}
-		if _, err := storage.CloseRound(c, a.run.DB, r.ID, ms); err != nil {
+		if err := a.close(c, r, ms); err != nil {
 			return time.Time{}, err
 		}
 		return time.Time{}, a.reload(c)
@@ -156,16 +155,18 @@ func (a *windowActor) advance(ctx actor.Context) (time.Time, error) {
 		a.announce(c, r, PhaseDrawing, r.DrawingEndsAt, nil)
 		return time.UnixMilli(r.DrawingEndsAt), nil
 	case r.State == storage.RoundClosed:
-		if err := a.draw(c, r, ms); err != nil {
-			return time.Time{}, err
+		wait, err := a.draw(c, r, now)
+		if err != nil || !wait.IsZero() {
+			return wait, err // a beacon round not published yet is waited for
 		}
 		return time.Time{}, a.reload(c)
-	case r.State == storage.RoundDrawn:
+	case r.State == storage.RoundDrawn, r.State == storage.RoundVoided && r.SettledAt == 0:
+		// A voided round's bets are refunded the way a drawn round's are paid.
 		if err := a.settle(c, r); err != nil {
 			return time.Time{}, err
 		}
 		return time.Time{}, a.reload(c)
-	default: // settled: schedule the next round
+	default: // settled, or voided and refunded: schedule the next round
 		return time.Time{}, a.create(c, r, now)
 	}
 }
@@ -225,6 +226,9 @@ func (a *windowActor) create(c context.Context, prev *storage.Round, now time.Ti
 		start, seq = nextStart(*prev, w, now), prev.Seq+1
 	}
 	r := planRound(w, seq, nextIssue(prev, w.ID, start), start, seed)
+	if err := a.withBeacon(c, &r); err != nil {
+		return err
+	}
 	err = storage.CreateRound(c, a.run.DB, r)
 	if errors.Is(err, storage.ErrConflict) {
 		// Another node (an overlapping lease) created it first: use theirs.
@@ -236,30 +240,6 @@ func (a *windowActor) create(c context.Context, prev *storage.Round, now time.Ti
 	roundsCreated.Inc()
 	a.round, a.prev = &r, prev
 	a.run.Board.Moved(c, a.run.Bus, r)
-	return nil
-}
-
-// draw computes the result from the committed seed and stores it; the seed
-// is revealed from then on.
-func (a *windowActor) draw(c context.Context, r *storage.Round, ms int64) error {
-	seed, err := hex.DecodeString(r.Seed)
-	if err != nil {
-		return fmt.Errorf("window %d: round %s: stored seed: %w", a.id, r.Issue, err)
-	}
-	o := Draw(seed, r.Issue)
-	var moved bool
-	err = a.run.DB.Tx(c, func(tx storage.Tx) error {
-		moved, err = storage.DrawRound(c, tx, *r, o.Digits[0], o.Digits[1], o.Digits[2], ms)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if moved {
-		drawn := *r
-		drawn.State, drawn.D0, drawn.D1, drawn.D2, drawn.DrawnAt = storage.RoundDrawn, o.Digits[0], o.Digits[1], o.Digits[2], ms
-		a.publish(c, "", PushResult, ViewResult(drawn))
-	}
 	return nil
 }
 
@@ -308,7 +288,12 @@ func (a *windowActor) settle(c context.Context, r *storage.Round) error {
 			a.publish(c, fmt.Sprint(uid), PushSettled, p)
 		}
 	}
-	if _, err := storage.FinishRound(c, a.run.DB, r.ID, a.run.Clock.Now().UnixMilli()); err != nil {
+	finish := storage.FinishRound
+	if r.State == storage.RoundVoided {
+		finish = storage.FinishVoidedRound
+		outcomes = nil // refunds, not results: round.voided and round.settled told them
+	}
+	if _, err := finish(c, a.run.DB, r.ID, a.run.Clock.Now().UnixMilli()); err != nil {
 		return err
 	}
 	settleSeconds.Observe(time.Since(start).Seconds())

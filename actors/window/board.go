@@ -145,7 +145,7 @@ func (bd *Board) apply(ev boardEvent) {
 // yet counts.
 func (w *boardWindow) note(r storage.Round) {
 	r.Seed = ""
-	if r.State >= storage.RoundDrawn && r.Issue > w.lastDrawn {
+	if r.HasResult() && r.Issue > w.lastDrawn {
 		w.roundsCount++
 		w.lastDrawn = r.Issue
 	}
@@ -230,7 +230,7 @@ func (bd *Board) fresh(ctx context.Context) (err error) {
 			if w == nil {
 				continue
 			}
-			if r.State >= storage.RoundDrawn && r.Issue > w.lastDrawn {
+			if r.HasResult() && r.Issue > w.lastDrawn {
 				w.lastDrawn = r.Issue // already counted in rounds_count
 			}
 			r.Seed = ""

@@ -25,6 +25,9 @@ type Rounds struct {
 	// Balances, when set, answers a player's balance for the lobby (the
 	// node's memory where it keeps one); nil reads the ledger.
 	Balances BalanceReader
+	// Beacon is the public beacon new rounds are drawn with (nil: none,
+	// the rules say the draw is foreseeable by the operator).
+	Beacon *Beacon
 
 	trend trendCache // each window's trend board, extended on each draw
 }
@@ -158,7 +161,7 @@ func (s *Rounds) Current(ctx context.Context, windowID, userID int64) (Current, 
 	}
 	v := ViewRound(cur, now)
 	out.Round = &v
-	if cur.State >= storage.RoundDrawn {
+	if cur.HasResult() {
 		res := ViewResult(cur)
 		out.Result = &res
 	}

@@ -47,6 +47,10 @@ type Runner struct {
 	// Board, when set, is this node's board: each move of a window run
 	// here reaches it at once (the other nodes' over the bus).
 	Board *Board
+	// Beacon, when set, decides each new round's draw together with its
+	// seed (beacon.go); nil draws from the seed alone, which the operator
+	// can foresee.
+	Beacon *Beacon
 
 	props  []actor.PropsOption                    // extra window-actor options (tests inject faults)
 	onArm  func(window int64, deadline time.Time) // tests: a window armed its timer

@@ -18,7 +18,7 @@ type BetView struct {
 	Content   Content `json:"content"`
 	Amount    int64   `json:"amount"`
 	Matched   bool    `json:"matched"` // settled
-	Result    string  `json:"result"`  // "win", "lose", or "" while unmatched
+	Result    string  `json:"result"`  // "win", "lose", "refund" (round voided), or "" while unmatched
 	Payout    int64   `json:"payout"`  // credited back, stake included; 0 for a loss
 	PlacedAt  int64   `json:"placedAt"`
 	SettledAt int64   `json:"settledAt"`
@@ -34,6 +34,8 @@ func ViewBet(b storage.RoundBet) BetView {
 		v.Matched, v.Result = true, "win"
 	case storage.BetLost:
 		v.Matched, v.Result = true, "lose"
+	case storage.BetRefunded:
+		v.Matched, v.Result = true, "refund" // its round was voided
 	}
 	return v
 }
@@ -57,13 +59,27 @@ type ResultView struct {
 	SeedHash   string     `json:"seedHash"`
 	ServerSeed string     `json:"serverSeed"`
 	DrawnAt    int64      `json:"drawnAt"`
+	// The draw's other inputs (draw_beacon.go): the bet list committed at
+	// the close, and the beacon round that decided it, where to read it
+	// and its value. BeaconRound 0: no beacon; the digits come from the
+	// seed and issue alone, which the operator could foresee.
+	BetsHash    string `json:"betsHash"`
+	BeaconRound int64  `json:"beaconRound"`
+	BeaconURL   string `json:"beaconUrl"` // the beacon round's public address; "" without a beacon
+	BeaconAt    int64  `json:"beaconAt"`  // when the beacon publishes the round (unix ms)
+	BeaconValue string `json:"beaconValue"`
 }
 
-// ViewResult renders a round with a result (state >= drawn).
+// ViewResult renders a round with a result (state drawn or settled).
 func ViewResult(r storage.Round) ResultView {
 	o := Outcome{Digits: [3]int{r.D0, r.D1, r.D2}, Sum: r.D0 + r.D1 + r.D2}
-	return ResultView{WindowID: r.WindowID, Issue: r.Issue, Digits: o.Digits, Sum: o.Sum,
-		Outcome: o.Labels(), SeedHash: r.SeedHash, ServerSeed: r.Seed, DrawnAt: r.DrawnAt}
+	v := ResultView{WindowID: r.WindowID, Issue: r.Issue, Digits: o.Digits, Sum: o.Sum,
+		Outcome: o.Labels(), SeedHash: r.SeedHash, ServerSeed: r.Seed, DrawnAt: r.DrawnAt,
+		BetsHash: r.BetsHash, BeaconRound: r.BeaconRound, BeaconAt: r.BeaconAt, BeaconValue: r.BeaconValue}
+	if r.BeaconRound != 0 {
+		v.BeaconURL = BeaconRoundURL(r.BeaconURL, r.BeaconRound)
+	}
+	return v
 }
 
 // RoundView is a round in progress. The seed is never part of it.
@@ -83,6 +99,13 @@ type RoundView struct {
 	MaxBet        int64  `json:"maxBet"`
 	OrdersCount   int64  `json:"ordersCount"`
 	TotalPoints   int64  `json:"totalPoints"`
+	// BeaconRound decides the draw with the seed (0: no beacon, the draw
+	// is foreseeable by the operator); BetsHash is set from the close.
+	BeaconRound int64  `json:"beaconRound"`
+	BeaconAt    int64  `json:"beaconAt"`
+	BetsHash    string `json:"betsHash"`
+	// VoidReason is set when the round was voided and its bets refunded.
+	VoidReason string `json:"voidReason,omitempty"`
 }
 
 // ViewRound renders r as it stands at now (ms).
@@ -91,7 +114,8 @@ func ViewRound(r storage.Round, now int64) RoundView {
 	return RoundView{WindowID: r.WindowID, Issue: r.Issue, Phase: phase, Deadline: deadline,
 		StartsAt: r.StartsAt, BettingEndsAt: r.BettingEndsAt, DrawingEndsAt: r.DrawingEndsAt,
 		RestEndsAt: r.RestEndsAt, SeedHash: r.SeedHash, Odds: FormatOdds(r.OddsBP), OddsBP: r.OddsBP,
-		MinBet: r.MinBet, MaxBet: r.MaxBet, OrdersCount: r.BetsCount, TotalPoints: r.Staked}
+		MinBet: r.MinBet, MaxBet: r.MaxBet, OrdersCount: r.BetsCount, TotalPoints: r.Staked,
+		BeaconRound: r.BeaconRound, BeaconAt: r.BeaconAt, BetsHash: r.BetsHash, VoidReason: r.VoidReason}
 }
 
 // Push keys of the business notifications the windows send (delivered to

@@ -81,6 +81,11 @@ type Config struct {
 	WindowOddsBP     int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
 	WindowMinBet     int64         // KJ_WINDOW_MIN_BET, cents
 	WindowMaxBet     int64         // KJ_WINDOW_MAX_BET, cents
+	// The public randomness beacon that decides each round's draw with its
+	// seed (docs/ROUNDS.md "Threat model"); empty = none, the draw is the
+	// seed's alone and the operator can foresee it.
+	RoundsBeaconURL  string        // KJ_ROUNDS_BEACON_URL: a drand chain's base URL
+	RoundsBeaconWait time.Duration // KJ_ROUNDS_BEACON_WAIT: how long a draw waits for a late value before the round is voided
 	GroupMaxMembers  int           // KJ_GROUP_MAX_MEMBERS: largest group or channel
 	ReceiptGroupMax  int           // KJ_CHAT_RECEIPT_GROUP_MAX: largest group whose reads are reported to senders
 	ChatWriters      int           // KJ_CHAT_WRITERS: chat writer workers (sends of many conversations per transaction)
@@ -307,6 +312,19 @@ var Vars = []Var{
 		c.WindowMaxBet = n
 		return nil
 	}},
+	{"KJ_ROUNDS_BEACON_URL", "rounds-beacon-url", "", "base URL of a drand-style public randomness beacon chain (GET <url>/info, <url>/public/<round>) whose round published after each round's close decides its draw with the seed, e.g. https://api.drand.sh/52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971 (quicknet, 3 s); empty = none: the draw is the server seed's alone and the rules say the operator can foresee it", func(c *Config, v string) error {
+		if v == "" {
+			c.RoundsBeaconURL = ""
+			return nil
+		}
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
+			return errors.New("want an http(s) URL without a query, e.g. https://api.drand.sh/<chain hash>, or empty for none")
+		}
+		c.RoundsBeaconURL = strings.TrimRight(v, "/")
+		return nil
+	}},
+	{"KJ_ROUNDS_BEACON_WAIT", "rounds-beacon-wait", "30s", "how long a draw waits for a late beacon value (after the drawing deadline or the beacon round's time, whichever is later) before the round is voided and every bet refunded", durationVar(func(c *Config) *time.Duration { return &c.RoundsBeaconWait })},
 	{"KJ_CHAT_WRITERS", "chat-writers", "2", "chat writer workers (1-64), each committing the sends of its share of conversations; SQLite uses one", intVar(1, 64, func(c *Config) *int { return &c.ChatWriters })},
 	{"KJ_CHAT_BATCH", "chat-batch", "1024", "most messages written in one chat writer transaction (1-4096)", intVar(1, 4096, func(c *Config) *int { return &c.ChatBatch })},
 	{"KJ_GROUP_MAX_MEMBERS", "group-max-members", "2000", "largest number of members of a chat group or channel", intVar(2, 100000, func(c *Config) *int { return &c.GroupMaxMembers })},
