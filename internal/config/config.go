@@ -102,6 +102,8 @@ type Config struct {
 	HTTPUploadTimeout          time.Duration // KJ_HTTP_UPLOAD_TIMEOUT: whole request of uploads
 	HTTPIdleTimeout            time.Duration // KJ_HTTP_IDLE_TIMEOUT: an idle keep-alive connection closes after this
 	ChatMaxSocketsPerUser      int           // KJ_CHAT_MAX_SOCKETS_PER_USER: open chat sockets of one user on one platform
+	LoginPolicy                string        // KJ_LOGIN_POLICY: "platform" (one session per platform) or "devices"
+	LoginMaxDevices            int           // KJ_LOGIN_MAX_DEVICES: live sessions of one user under the devices policy
 	CustomerNewVisitorsPerHour int           // KJ_CUSTOMER_NEW_VISITORS_PER_HOUR: new anonymous visitors per client address
 	CustomerSendsPerMinute     int           // KJ_CUSTOMER_SENDS_PER_MINUTE: customer-service messages per client address
 	CustomerUnclaimedAfter     time.Duration // KJ_CUSTOMER_UNCLAIMED_AFTER: an enquiry unanswered this long is shown to every agent
@@ -111,8 +113,6 @@ type Config struct {
 // Var describes one configuration variable: its environment name, flag name,
 // default and meaning. docs/CONFIGURATION.md's table lists the same, kept
 // equal by TestConfigurationTableMatchesTheCode.
-	LoginPolicy                string        // KJ_LOGIN_POLICY: "platform" (one session per platform) or "devices"
-	LoginMaxDevices            int           // KJ_LOGIN_MAX_DEVICES: live sessions of one user under the devices policy
 type Var struct {
 	Env     string
 	Flag    string
@@ -362,6 +362,22 @@ var Vars = []Var{
 	{"KJ_HTTP_UPLOAD_TIMEOUT", "http-upload-timeout", "10m", "longest time to read an upload request (/api/upload...)", durationVar(func(c *Config) *time.Duration { return &c.HTTPUploadTimeout })},
 	{"KJ_HTTP_IDLE_TIMEOUT", "http-idle-timeout", "2m", "an idle keep-alive connection is closed after this", durationVar(func(c *Config) *time.Duration { return &c.HTTPIdleTimeout })},
 	{"KJ_CHAT_MAX_SOCKETS_PER_USER", "chat-max-sockets-per-user", "5", "open chat sockets one user may hold per platform (iOS, Android, web...) on one node; a socket over it is closed at once with code 4030", intRange(1, 1000, func(c *Config) *int { return &c.ChatMaxSocketsPerUser })},
+	{"KJ_LOGIN_POLICY", "login-policy", "platform", "platform: one session per platform, a newer sign-in kicks the older offline ('logged in elsewhere'); devices: several sessions per user, up to KJ_LOGIN_MAX_DEVICES, the oldest signed out beyond it", func(c *Config, v string) error {
+		if v != "platform" && v != "devices" {
+			return errors.New("want platform or devices")
+		}
+		c.LoginPolicy = v
+		return nil
+	}},
+	{"KJ_LOGIN_MAX_DEVICES", "login-max-devices", "5", "live sign-ins one user may keep under KJ_LOGIN_POLICY=devices (the operators' console not counted); at most KJ_CHAT_MAX_SOCKETS_PER_USER, so every device's chat socket has a place", func(c *Config, v string) error {
+		if err := intRange(1, 1000, func(c *Config) *int { return &c.LoginMaxDevices })(c, v); err != nil {
+			return err
+		}
+		if c.LoginMaxDevices > c.ChatMaxSocketsPerUser {
+			return fmt.Errorf("must not exceed KJ_CHAT_MAX_SOCKETS_PER_USER (%d): a device beyond it would have no chat socket", c.ChatMaxSocketsPerUser)
+		}
+		return nil
+	}},
 	{"KJ_CUSTOMER_NEW_VISITORS_PER_HOUR", "customer-new-visitors-per-hour", "20", "new anonymous customer-service visitors one client address may start per hour", intRange(1, 1000000, func(c *Config) *int { return &c.CustomerNewVisitorsPerHour })},
 	{"KJ_CUSTOMER_SENDS_PER_MINUTE", "customer-sends-per-minute", "60", "customer-service messages one client address may send per minute (each visitor also has 20)", intRange(1, 1000000, func(c *Config) *int { return &c.CustomerSendsPerMinute })},
 	{"KJ_CUSTOMER_UNCLAIMED_AFTER", "customer-unclaimed-after", "3m", "how long an enquiry may wait for its agent's answer before every agent sees it (and the dashboard counts it)", durationVar(func(c *Config) *time.Duration { return &c.CustomerUnclaimedAfter })},
@@ -386,22 +402,6 @@ var Vars = []Var{
 const MetricsOnPublic = "public"
 
 // intRange reads a whole number from lo to hi into the field.
-	{"KJ_LOGIN_POLICY", "login-policy", "platform", "platform: one session per platform, a newer sign-in kicks the older offline ('logged in elsewhere'); devices: several sessions per user, up to KJ_LOGIN_MAX_DEVICES, the oldest signed out beyond it", func(c *Config, v string) error {
-		if v != "platform" && v != "devices" {
-			return errors.New("want platform or devices")
-		}
-		c.LoginPolicy = v
-		return nil
-	}},
-	{"KJ_LOGIN_MAX_DEVICES", "login-max-devices", "5", "live sign-ins one user may keep under KJ_LOGIN_POLICY=devices (the operators' console not counted); at most KJ_CHAT_MAX_SOCKETS_PER_USER, so every device's chat socket has a place", func(c *Config, v string) error {
-		if err := intRange(1, 1000, func(c *Config) *int { return &c.LoginMaxDevices })(c, v); err != nil {
-			return err
-		}
-		if c.LoginMaxDevices > c.ChatMaxSocketsPerUser {
-			return fmt.Errorf("must not exceed KJ_CHAT_MAX_SOCKETS_PER_USER (%d): a device beyond it would have no chat socket", c.ChatMaxSocketsPerUser)
-		}
-		return nil
-	}},
 func intRange(lo, hi int, field func(*Config) *int) func(*Config, string) error {
 	return func(c *Config, v string) error {
 		n, err := strconv.Atoi(v)
