@@ -27,6 +27,10 @@ type ChatUserConversation struct {
 	// AtType says how the unread @messages of a group name this user:
 	// ChatAtMe, ChatAtAll or both (ChatAtAllAtMe); 0 when none do.
 	AtType int
+	// PrivateChat and BurnDuration are the conversation's private chat
+	// setting (chat_burn.go), shared by both users of a 1:1 chat.
+	PrivateChat  bool
+	BurnDuration int64
 }
 
 // VisibleMax is the last seq this user may see.
@@ -55,7 +59,7 @@ const ChatNoticeFrom = 1000
 
 const chatUserConvSelect = `SELECT uc.user_id, uc.conversation_id, c.session_type, uc.peer_id, uc.group_id,
 	c.max_seq, c.latest_time, uc.read_seq, uc.min_seq, uc.end_seq, uc.hide_seq, uc.is_pinned,
-	uc.draft_text, uc.draft_time, uc.recv_opt, uc.created_at,
+	uc.draft_text, uc.draft_time, uc.recv_opt, uc.created_at, c.private_chat, c.burn_duration,
 	(SELECT COUNT(*) FROM chat_messages m WHERE m.conversation_id = uc.conversation_id
 		AND m.seq > uc.read_seq
 		AND m.seq <= CASE WHEN uc.end_seq > 0 AND uc.end_seq < c.max_seq THEN uc.end_seq ELSE c.max_seq END
@@ -64,11 +68,12 @@ const chatUserConvSelect = `SELECT uc.user_id, uc.conversation_id, c.session_typ
 
 func scanChatUserConv(r Rows) (ChatUserConversation, error) {
 	var c ChatUserConversation
-	var pinned int
+	var pinned, private int
 	err := r.Scan(&c.UserID, &c.ConversationID, &c.SessionType, &c.PeerID, &c.GroupID,
 		&c.MaxSeq, &c.LatestTime, &c.ReadSeq, &c.MinSeq, &c.EndSeq, &c.HideSeq, &pinned,
-		&c.DraftText, &c.DraftTime, &c.RecvOpt, &c.CreatedAt, &c.Unread)
+		&c.DraftText, &c.DraftTime, &c.RecvOpt, &c.CreatedAt, &private, &c.BurnDuration, &c.Unread)
 	c.IsPinned = pinned == 1
+	c.PrivateChat = private == 1
 	return c, err
 }
 

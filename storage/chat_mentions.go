@@ -69,7 +69,7 @@ func fillChatAtTypes(ctx context.Context, q Querier, userID int64, convID string
 		JOIN chat_conversations c ON c.id = uc.conversation_id
 		JOIN chat_messages m ON m.conversation_id = uc.conversation_id
 		WHERE uc.user_id = $1 AND uc.group_id <> 0
-		AND m.seq > uc.read_seq AND m.seq > uc.min_seq
+		AND m.seq > uc.read_seq AND m.seq > uc.min_seq AND m.seq > uc.at_seq
 		AND m.seq <= CASE WHEN uc.end_seq > 0 AND uc.end_seq < c.max_seq THEN uc.end_seq ELSE c.max_seq END
 		AND m.content_type = $2 AND m.send_id <> uc.user_id
 		AND (m.content LIKE $3 OR m.content LIKE $4)

@@ -78,7 +78,7 @@ func fillConversationItem(it *ConversationItem, r storage.ChatUserConversation, 
 		FaceURL: meta.faceURL, RecvMsgOpt: r.RecvOpt, UnreadCount: max(0, r.Unread), GroupAtType: r.AtType, IsPinned: r.IsPinned,
 		DraftText: r.DraftText, DraftTextTime: r.DraftTime, IsNotInGroup: meta.notInGroup,
 		MaxSeq: r.VisibleMax(), HasReadSeq: min(r.ReadSeq, r.VisibleMax()), MinSeq: r.MinSeq,
-		LatestMsgSendTime: r.CreatedAt,
+		LatestMsgSendTime: r.CreatedAt, IsPrivateChat: r.PrivateChat, BurnDuration: r.BurnDuration,
 	}
 	if id == "" {
 		id = storage.FormatID(convPartyID(r))

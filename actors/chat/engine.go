@@ -36,6 +36,9 @@ type Config struct {
 	ReceiptGroupMax int
 	// RevokeWindow is how long a sender may revoke (KJ_REVOKE_WINDOW), 2m.
 	RevokeWindow time.Duration
+	// EditWindow is how long a sender may edit a text message
+	// (KJ_CHAT_EDIT_WINDOW), 15m.
+	EditWindow time.Duration
 	// PingPeriod is the server ping interval, 25 s.
 	PingPeriod time.Duration
 	// IdleTimeout closes a socket silent this long (no frame, no pong), 60 s.
@@ -82,10 +85,14 @@ type Config struct {
 	PushInterval time.Duration
 	// SocketWriters is how many goroutines write sockets' queued frames, 128.
 	SocketWriters int
+	// BurnSweep is how often the node deletes private messages whose time
+	// after reading is up (KJ_CHAT_BURN_SWEEP), 1 s (burn.go).
+	BurnSweep time.Duration
 }
 
 func (c *Config) defaults() {
 	orDefault(&c.RevokeWindow, 2*time.Minute)
+	orDefault(&c.EditWindow, 15*time.Minute)
 	orDefault(&c.PingPeriod, 25*time.Second)
 	orDefault(&c.IdleTimeout, 60*time.Second)
 	orDefault(&c.WriteTimeout, 10*time.Second)
@@ -107,6 +114,7 @@ func (c *Config) defaults() {
 	orDefault(&c.Writers, 2)
 	orDefault(&c.WriterBatch, 1024)
 	orDefault(&c.MaxMuteSeconds, 30*24*3600)
+	orDefault(&c.BurnSweep, time.Second)
 	if c.NodeID == "" {
 		c.NodeID = "node-" + strconv.FormatInt(storage.NewID(), 36)
 	}
@@ -147,6 +155,7 @@ type Engine struct {
 	commits  commitState  // the chat writer and the commits in flight
 	delivery delivery     // fan-out to this node's users
 	cluster  clusterState // what the node tells other nodes and hears from them
+	burns    *burnSweep   // deletes private messages read long enough ago (burn.go)
 }
 
 // gateway is the socket side of the node.
@@ -182,6 +191,7 @@ type commitState struct {
 type delivery struct {
 	flushes *flusher   // tells user actors to flush, once per coalescing window (fanout.go)
 	pushed  *fannedOut // messages fanned out lately (fanned_out.go)
+	webPush Pusher     // offered the committed messages, for devices with the app closed (push_hook.go); nil: off
 }
 
 // clusterState is how the node hears other nodes: the bus (in process on
@@ -261,6 +271,7 @@ func (e *Engine) Start(ctx context.Context) error {
 		e.cluster.subs = append(e.cluster.subs, sub)
 	}
 	bus.OnResume(e.cluster.bus, e.onBusResumed)
+	e.burns = e.startBurnSweep()
 	mutes, err := storage.ChatMutes(ctx, e.db)
 	if err != nil {
 		return err
@@ -307,6 +318,7 @@ func (e *Engine) Close() {
 	for _, s := range e.cluster.subs {
 		_ = s.Unsubscribe()
 	}
+	e.burns.stop()
 	e.commits.wg.Wait()
 	e.commits.writer.close()
 	// Stop the actors (and with them their timers) so a node that closed
@@ -474,6 +486,9 @@ func (e *Engine) deliver(userIDs []int64, ev *userEvent) {
 		if u, ok := e.live.users.get(id); ok {
 			e.fanOut(u, ev)
 		}
+	}
+	if ev.Kind == evMsgs && e.delivery.webPush != nil {
+		e.offerPush(userIDs, ev)
 	}
 	if !e.cfg.Cluster || len(userIDs) == 0 {
 		return

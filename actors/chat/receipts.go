@@ -81,6 +81,11 @@ func (e *Engine) markRead(ctx context.Context, userID int64, ref convRef) error 
 		return err
 	}
 	after, err := storage.ChatReadSeqOf(ctx, e.db, userID, ref.ID)
+	if err == nil && ref.SessionType == sessionSingle {
+		// Before the early return: a send of the reader may have moved
+		// the read seq already, and its private messages burn all the same.
+		err = e.scheduleBurns(ctx, userID, ref, after)
+	}
 	if err != nil || after <= before {
 		return err
 	}

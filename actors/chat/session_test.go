@@ -176,7 +176,10 @@ func TestBadInputKeepsTheSocketUsableAndStoresNothing(t *testing.T) {
 		if !strings.Contains(r.ErrMsg, "NoSuchCall") {
 			t.Fatalf("unknown call message %q", r.ErrMsg)
 		}
-		a.fails(apierr.CodeChatUnknownCall, "InsertSingleMessageToLocalStorage", "{}", bob.id, alice.id)
+		// A name of the SDK's that the app does on its own is known: "not supported", named.
+		if r := a.fails(apierr.CodeChatNotSupported, "InsertSingleMessageToLocalStorage", "{}", bob.id, alice.id); !strings.Contains(r.ErrMsg, "InsertSingleMessageToLocalStorage") {
+			t.Fatalf("not supported message %q", r.ErrMsg)
+		}
 		// Wrong argument types are named.
 		if r := a.fails(apierr.CodeChatBadArgument, "GetGroupMemberList", "1", "all", 0, 10); !strings.Contains(r.ErrMsg, "filter") {
 			t.Fatalf("message %q", r.ErrMsg)

@@ -64,11 +64,14 @@ var chatKeys = map[int]string{
 	CodeChatBusy: "system.busy", CodeChatSlowConsumer: "chat.slow.consumer",
 	CodeChatTooFast: "chat.too.fast", CodeChatTooManySockets: "chat.too.many.sockets",
 	CodeChatDeviceLimit: "chat.device.limit",
-	CodeChatDraining: "chat.draining", CodeChatNicknameInvalid: "chat.nickname.invalid",
+	CodeChatDraining:    "chat.draining", CodeChatNicknameInvalid: "chat.nickname.invalid",
 	CodeChatMuteRange: "chat.mute.range", CodeChatTargetNotMember: "chat.group.target.not.member",
 	CodeChatMediaExpired: "chat.media.expired", CodeChatMediaRefused: "chat.media.refused",
 	CodeChatMentionNotMember: "chat.mention.not.member", CodeChatMentionAllDenied: "chat.mention.all.denied",
 	CodeChatAvatarNotOwn: "chat.avatar.not.own",
+	CodeChatNotSupported: "chat.call.not.supported", CodeChatPrivateSingleOnly: "chat.private.single.only",
+	CodeChatEditTooLate: "chat.edit.too.late", CodeChatEditDenied: "chat.edit.denied",
+	CodeChatReactionLimit: "chat.reaction.limit",
 }
 
 // ChatError is the error of a chat code, with its message arguments as
