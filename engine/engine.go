@@ -183,7 +183,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 	}
 	n.Chat = chat.New(chat.Deps{
 		DB: db, Bus: n.Bus, Clock: n.Clock, Sessions: n.Sessions, Presence: n.Presence, Actors: n.Actors, Log: log,
-	}, chat.Config{NodeID: cfg.NodeID, Cluster: cfg.NATSURL != "", GroupMaxMembers: cfg.GroupMaxMembers, ReceiptGroupMax: cfg.ReceiptGroupMax, RevokeWindow: cfg.RevokeWindow,
+	}, chat.Config{NodeID: cfg.NodeID, Cluster: cfg.NATSURL != "", GroupMaxMembers: cfg.GroupMaxMembers, ReceiptGroupMax: cfg.ReceiptGroupMax, RevokeWindow: cfg.RevokeWindow, EditWindow: cfg.ChatEditWindow,
 		Writers: cfg.ChatWriters, WriterBatch: cfg.ChatBatch, Coalesce: coalesce(cfg.ChatCoalesce), PushInterval: cfg.ChatPushInterval, MaxSocketsPerUser: cfg.ChatMaxSocketsPerUser})
 	if err := n.Chat.Start(ctx); err != nil {
 		return nil, fmt.Errorf("chat engine: %w", err)

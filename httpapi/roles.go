@@ -28,6 +28,7 @@ var agentRoutes = map[string]bool{
 	"/admin/customer/agents": true, "/admin/customer/handover": true,
 	"/admin/customer/desk": true, "/admin/customer/desk/set": true, // their own desk: taking chats, the name players see
 	"/admin/windows": true, "/admin/round/bets": true, "/admin/rounds/fairness": true,
+	"/admin/protection/exclusions": true, "/admin/protection/holds": true, // every operator sees who stopped themselves
 	// Reading content and settings, never changing them.
 	"/admin/banner/list": true, "/admin/video/list": true, "/admin/city/list": true, "/admin/listing/list": true,
 	"/admin/notice/list": true, "/admin/manifest/get": true, "/admin/settings/get": true, "/admin/domain/list": true,

@@ -160,8 +160,12 @@ func (s *Server) betRequest(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	bet, err := rs.Bet(c.Ctx, window.BetRequest{UserID: c.User.ID, WindowID: req.WindowID, Issue: req.Issue,
-		Content: window.Content(req.Content), Amount: amount, BetID: req.BetID, ArrivedAt: arrived})
+	var bet window.BetView
+	err = s.ProtectedBet(c.Ctx, c.User.ID, amount, func() (err error) { // player protection (protection.go)
+		bet, err = rs.Bet(c.Ctx, window.BetRequest{UserID: c.User.ID, WindowID: req.WindowID, Issue: req.Issue,
+			Content: window.Content(req.Content), Amount: amount, BetID: req.BetID, ArrivedAt: arrived})
+		return err
+	})
 	if err != nil {
 		return nil, roundsError(err, req.WindowID, req.Issue)
 	}

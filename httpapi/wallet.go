@@ -99,7 +99,7 @@ func (s *Server) rechargeOrder(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rechargeJSON(o), nil
+	return s.rechargeView(c, o) // with its hold by the deposit limit, if any (protection.go)
 }
 
 func (s *Server) exchange(c *Call) (any, error) {

@@ -196,13 +196,15 @@ func ChatMessagesPage(ctx context.Context, q Querier, p ChatPage) ([]ChatMessage
 }
 
 // LatestVisibleChatMessage is the newest message of a conversation in
-// (after, upTo] that userID has not deleted; ErrNotFound when none.
+// (after, upTo] that userID has not deleted, reactions and edits aside
+// (they change another message); ErrNotFound when none.
 func LatestVisibleChatMessage(ctx context.Context, q Querier, userID int64, convID string, after, upTo int64) (ChatMessage, error) {
 	return scanChatMessage(q.QueryRow(ctx, `SELECT `+chatMessageColumns+` FROM chat_messages m
 		WHERE m.conversation_id = $1 AND m.seq > $2 AND m.seq <= $3
+		AND m.content_type NOT IN ($5, $6)
 		AND NOT EXISTS (SELECT 1 FROM chat_message_deletions d
 			WHERE d.user_id = $4 AND d.conversation_id = m.conversation_id AND d.seq = m.seq)
-		ORDER BY m.seq DESC LIMIT 1`, convID, after, upTo, userID))
+		ORDER BY m.seq DESC LIMIT 1`, convID, after, upTo, userID, ChatNoticeReaction, ChatNoticeEdit))
 }
 
 // DeleteChatMessageForUser hides one message from one user.

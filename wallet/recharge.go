@@ -110,11 +110,18 @@ func (w *Wallet) Recharge(ctx context.Context, userID int64, req RechargeRequest
 	if !txHashPattern[protocol].MatchString(hash) {
 		return none, apierr.Fail(apierr.CodeTxHashInvalid, "wallet.txhash.invalid", "protocol", protocol)
 	}
+	if err := w.deposits().Placing(ctx, userID); err != nil {
+		return none, err
+	}
 	id := storage.NewID()
 	o := storage.RechargeOrder{ID: id, OrderNo: "R" + strconv.FormatInt(id, 10), UserID: userID, Amount: amount,
 		Protocol: protocol, Address: chain.Address, TxHash: hash, Status: storage.OrderUnderReview, CreatedAt: w.now()}
 	err = w.DB.Tx(ctx, func(tx storage.Tx) error {
 		if err := storage.CreateRechargeOrder(ctx, tx, o); err != nil {
+			return err
+		}
+		// A hold beyond the deposit limit is recorded here; the order stays.
+		if err := w.deposits().Placed(ctx, tx, o); err != nil && !w.deposits().Held(err) {
 			return err
 		}
 		if amount > opts.MaxDeposit {

@@ -99,6 +99,11 @@ var (
 // review; a second approval by another operator credits it; the first
 // approver approving again is refused (CodeSecondApprovalSame).
 func (w *Wallet) ConfirmRecharge(ctx context.Context, op Operator, id int64, remark string) (storage.RechargeOrder, error) {
+	if o, err := storage.RechargeOrderByID(ctx, w.DB, id); err == nil && o.Status == storage.OrderUnderReview {
+		if err := w.deposits().Crediting(ctx, o); err != nil { // held by player protection
+			return storage.RechargeOrder{}, err
+		}
+	}
 	a, err := storage.RechargeApprovalOf(ctx, w.DB, id)
 	twoNeeded := err == nil
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {

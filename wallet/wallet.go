@@ -43,6 +43,7 @@ type Wallet struct {
 	Reads interface {
 		Wallet(ctx context.Context, userID int64) (storage.WalletSummary, error)
 	}
+	Deposits Deposits // player protection's holds and refusals of recharges (deposits.go); nil: none
 }
 
 func (w *Wallet) log() *slog.Logger {

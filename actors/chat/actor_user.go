@@ -432,7 +432,7 @@ func (a *userActor) onMessages(ev *userEvent) {
 	for _, m := range ev.Msgs {
 		if m.Seq <= st.row.MaxSeq {
 			// Already counted (the row was read after this commit).
-			if m.Seq <= st.row.VisibleMax() && m.Seq > st.row.MinSeq && (st.latest == nil || m.Seq >= st.latest.Seq) {
+			if m.Seq <= st.row.VisibleMax() && m.Seq > st.row.MinSeq && (st.latest == nil || m.Seq >= st.latest.Seq) && !isMarkNotice(m.ContentType) {
 				st.latest = m
 			}
 			continue
@@ -440,6 +440,10 @@ func (a *userActor) onMessages(ev *userEvent) {
 		st.row.MaxSeq = m.Seq
 		st.row.LatestTime = m.SendTime
 		if m.Seq > st.row.VisibleMax() || m.Seq <= st.row.MinSeq {
+			continue
+		}
+		if isMarkNotice(m.ContentType) {
+			markedLatest(st, m) // a reaction or an edit is never the latest message
 			continue
 		}
 		st.latest = m

@@ -534,6 +534,9 @@ func (c *call) page(ref convRef, row storage.ChatUserConversation, q storage.Cha
 	for _, r := range rows {
 		res.MessageList = append(res.MessageList, fromStored(r))
 	}
+	if err := c.s.e.withMarks(c.ctx(), ref.ID, res.MessageList); err != nil {
+		return nil, err
+	}
 	if err := c.s.e.withReadState(c.ctx(), c.me(), ref, row, res.MessageList); err != nil {
 		return nil, err
 	}
@@ -699,6 +702,9 @@ func callFindMessages(c *call) (any, error) {
 		}
 		if len(msgs) == 0 {
 			continue
+		}
+		if err := e.withMarks(c.ctx(), ref.ID, msgs); err != nil {
+			return nil, err
 		}
 		item, err := c.resultItem(row, msgs)
 		if err != nil {

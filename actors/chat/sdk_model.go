@@ -94,6 +94,10 @@ type Message struct {
 	NotificationElem *NotificationElem `json:"notificationElem,omitempty"`
 	TypingElem       *TypingElem       `json:"typingElem,omitempty"`
 	AttachedInfoElem *AttachedInfoElem `json:"attachedInfoElem,omitempty"`
+	// kj's: the message's reactions and the time of its last edit, folded
+	// into history pages (reactions.go); absent on a message with none.
+	Reactions []MessageReaction `json:"reactions,omitempty"`
+	EditTime  int64             `json:"editTime,omitempty"`
 
 	// encoded is the message's JSON, made once when it is fanned out and
 	// shared by every recipient's push and conversation item.

@@ -91,6 +91,7 @@ type Config struct {
 	ChatWriters      int           // KJ_CHAT_WRITERS: chat writer workers (sends of many conversations per transaction)
 	ChatBatch        int           // KJ_CHAT_BATCH: messages per chat writer transaction at most
 	RevokeWindow     time.Duration // KJ_REVOKE_WINDOW: how long a sender may revoke a chat message
+	ChatEditWindow   time.Duration // KJ_CHAT_EDIT_WINDOW: how long a sender may edit a chat text message
 	ChatCoalesce     time.Duration // KJ_CHAT_COALESCE: how long a user's conversation and unread pushes gather changes (0: none)
 	ChatPushInterval time.Duration // KJ_CHAT_PUSH_INTERVAL: least time between two conversation pushes to one user (0: none)
 
@@ -330,6 +331,7 @@ var Vars = []Var{
 	{"KJ_GROUP_MAX_MEMBERS", "group-max-members", "2000", "largest number of members of a chat group or channel", intVar(2, 100000, func(c *Config) *int { return &c.GroupMaxMembers })},
 	{"KJ_CHAT_RECEIPT_GROUP_MAX", "chat-receipt-group-max", "100", "largest chat group (members) whose senders see who read their messages (1-2000)", intVar(1, 2000, func(c *Config) *int { return &c.ReceiptGroupMax })},
 	{"KJ_REVOKE_WINDOW", "revoke-window", "2m", "how long after sending a chat message its sender may revoke it", durationVar(func(c *Config) *time.Duration { return &c.RevokeWindow })},
+	{"KJ_CHAT_EDIT_WINDOW", "chat-edit-window", "15m", "how long after sending a chat text message its sender may edit it (everyone sees it marked edited)", durationVar(func(c *Config) *time.Duration { return &c.ChatEditWindow })},
 	{"KJ_CHAT_COALESCE", "chat-coalesce", "5ms", "how long a user's conversation and unread-total pushes gather changes before one push, which the message frames delivered meanwhile wait for (0: push every change)", shortDurationVar("5ms", func(c *Config) *time.Duration { return &c.ChatCoalesce })},
 	{"KJ_CHAT_PUSH_INTERVAL", "chat-push-interval", "0s", "least time between two conversation pushes to one user: a member of a busy group gets what changed within it, messages included, in one write (0: none)", shortDurationVar("50ms", func(c *Config) *time.Duration { return &c.ChatPushInterval })},
 	{"KJ_PPROF_ADDR", "pprof-addr", "", "loopback host:port serving Go profiles at /debug/pprof/ (CPU, heap, goroutine, block, mutex) for load tests; empty = off", func(c *Config, v string) error {
