@@ -27,6 +27,7 @@ func init() {
 		s.Post("/activation/lotteryBettingRecord", Identified, s.lotteryBettingRecord)
 		s.Post("/activation/trend", Identified, s.trend)
 		s.Post("/activation/fairness", Identified, s.fairness)
+		s.Post("/activation/roundBets", Identified, s.roundBets)
 		s.Post("/admin/windows", Operator, s.adminWindows)
 		s.Post("/admin/rounds/fairness", Operator, s.adminFairness)
 		s.Post("/admin/windows/update", Operator, s.adminWindowsUpdate)
@@ -118,10 +119,20 @@ func (s *Server) getRuleList(c *Call) (any, error) {
 			"betting": seconds(w.BettingMs), "drawing": seconds(w.DrawingMs), "rest": seconds(w.RestMs),
 		})})
 	}
+	// The fairness text says plainly whether the operator can foresee the
+	// draw: it can unless a public beacon decides it (docs/ROUNDS.md).
+	fair := apierr.Translate(c.Lang, "rounds.fair.text", nil) + " "
+	beacon := rs.BeaconSettings()
+	if beacon != nil {
+		fair += apierr.Translate(c.Lang, "rounds.fair.beacon", map[string]any{"beacon": beacon.URL, "wait": seconds(beacon.WaitMs)})
+	} else {
+		fair += apierr.Translate(c.Lang, "rounds.fair.foreseeable", nil)
+	}
 	return map[string]any{
 		"rules":    out,
 		"contents": window.Contents,
-		"fairness": apierr.Translate(c.Lang, "rounds.fair.text", nil),
+		"fairness": fair,
+		"beacon":   beacon, // null: no beacon, the draw is foreseeable by the operator
 	}, nil
 }
 
@@ -268,6 +279,28 @@ func (s *Server) fairness(c *Call) (any, error) {
 	return s.windowRead(c, func(rs *window.Rounds, windowID int64) (any, error) {
 		return rs.FairnessOf(c.Ctx, windowID)
 	})
+}
+
+type roundBetsReq struct {
+	WindowID int64  `json:"windowId"`
+	Issue    string `json:"issue"`
+}
+
+func (r roundBetsReq) windowID() int64 { return r.WindowID }
+
+// roundBets is a closed round's committed bet list (note number, content,
+// amount; no player), so anyone can recompute its betsHash, an input of
+// the draw, and find their own bets in it.
+func (s *Server) roundBets(c *Call) (any, error) {
+	rs, req, err := windowRequest[roundBetsReq](s, c)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.Issue) == "" {
+		return nil, apierr.Required("issue")
+	}
+	list, err := rs.BetList(c.Ctx, req.WindowID, req.Issue)
+	return list, roundsError(err, req.WindowID, req.Issue)
 }
 
 // adminFairness is the fairness report over every drawn round of a window,

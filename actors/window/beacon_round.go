@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -179,3 +180,66 @@ var roundsVoided = promauto.NewCounter(prometheus.CounterOpts{
 	Name: "kj_rounds_voided_total",
 	Help: "Rounds voided (beacon value late, or closed after it could be public); their bets refunded.",
 })
+
+// BeaconSettings is how the node draws new rounds, for the rules: the
+// beacon chain and how long a draw waits for it. Nil: no beacon.
+type BeaconSettings struct {
+	URL    string `json:"url"`
+	WaitMs int64  `json:"waitMs"`
+}
+
+// BeaconSettings answers the node's beacon, or nil when none is
+// configured (the draw is the seed's alone, foreseeable by the operator).
+func (s *Rounds) BeaconSettings() *BeaconSettings {
+	if s.Beacon == nil {
+		return nil
+	}
+	wait := s.Beacon.Wait
+	if wait <= 0 {
+		wait = DefaultBeaconWait
+	}
+	return &BeaconSettings{URL: s.Beacon.base(), WaitMs: wait.Milliseconds()}
+}
+
+// BetList is a closed round's committed bet list, as anyone may check it:
+// SHA-256 of its lines (BetLineText) is BetsHash, an input of the draw.
+type BetList struct {
+	WindowID int64         `json:"windowId"`
+	Issue    string        `json:"issue"`
+	BetsHash string        `json:"betsHash"` // "" while betting is open
+	Bets     []BetListItem `json:"bets"`     // empty while betting is open
+}
+
+// BetListItem is one accepted bet as the commitment covers it; whose bet
+// it is stays private.
+type BetListItem struct {
+	NoteNo  string  `json:"noteNo"`
+	Content Content `json:"content"`
+	Amount  int64   `json:"amount"`
+}
+
+// BetList answers a round's committed bet list once betting has closed.
+func (s *Rounds) BetList(ctx context.Context, windowID int64, issue string) (BetList, error) {
+	if _, err := s.window(ctx, windowID); err != nil {
+		return BetList{}, err
+	}
+	r, err := storage.RoundByIssue(ctx, s.DB, windowID, issue, false)
+	if errors.Is(err, storage.ErrNotFound) {
+		return BetList{}, ErrUnknownIssue
+	}
+	if err != nil {
+		return BetList{}, err
+	}
+	out := BetList{WindowID: windowID, Issue: issue, BetsHash: r.BetsHash, Bets: []BetListItem{}}
+	if r.BetsHash == "" {
+		return out, nil // not committed yet: the list is not final
+	}
+	lines, err := storage.BetLinesOfRound(ctx, s.DB, r.ID)
+	if err != nil {
+		return BetList{}, err
+	}
+	for _, l := range lines {
+		out.Bets = append(out.Bets, BetListItem{NoteNo: strconv.FormatInt(l.ID, 10), Content: Content(l.Content), Amount: l.Amount})
+	}
+	return out, nil
+}
