@@ -32,6 +32,9 @@ var auditActions = map[string]string{
 	"user.freeze":             "the player's user id",
 	"user.unfreeze":           "the player's user id",
 	"user.fundPassword.reset": "the player's user id",
+	// Written by the player, about themselves (account_data.go): the
+	// operator of the row is the player's own id.
+	"user.delete": "the player's user id",
 
 	"customer.handover": "the visitor number",
 	"customer.reply":    "the visitor number",

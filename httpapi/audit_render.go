@@ -33,6 +33,7 @@ var auditTexts = map[string][6]string{
 	"user.freeze":             {"Froze the sign-in of user {target}", "Bloqueó el inicio de sesión del usuario {target}", "Membekukan log masuk pengguna {target}", "Đã khóa đăng nhập của người dùng {target}", "冻结了用户 {target} 的登录", "凍結了用戶 {target} 的登入"},
 	"user.unfreeze":           {"Unfroze the sign-in of user {target}", "Desbloqueó el inicio de sesión del usuario {target}", "Menyahbekukan log masuk pengguna {target}", "Đã mở khóa đăng nhập của người dùng {target}", "解冻了用户 {target} 的登录", "解凍了用戶 {target} 的登入"},
 	"user.fundPassword.reset": {"Reset the fund password of user {target}", "Restableció la contraseña de fondos del usuario {target}", "Menetapkan semula kata laluan dana pengguna {target}", "Đã đặt lại mật khẩu quỹ của người dùng {target}", "重置了用户 {target} 的资金密码", "重設了用戶 {target} 的資金密碼"},
+	"user.delete":             {"User {target} deleted their own account (profile, phone, cards and avatar erased; money records kept under the id)", "El usuario {target} eliminó su propia cuenta (perfil, teléfono, tarjetas y avatar borrados; los registros de dinero se conservan con el id)", "Pengguna {target} memadam akaun sendiri (profil, telefon, kad dan avatar dipadam; rekod wang disimpan di bawah id)", "Người dùng {target} đã tự xóa tài khoản (hồ sơ, số điện thoại, thẻ và ảnh đại diện đã xóa; hồ sơ tiền được giữ theo id)", "用户 {target} 注销了自己的账户（资料、手机号、银行卡和头像已清除；资金记录以该 ID 保留）", "用戶 {target} 註銷了自己的帳戶（資料、手機號、銀行卡和頭像已清除；資金記錄以該 ID 保留）"},
 
 	"customer.handover": {"Handed visitor {target} to another agent", "Transfirió al visitante {target} a otro agente", "Menyerahkan pelawat {target} kepada ejen lain", "Đã chuyển khách {target} cho nhân viên khác", "将访客 {target} 转交给其他客服", "將訪客 {target} 轉交給其他客服"},
 	"customer.reply":    {"Replied to visitor {target}", "Respondió al visitante {target}", "Membalas pelawat {target}", "Đã trả lời khách {target}", "回复了访客 {target}", "回覆了訪客 {target}"},
@@ -81,7 +82,7 @@ var orderStatusWords = map[int][6]string{
 
 // auditCentsFields are the fields of a row's values that hold cents: shown
 // in points with two decimals.
-var auditCentsFields = map[string]bool{"amount": true, "minBet": true, "maxBet": true, "rechargeMax": true, "balance": true}
+var auditCentsFields = map[string]bool{"amount": true, "minBet": true, "maxBet": true, "rechargeMax": true, "balance": true, "pendingExchanges": true}
 
 // langIndex is the position of lang in apierr.Langs (en-US when unknown).
 func langIndex(lang string) int {

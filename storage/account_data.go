@@ -17,6 +17,11 @@ import (
 // web app shows it in the reader's language.
 const DeletedNickname = "deleted account"
 
+// KindForfeit is the transfer kind of money a player gave up when deleting
+// their account: the wallet's balance, or an exchange still under review,
+// to the house.
+const KindForfeit = "forfeit"
+
 // deletedName is the account name (and invite code) of a deleted
 // account's tombstone: "~" is not allowed in an account, so the name can
 // neither sign in nor collide with a real one, and the old name is free.

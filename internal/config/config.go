@@ -70,6 +70,9 @@ type Config struct {
 	// KJ_LEDGER_CHECK_INTERVAL: how often the node checks the ledger's
 	// invariants and exports the result; 0 = never.
 	LedgerCheckInterval time.Duration
+	// KJ_DELETED_ACCOUNT_RETENTION: how long a deleted account's money
+	// records keep the card an exchange was paid to (docs/PRIVACY.md).
+	DeletedAccountRetention time.Duration
 
 	// Activation windows. The count decides which windows run (1..n); the
 	// rest are the rules given to windows that do not exist yet (an
@@ -288,6 +291,7 @@ var Vars = []Var{
 	{"KJ_WINDOW_COUNT", "window-count", "3", "activation windows to run (1..n); 0 runs none", intVar(0, 9999, func(c *Config) *int { return &c.WindowCount })},
 	{"KJ_WINDOW_BETTING", "window-betting", "60s", "betting phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowBetting })},
 	{"KJ_WINDOW_DRAWING", "window-drawing", "10s", "drawing phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowDrawing })},
+	{"KJ_DELETED_ACCOUNT_RETENTION", "deleted-account-retention", "43800h", "how long after a player deletes their account the money records keep what the deletion did not erase at once (the card each exchange was paid to), before the node's sweep cuts it to its last four digits; the ledger, bets and audit rows stay under the account's id for good (docs/PRIVACY.md)", durationVar(func(c *Config) *time.Duration { return &c.DeletedAccountRetention })},
 	{"KJ_WINDOW_REST", "window-rest", "20s", "rest phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowRest })},
 	{"KJ_WINDOW_ODDS", "window-odds", "1.98", "payout multiple of a winning bet in a new window (stake included), up to 4 decimals", func(c *Config, v string) error {
 		bp, ok := parseOdds(v)
