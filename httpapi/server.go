@@ -30,7 +30,6 @@ import (
 	"kj/internal/config"
 	"kj/internal/counter"
 	"kj/internal/presence"
-	"kj/protection"
 	"kj/storage"
 	"kj/wallet"
 )
@@ -65,8 +64,6 @@ type Server struct {
 	smsSends sync.WaitGroup // reset codes being stored and sent after the answer (sms.go)
 
 	Customer *customer.Service // customer service's rules, behind its routes and /ws/customer (customer.go)
-
-	protect *protection.Service // player protection: limits, exclusions, held recharges (protection.go)
 }
 
 // Route describes one registered route, for the OpenAPI check and docs.
@@ -236,12 +233,12 @@ func (s *Server) signedIn(c *Call, u storage.User, sess storage.AuthSession, err
 		return apierr.Fail(apierr.CodeTokenExpired, "token.expired")
 	case errors.Is(err, auth.ErrReplaced):
 		return apierr.Fail(apierr.CodeLoggedElsewhere, "logged.elsewhere")
-	}
-	return err
-}
 	case errors.Is(err, auth.ErrDeviceLimit):
 		// The same client semantics (sign out), in words of its own.
 		return apierr.Fail(apierr.CodeLoggedElsewhere, "logged.out.device.limit")
+	}
+	return err
+}
 
 // envelope is the reply of every API call.
 type envelope struct {
