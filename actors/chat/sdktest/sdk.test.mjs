@@ -43,6 +43,8 @@ class Server {
         KJ_NATS_URL: '',
         KJ_LOG_LEVEL: 'warn',
         KJ_SHUTDOWN_TIMEOUT: '5s',
+        // Short, so the reactions-and-edits case sees an edit refused as too late.
+        KJ_CHAT_EDIT_WINDOW: '4s',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -641,4 +643,78 @@ test('attachments: an SDK picture message is shown to the peer, by token or sign
   // Not a member of the chat, or signed out: refused.
   assert.equal((await get(url, { token: carol.tokens.token })).status, 404);
   assert.equal((await get(url)).status, 403);
+});
+
+test('reactions and edits: kj notices 2901/2902 with seqs, live and after reconnect; rules refused with codes; the SDK keeps working', { timeout: 60000 }, async () => {
+  const { alice, bob, carol } = users;
+  const conv = single(alice.id, bob.id);
+  // kj's own calls, through the SDK's request plumbing.
+  const call = (u, name, ...args) =>
+    within(u.sdk.createRequestFunction(name, () => JSON.stringify(args))(), 10000, `${u.account}.${name}`);
+  const detail = (m) => JSON.parse(m.notificationElem.detail);
+
+  const msg = await alice.text('react to me', bob.id);
+  await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === msg.clientMsgID);
+  await bob.call('markConversationMessageAsRead', conv);
+  const unreadBefore = await bob.call('getTotalUnreadMsgCount');
+
+  // Live: a reaction and an edit reach the other side as notices with the next seqs.
+  const reacted = await call(bob, 'AddMessageReaction', conv, msg.clientMsgID, '👍');
+  assert.equal(reacted.errCode, 0, reacted.errMsg);
+  assert.deepEqual(reacted.data.map((r) => [r.emoji, r.count]), [['👍', 1]]);
+  const r = await alice.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.contentType === 2901);
+  assert.equal(r.seq, msg.seq + 1);
+  assert.deepEqual([detail(r).clientMsgID, detail(r).emoji, detail(r).add, detail(r).userID], [msg.clientMsgID, '👍', true, bob.id]);
+  const edited = await call(alice, 'EditMessage', conv, msg.clientMsgID, 'react to me, please');
+  assert.equal(edited.errCode, 0, edited.errMsg);
+  const e = await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.contentType === 2902);
+  assert.equal(e.seq, msg.seq + 2);
+  assert.equal(detail(e).textElem.content, 'react to me, please');
+  assert.ok(detail(e).editTime > 0);
+
+  // The SDK's own calls are unaffected: the list keeps the message (edited) as the latest, no unread.
+  assert.equal(await bob.call('getTotalUnreadMsgCount'), unreadBefore);
+  const [item] = await bob.call('getMultipleConversation', [conv]);
+  assert.equal(JSON.parse(item.latestMsg).clientMsgID, msg.clientMsgID);
+  assert.equal(JSON.parse(item.latestMsg).textElem.content, 'react to me, please');
+  assert.equal(item.unreadCount, 0);
+  const page = await bob.call('getAdvancedHistoryMessageList', { conversationID: conv, count: 3, startClientMsgID: '', lastMinSeq: 0 });
+  assert.deepEqual(page.messageList.map((m) => [m.seq, m.contentType]), [[msg.seq, 101], [msg.seq + 1, 2901], [msg.seq + 2, 2902]]);
+  const folded = page.messageList[0];
+  assert.equal(folded.textElem.content, 'react to me, please');
+  assert.ok(folded.editTime > 0);
+  assert.deepEqual(folded.reactions, [{ emoji: '👍', count: 1, userIDList: [bob.id] }]);
+  const later = await alice.text('and it still works', bob.id);
+  assert.equal(later.seq, msg.seq + 3);
+  await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === later.clientMsgID);
+
+  // Offline: what happened meanwhile comes on the catch-up by seq.
+  await bob.call('logout');
+  assert.equal((await call(alice, 'AddMessageReaction', conv, later.clientMsgID, '❤️')).errCode, 0);
+  assert.equal((await call(alice, 'EditMessage', conv, later.clientMsgID, 'and it still works!')).errCode, 0);
+  await bob.connect();
+  const caught = await bob.call('getAdvancedHistoryMessageListReverse', { conversationID: conv, startClientMsgID: '', lastMinSeq: later.seq, count: 20 });
+  assert.deepEqual(caught.messageList.map((m) => [m.seq, m.contentType]), [[later.seq + 1, 2901], [later.seq + 2, 2902]]);
+  assert.equal(detail(caught.messageList[0]).emoji, '❤️');
+  assert.equal(detail(caught.messageList[1]).textElem.content, 'and it still works!');
+
+  // Refused with codes, and nothing written.
+  const code = async (u, name, ...args) => (await call(u, name, ...args).then(() => ({ errCode: 0 }), (x) => x)).errCode;
+  assert.equal(await code(carol, 'AddMessageReaction', conv, msg.clientMsgID, '👍'), 1308); // not in the chat
+  assert.equal(await code(bob, 'EditMessage', conv, msg.clientMsgID, 'mine now'), 1351); // someone else's
+  await bob.call('addBlack', { toUserID: alice.id, ex: '' });
+  assert.equal(await code(alice, 'AddMessageReaction', conv, msg.clientMsgID, '😀'), 1311); // blocked
+  await bob.call('removeBlack', alice.id);
+  const group = await alice.call('createGroup', { memberUserIDs: [bob.id, carol.id], groupInfo: { groupName: 'Reactions', needVerification: 2 } });
+  const gconv = `sg_${group.groupID}`;
+  const said = await carol.text('carol here', '', group.groupID);
+  await alice.call('changeGroupMemberMute', { groupID: group.groupID, userID: carol.id, mutedSeconds: 60 });
+  assert.equal(await code(carol, 'AddMessageReaction', gconv, said.clientMsgID, '👍'), 1322); // muted
+  assert.equal(await code(carol, 'EditMessage', gconv, said.clientMsgID, 'carol'), 1322);
+  await alice.call('kickGroupMember', { groupID: group.groupID, reason: '', userIDList: [carol.id] });
+  assert.equal(await code(carol, 'AddMessageReaction', gconv, said.clientMsgID, '👍'), 1320); // not a member
+  await sleep(Math.max(0, msg.sendTime + 4100 - Date.now())); // until KJ_CHAT_EDIT_WINDOW has passed
+  assert.equal(await code(alice, 'EditMessage', conv, msg.clientMsgID, 'too late'), 1350);
+  const [after] = await bob.call('getMultipleConversation', [conv]);
+  assert.equal(after.maxSeq, later.seq + 2);
 });
