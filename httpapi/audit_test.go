@@ -417,6 +417,18 @@ func TestEveryAuditActionRecordsWhoWhereWhatBeforeAndAfter(t *testing.T) {
 		do("domain.save", "/admin/domain/save", `{"domain":"audit.example.org","appName":"Kay"}`, change, change, "audit.example.org")
 		do("domain.delete", "/admin/domain/delete", `{"domain":"audit.example.org"}`, change, deletion, "audit.example.org")
 		do("file.upload", "/admin/upload", ``, creation, change, "")
+		// A player deleting their own account: the row's operator is the
+		// player (account_data.go), and after is null (a deletion).
+		leaver, leaverTok := newUser(t, s, "audit_leaver")
+		if r := post(t, s, leaverTok.Token, "/user/account/delete", `{"password":"abc123"}`, "X-Forwarded-For", addr); r.Code != 0 {
+			t.Fatalf("/user/account/delete: %d %s", r.Code, r.Message)
+		}
+		if es := auditEntries(t, db); es[len(es)-1].Action != "user.delete" {
+			t.Fatalf("the deletion left %+v", es[len(es)-1])
+		} else {
+			auditRowShape(t, es[len(es)-1], leaver.ID, addr, leaver.IDString(), change, deletion)
+			seen["user.delete"] = true
+		}
 
 		// What an update records before and after is the stored object.
 		es, _ := storage.ListAudit(ctx, db, storage.AuditFilter{Action: "settings.save"}, 1, 0)
