@@ -30,6 +30,7 @@ import (
 	"kj/internal/config"
 	"kj/internal/counter"
 	"kj/internal/presence"
+	"kj/protection"
 	"kj/storage"
 	"kj/wallet"
 )
@@ -64,6 +65,8 @@ type Server struct {
 	smsSends sync.WaitGroup // reset codes being stored and sent after the answer (sms.go)
 
 	Customer *customer.Service // customer service's rules, behind its routes and /ws/customer (customer.go)
+
+	protect *protection.Service // player protection: limits, exclusions, held recharges (protection.go)
 }
 
 // Route describes one registered route, for the OpenAPI check and docs.

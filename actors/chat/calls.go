@@ -12,9 +12,10 @@ import (
 	"kj/storage"
 )
 
-// calls maps a reqFuncName to its handler. Names of the SDK that are not
-// here (local-storage inserts, burn-after-reading, signalling) are answered
-// with CodeChatUnknownCall.
+// calls maps a reqFuncName to its handler. Every name of the SDK's
+// RequestApi is here; those the app does on its own are answered
+// CodeChatNotSupported (calls_settings.go), any other name (signalling,
+// a typo) CodeChatUnknownCall.
 var calls = map[string]handlerFunc{}
 
 func register(m map[string]handlerFunc) {
@@ -109,7 +110,7 @@ func callGetSelfUserInfo(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return selfInfo(u), nil
+	return c.s.e.selfInfoOf(c.ctx(), u)
 }
 
 // callSetSelfInfo changes the nickname (1-10 characters) and avatar (one
@@ -158,7 +159,11 @@ func callSetSelfInfo(c *call) (any, error) {
 		return nil, err
 	}
 	c.s.self = senderOf(u, int(c.s.platform))
-	e.push([]int64{c.me()}, "OnSelfInfoUpdated", selfInfo(u))
+	info, err := e.selfInfoOf(c.ctx(), u)
+	if err != nil {
+		return nil, err
+	}
+	e.push([]int64{c.me()}, "OnSelfInfoUpdated", info)
 	return nil, nil
 }
 

@@ -76,9 +76,14 @@ const (
 	CodeChatMentionNotMember  = 1345 // an @message names someone who is not a member
 	CodeChatMentionAllDenied  = 1346 // only the owner and admins may mention everyone
 	CodeChatAvatarNotOwn      = 1347 // an avatar must be a picture the caller uploaded, or none
+	CodeChatEditTooLate       = 1350 // the edit window has passed
+	CodeChatEditDenied        = 1351 // only one's own text messages can be edited
+	CodeChatReactionLimit     = 1352 // a message has as many different reactions as it may
 	CodeChatTooFast           = 1360 // close reason: the client kept sending over the limits
 	CodeChatTooManySockets    = 1361 // close reason: too many sockets of the user on this platform
 	CodeChatDeviceLimit       = 1362 // close reason: signed out because the user signed in on more devices than allowed
+	CodeChatNotSupported      = 1370 // an SDK call the app does on its own (device storage, uploads); kj answers nothing else
+	CodeChatPrivateSingleOnly = 1371 // private chat (burn after reading) is for 1:1 chats only
 )
 
 // Error codes of the accounts area (docs/API.md). 1100-1149
@@ -114,6 +119,10 @@ const (
 	CodeSuperiorInvalid  = 1127 // binding oneself or one's own invitee
 	CodePhoneTaken       = 1128 // the phone is bound (verified) to another account
 	CodeAccountFrozen    = 1150 // an operator froze this account's sign-in
+	// Leaving with one's data (/user/data/export, /user/account/delete).
+	CodePasswordWrong  = 1170 // the login password asked again before an export or a deletion is wrong
+	CodeDeleteChoice   = 1171 // deleting an account that holds money without choosing to exchange or forfeit it
+	CodeDeleteNotReady = 1172 // deleting an account with bets not yet settled or a recharge under review
 )
 
 // Wallet error codes (1200-1299), listed in docs/API.md.
@@ -175,4 +184,17 @@ const (
 	CodeManifestOrder   = 1508 // forced version newer than the normal version
 	CodeUploadType      = 1509 // upload is not an accepted image or video
 	CodeUploadTooLarge  = 1510 // upload over its size cap
+)
+
+// Player protection error codes (1600-1699), listed in docs/API.md
+// (kj/protection, docs/PROTECTION.md).
+const (
+	CodeLossLimit        = 1600 // a bet beyond the player's daily, weekly or monthly loss limit (which one, and when it resets, in the message)
+	CodeCoolingOff       = 1601 // a bet or a recharge during the player's cool-off (until when in the message)
+	CodeSelfExcluded     = 1602 // a bet or a recharge during the player's self-exclusion (until when, or permanently)
+	CodeExclusionRange   = 1603 // a cool-off not 1-42 days, or a self-exclusion not 6-60 months nor permanent
+	CodeExclusionShorter = 1604 // a cool-off or self-exclusion ending before the one in force
+	CodeRechargeHeld     = 1605 // crediting a recharge held by the player's deposit limit or exclusion
+	CodeLimitInvalid     = 1606 // a limit that is not 0 (none) or a whole number of cents within the ledger's range
+	CodeRealityInvalid   = 1607 // a reality-check interval not 0 (off) nor 1-240 minutes
 )
