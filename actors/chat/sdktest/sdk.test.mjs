@@ -718,3 +718,140 @@ test('reactions and edits: kj notices 2901/2902 with seqs, live and after reconn
   const [after] = await bob.call('getMultipleConversation', [conv]);
   assert.equal(after.maxSeq, later.seq + 2);
 });
+
+test('SDK last calls: every name of the SDK\'s RequestApi is answered, none as an unknown call', { timeout: 60000 }, async () => {
+  const { RequestApi } = await import('open-im-sdk');
+  // Every name, straight over the protocol: the SDK's promise for InitSDK
+  // never settles (it drops that event) and Logout closes the socket, so a
+  // raw socket of a user of its own sends them all, Logout last.
+  const names = Object.values(RequestApi).filter((n) => n !== 'Login' && n !== 'Logout');
+  assert.ok(names.length >= 95, `the SDK names ${names.length} calls`);
+  const who = await signUp('every');
+  const ws = new WebSocket(`${server.ws}?sendID=${who.id}&token=${who.tokens.chatToken}&platformID=5&operationID=op-every`);
+  const replies = new Map();
+  const waiting = new Map();
+  ws.onmessage = (ev) => {
+    const r = JSON.parse(ev.data);
+    if (!r.operationID) return;
+    const w = waiting.get(r.operationID);
+    if (w) {
+      waiting.delete(r.operationID);
+      w(r);
+    } else replies.set(r.operationID, r);
+  };
+  await within(new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; }), 10000, 'socket open');
+  let n = 0;
+  const send = (reqFuncName, data = '[]') => {
+    const operationID = `every-${++n}`;
+    const got = replies.has(operationID)
+      ? Promise.resolve(replies.get(operationID))
+      : new Promise((resolve) => waiting.set(operationID, resolve));
+    ws.send(JSON.stringify({ reqFuncName, operationID, userID: who.id, data }));
+    return within(got, 10000, reqFuncName);
+  };
+  try {
+    assert.equal((await send('Login', JSON.stringify([who.id, who.tokens.chatToken]))).errCode, 0);
+    const answers = {};
+    for (const name of names) {
+      let r = await send(name);
+      // Over the request rate (30 a second): wait and ask again.
+      while (r.errCode === 1306) {
+        await sleep(250);
+        r = await send(name);
+      }
+      answers[name] = r;
+    }
+    const unknown = names.filter((k) => answers[k].errCode === 1301);
+    assert.deepEqual(unknown, [], `answered "unknown call": ${unknown.join(', ')}`);
+    for (const [name, r] of Object.entries(answers)) {
+      assert.equal(r.event, name);
+      if (r.errCode !== 0) assert.ok(r.errMsg, `${name}: an error without a message`);
+    }
+    // The calls the app does on its own say so, naming the call.
+    for (const name of ['InsertSingleMessageToLocalStorage', 'InsertGroupMessageToLocalStorage', 'SetMessageLocalEx', 'UploadFile', 'InitSDK']) {
+      assert.equal(answers[name].errCode, 1370, name);
+      assert.match(answers[name].errMsg, new RegExp(name));
+    }
+    const bye = await send('Logout');
+    assert.equal(bye.errCode, 0);
+    assert.ok(names.length + 2 === Object.values(RequestApi).length);
+  } finally {
+    ws.close();
+  }
+});
+
+test('SDK last calls: do not disturb for everything, @mark reset, local-only calls refused clearly', { timeout: 60000 }, async () => {
+  const { alice, bob, carol } = users;
+  // A second device of Alice's hears her do not disturb.
+  const other = new User(server, alice.account, alice.tokens);
+  await other.connect();
+  try {
+    await alice.call('setGlobalRecvMessageOpt', 2);
+    const info = await other.waitEvent(CbEvents.OnSelfInfoUpdated, (u) => u.globalRecvMsgOpt === 2);
+    assert.equal(info.userID, alice.id);
+    assert.equal((await other.call('getSelfUserInfo')).globalRecvMsgOpt, 2);
+    const bad = await rejection(alice.sdk.setGlobalRecvMessageOpt(9));
+    assert.equal(bad.errCode, 1302);
+    await other.call('setGlobalRecvMessageOpt', 0);
+    await alice.waitEvent(CbEvents.OnSelfInfoUpdated, (u) => u.globalRecvMsgOpt === 0);
+  } finally {
+    await within(other.sdk.logout(), 2000, 'second device logout').catch(() => undefined);
+  }
+
+  const group = await alice.call('createGroup', { memberUserIDs: [bob.id, carol.id], groupInfo: { groupName: 'Reset', needVerification: 2 } });
+  const gconv = `sg_${group.groupID}`;
+  const at = await alice.call('createTextAtMessage', { text: '@bob look', atUserIDList: [bob.id], atUsersInfo: [{ atUserID: bob.id, groupNickname: 'bob' }] });
+  await alice.call('sendMessage', { recvID: '', groupID: group.groupID, message: at });
+  const pushed = [CbEvents.OnNewConversation, CbEvents.OnConversationChanged];
+  await bob.waitAnyEvent(pushed, (l) => l.some((c) => c.conversationID === gconv && c.groupAtType === 1));
+  await bob.call('resetConversationGroupAtType', gconv);
+  await bob.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === gconv && c.groupAtType === 0));
+  const [reset] = await bob.call('getMultipleConversation', [gconv]);
+  assert.equal(reset.groupAtType, 0);
+  assert.ok(reset.unreadCount >= 1, 'the reset reads nothing');
+
+  const message = await alice.call('createTextMessage', 'local only');
+  const local = await rejection(alice.sdk.insertSingleMessageToLocalStorage({ message, recvID: bob.id, sendID: alice.id }));
+  assert.equal(local.errCode, 1370);
+  assert.match(local.errMsg, /InsertSingleMessageToLocalStorage/);
+  const ex = await rejection(alice.sdk.setMessageLocalEx({ conversationID: single(alice.id, bob.id), clientMsgID: message.clientMsgID, localEx: 'x' }));
+  assert.equal(ex.errCode, 1370);
+});
+
+test('SDK last calls: private chat burns a read message on both sides, and the setting reaches both users', { timeout: 60000 }, async () => {
+  const { alice, bob, carol } = users;
+  const conv = single(alice.id, bob.id);
+  const page = async (u) => (await u.call('getAdvancedHistoryMessageList', { conversationID: conv, count: 50, startClientMsgID: '', lastMinSeq: 0 })).messageList;
+  const kept = await alice.text('said before private chat', bob.id);
+  await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === kept.clientMsgID);
+
+  await alice.call('setConversationPrivateChat', { conversationID: conv, isPrivate: true });
+  await bob.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && c.isPrivateChat));
+  await bob.call('setConversationBurnDuration', { conversationID: conv, burnDuration: 2 });
+  await alice.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && c.isPrivateChat && c.burnDuration === 2));
+
+  const secret = await alice.text('this message will self-destruct', bob.id);
+  await bob.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === secret.clientMsgID);
+  // Unread, it stays; read, it goes burnDuration later from both sides.
+  await bob.call('markConversationMessageAsRead', conv);
+  const readAt = Date.now();
+  assert.ok((await page(bob)).some((m) => m.clientMsgID === secret.clientMsgID), 'gone before its time');
+  const gone = async (u) => {
+    for (const deadline = Date.now() + 10000; Date.now() < deadline; await sleep(200)) {
+      if (!(await page(u)).some((m) => m.clientMsgID === secret.clientMsgID)) return Date.now();
+    }
+    throw new Error(`${u.account} still has the private message`);
+  };
+  const [ta, tb] = await Promise.all([gone(alice), gone(bob)]);
+  assert.ok(Math.min(ta, tb) - readAt >= 1500, `burned ${Math.min(ta, tb) - readAt} ms after reading`);
+  for (const u of [alice, bob]) {
+    assert.ok((await page(u)).some((m) => m.clientMsgID === kept.clientMsgID), 'a message from before private chat burned');
+  }
+
+  const refused = await rejection(carol.sdk.setConversationPrivateChat({ conversationID: conv, isPrivate: false }));
+  assert.equal(refused.errCode, 1308);
+  const tooLong = await rejection(alice.sdk.setConversationBurnDuration({ conversationID: conv, burnDuration: 0 }));
+  assert.equal(tooLong.errCode, 1302);
+  await alice.call('setConversationPrivateChat', { conversationID: conv, isPrivate: false });
+  await bob.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && !c.isPrivateChat));
+});
