@@ -205,6 +205,28 @@ export interface BetInput {
   betId: string;
 }
 
+/** One line of a bet slip: a content and its stake in cents. */
+export interface SlipSelection {
+  content: BetContent;
+  amount: number;
+}
+
+/** A bet slip: 1-4 distinct contents on one round, accepted or refused together. */
+export interface SlipInput {
+  windowId: number;
+  issue: string;
+  selections: SlipSelection[];
+  /** Chosen by the client like a bet id (at most 62 characters); its bets get slipId.1, slipId.2, ... */
+  slipId: string;
+}
+
+/** An accepted slip: a bet per selection, in their order, and the total staked (cents). */
+export interface Slip {
+  slipId: string;
+  total: number;
+  bets: Bet[];
+}
+
 /** A fresh bet id: resending the same id returns the same bet (the server is idempotent on it). */
 export function newBetId(): string {
   const bytes = new Uint8Array(12);
@@ -220,6 +242,8 @@ export function createRoundsApi(client: ApiClient = api) {
     rules: (options?: RequestOptions) => client.request<RuleList>('/activation/getRuleList', {}, options),
     bet: (input: BetInput, options?: RequestOptions) =>
       client.request<Bet>('/activation/betRequest', { ...input }, options),
+    betSlip: (input: SlipInput, options?: RequestOptions) =>
+      client.request<Slip>('/activation/betSlip', { ...input }, options),
     history: (windowId: number, page: number, pageSize = 20, options?: RequestOptions) =>
       client.request<ResultPage>('/activation/historyPrize', { windowId, page, pageSize }, options),
     trend: (windowId: number, options?: RequestOptions) =>

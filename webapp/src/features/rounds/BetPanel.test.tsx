@@ -159,6 +159,74 @@ describe('BetPanel', () => {
     expect(api.called('/activation/betRequest')[0]!.body).toMatchObject({ content: 'SMALL', amount: 1551 });
   }, 20_000);
 
+  it('sends a slip of several selections after one confirmation with each and the total, and repeats it whole', async () => {
+    let answer: unknown = envelope(1200, 'Insufficient balance');
+    const slipOf = (body: Record<string, unknown>) => {
+      const selections = body.selections as { content: string; amount: number }[];
+      return {
+        slipId: body.slipId,
+        total: selections.reduce((sum, s) => sum + s.amount, 0),
+        bets: selections.map((s, n) => ({ ...s, betId: `${String(body.slipId)}.${n + 1}`, windowId: 1, issue: body.issue, noteNo: String(n), matched: false, result: '', payout: 0, placedAt: 1, settledAt: 0 })),
+      };
+    };
+    const api = stubApi({ '/activation/betSlip': (body: Record<string, unknown>) => (answer === null ? slipOf(body) : answer) });
+    const user = userEvent.setup();
+    renderPanel({ balance: 3000 });
+    await user.click(screen.getByRole('checkbox', { name: 'Bet slip: several selections' }));
+    await user.click(screen.getByRole('checkbox', { name: /Single/ }));
+    await user.click(screen.getByRole('checkbox', { name: /Big/ }));
+    expect(screen.getByRole('checkbox', { name: /Big/ })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('checkbox', { name: /Single/ })).toHaveAttribute('aria-checked', 'true');
+    await user.type(screen.getByRole('textbox', { name: 'Amount' }), '20');
+    expect(screen.getByText('2 selections, total 40.00')).toBeInTheDocument();
+    // The total, not each selection, is held against the balance: nothing is sent.
+    await user.click(submit());
+    expect(alert()).toHaveTextContent('Insufficient balance');
+    expect(api.calls).toHaveLength(0);
+
+    await user.clear(screen.getByRole('textbox', { name: 'Amount' }));
+    await user.type(screen.getByRole('textbox', { name: 'Amount' }), '10');
+    await new Promise((r) => setTimeout(r, 520));
+    await user.click(submit());
+    let dialog = await screen.findByRole('dialog', { name: 'Confirm the bet slip' });
+    expect(dialog).toHaveTextContent('Issue 20260301000100042, accepted or refused together:');
+    expect(within(dialog).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Big10.00', 'Single10.00']);
+    expect(dialog).toHaveTextContent('Total 20.00');
+    await user.click(within(dialog).getByRole('button', { name: 'Bet' }));
+    await waitFor(() => {
+      expect(alert()).toHaveTextContent('Insufficient balance');
+    });
+    const first = api.called('/activation/betSlip')[0]!;
+    expect(first.body).toMatchObject({ windowId: 1, issue: round.issue, selections: [{ content: 'BIG', amount: 1000 }, { content: 'SINGLE', amount: 1000 }] });
+    expect(String(first.body.slipId)).toMatch(/^[A-Za-z0-9._:-]{1,62}$/);
+    expect(api.called('/activation/betRequest')).toHaveLength(0);
+
+    answer = null;
+    await new Promise((r) => setTimeout(r, 520));
+    await user.click(submit());
+    dialog = await screen.findByRole('dialog', { name: 'Confirm the bet slip' });
+    await user.click(within(dialog).getByRole('button', { name: 'Bet' }));
+    await waitFor(() => {
+      expect(api.called('/activation/betSlip')).toHaveLength(2);
+    });
+    // A refusal is final: the next try is a new slip id.
+    expect(api.called('/activation/betSlip')[1]!.body.slipId).not.toBe(first.body.slipId);
+    const repeat = await screen.findByRole('button', { name: 'Repeat last slip: Big + Single, total 20.00 points' });
+    expect(JSON.parse(localStorage.getItem('kj.rounds.lastBet') ?? 'null')).toEqual({
+      selections: [{ content: 'BIG', cents: 1000 }, { content: 'SINGLE', cents: 1000 }],
+    });
+
+    await new Promise((r) => setTimeout(r, 520));
+    await user.click(repeat);
+    dialog = await screen.findByRole('dialog', { name: 'Confirm the bet slip' });
+    expect(dialog).toHaveTextContent('Total 20.00');
+    await user.click(within(dialog).getByRole('button', { name: 'Bet' }));
+    await waitFor(() => {
+      expect(api.called('/activation/betSlip')).toHaveLength(3);
+    });
+    expect(api.called('/activation/betSlip')[2]!.body).toMatchObject({ selections: [{ content: 'BIG', amount: 1000 }, { content: 'SINGLE', amount: 1000 }] });
+  }, 20_000);
+
   it('is disabled outside the betting phase', () => {
     stubApi({});
     renderPanel({ open: false });

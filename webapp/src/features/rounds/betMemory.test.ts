@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { needsConfirmation, readLastBet, readThreshold } from './betMemory';
+import { needsConfirmation, readLastBet, readLastPlay, readThreshold, storedPlay } from './betMemory';
 
 describe('bet memory', () => {
   it('reads back only a well-formed last bet', () => {
@@ -12,6 +12,21 @@ describe('bet memory', () => {
     expect(readLastBet({ content: 'SMALL', points: 1.5 })).toBeNull();
     expect(readLastBet('BIG')).toBeNull();
     expect(readLastBet(null)).toBeNull();
+  });
+
+  it('reads back a last slip whole, or nothing', () => {
+    const slip = [
+      { content: 'BIG', cents: 1000 },
+      { content: 'SINGLE', cents: 500 },
+    ] as const;
+    expect(readLastPlay(storedPlay(slip))).toEqual(slip);
+    expect(readLastPlay(storedPlay([{ content: 'DOUBLE', cents: 700 }]))).toEqual([{ content: 'DOUBLE', cents: 700 }]);
+    expect(storedPlay([{ content: 'DOUBLE', cents: 700 }])).toEqual({ content: 'DOUBLE', cents: 700 });
+    expect(readLastPlay({ selections: [{ content: 'BIG', cents: 1000 }] })).toBeNull(); // a slip has two or more
+    expect(readLastPlay({ selections: [{ content: 'BIG', cents: 1000 }, { content: 'BIG', cents: 500 }] })).toBeNull();
+    expect(readLastPlay({ selections: [{ content: 'BIG', cents: 1000 }, { content: 'SMALL', cents: -1 }] })).toBeNull();
+    expect(readLastPlay({ selections: 'BIG' })).toBeNull();
+    expect(readLastPlay(null)).toBeNull();
   });
 
   it('asks for confirmation only above a threshold that is set', () => {

@@ -24,6 +24,31 @@ export function readLastBet(value: unknown): LastBet | null {
   return { content: content as BetContent, cents };
 }
 
+/**
+ * The last play read back: one bet, or the selections of a bet slip ({selections: [{content,
+ * cents}, ...]}, 2-4 distinct contents). Anything else becomes null.
+ */
+export function readLastPlay(value: unknown): LastBet[] | null {
+  const selections = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).selections : undefined;
+  if (selections === undefined) {
+    const single = readLastBet(value);
+    return single ? [single] : null;
+  }
+  if (!Array.isArray(selections) || selections.length < 2 || selections.length > BET_CONTENTS.length) return null;
+  const out: LastBet[] = [];
+  for (const item of selections) {
+    const bet = readLastBet(item);
+    if (!bet || out.some((b) => b.content === bet.content)) return null;
+    out.push(bet);
+  }
+  return out;
+}
+
+/** What is stored for a play: a single bet as before, a slip as its selections. */
+export function storedPlay(play: readonly LastBet[]): unknown {
+  return play.length === 1 ? { ...play[0] } : { selections: play.map((b) => ({ ...b })) };
+}
+
 /** Whether a bet of amountCents needs the player's confirmation (threshold in cents; 0 = never). */
 export function needsConfirmation(amountCents: number, thresholdCents: number): boolean {
   return thresholdCents > 0 && amountCents > thresholdCents;
