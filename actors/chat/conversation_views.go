@@ -50,7 +50,9 @@ func (e *Engine) convMetas(ctx context.Context, userID int64, rows []storage.Cha
 		if r.SessionType == sessionSingle {
 			u := users[r.PeerID]
 			m.showName, m.faceURL = u.Nickname, u.Avatar
-			if rm := remarks[r.PeerID]; rm != "" {
+			// A deleted account reads as one to everyone, whatever remark
+			// a friend gave it (storage.DeleteAccount).
+			if rm := remarks[r.PeerID]; rm != "" && u.Nickname != storage.DeletedNickname {
 				m.showName = rm
 			}
 		} else {
