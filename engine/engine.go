@@ -195,6 +195,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 		Wallet: &wallet.Wallet{DB: db, Ledger: n.Ledger, Counters: n.Counters, Clock: n.Clock, Config: cfg, Log: log},
 	})
 	n.onStop(n.API.WaitForSMS) // before the store closes (hooks run newest first)
+	// The copies' marks check uses the store too.
+	n.onStop(func(context.Context) { n.API.StopReads() })
 	n.routes()
 	n.Handle("/ws", n.Chat)
 	n.OnDrain(n.Chat.Drain)

@@ -48,3 +48,11 @@ func (b viewBalances) Balance(ctx context.Context, userID int64) (int64, error) 
 	w, err := b.v.Wallet(ctx, userID)
 	return w.Balance, err
 }
+
+// StopReads stops the copies' background check (userview.Views.Close);
+// the node then reads the store.
+func (s *Server) StopReads() {
+	if s.reads != nil {
+		s.reads.Close()
+	}
+}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"kj/actors/window"
 	"kj/internal/bus"
 	"kj/storage"
 	"kj/storage/storagetest"
+	"kj/storage/userview"
 )
 
 // playersReads are the routes a player calls all the time, answered from
@@ -93,26 +95,42 @@ func TestPlayersReadsAskTheStoreNothingOnceWarm(t *testing.T) {
 	})
 }
 
-// A copy is served at most userview.MaxAge: a change the store's commits
-// did not report (here a statement outside the store's functions) shows
-// once that has passed.
-func TestPlayersReadsBackstopIsTheMaximumAge(t *testing.T) {
+// A change made outside kj's store functions (here a hand-written
+// statement) shows at once when whoever made it raises the manual change
+// mark, and at the latest when the copy reaches userview.CopyMaxAge.
+func TestPlayersReadsSeeHandWrittenChanges(t *testing.T) {
 	db := storagetest.SQLite(t)
 	s, c := testServer(t, db)
 	u, tok := newUser(t, s, "agedreader")
 	var info UserInfo
+	ctx := context.Background()
 	ok(t, s, tok.Token, "/user/mine", "{}", &info)
-	if _, err := db.Exec(context.Background(), `UPDATE users SET nickname = 'direct' WHERE id = $1`, u.ID); err != nil {
+	if _, err := db.Exec(ctx, `UPDATE users SET nickname = 'direct' WHERE id = $1`, u.ID); err != nil {
 		t.Fatal(err)
 	}
 	ok(t, s, tok.Token, "/user/mine", "{}", &info)
 	if info.NickName != "agedreader" {
-		t.Fatalf("nickName %q before the maximum age; the copy should still answer", info.NickName)
+		t.Fatalf("nickName %q before anything said so; the copy should still answer", info.NickName)
 	}
-	c.Advance(settingsAge)
+	c.Advance(userview.CopyMaxAge)
 	ok(t, s, tok.Token, "/user/mine", "{}", &info)
 	if info.NickName != "direct" {
-		t.Fatalf("nickName %q after the maximum age, want direct", info.NickName)
+		t.Fatalf("nickName %q after the copy's maximum age, want direct", info.NickName)
+	}
+
+	if _, err := db.Exec(ctx, `UPDATE users SET nickname = 'marked' WHERE id = $1`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(ctx, `UPDATE change_marks SET seq = seq + 1 WHERE origin = 'manual'`); err != nil {
+		t.Fatal(err)
+	}
+	// The node's check runs every half second of real time.
+	deadline := time.Now().Add(3 * userview.MaxAge)
+	for ok(t, s, tok.Token, "/user/mine", "{}", &info); info.NickName != "marked"; ok(t, s, tok.Token, "/user/mine", "{}", &info) {
+		if time.Now().After(deadline) {
+			t.Fatalf("nickName %q %v after the manual mark was raised, want marked", info.NickName, 3*userview.MaxAge)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
