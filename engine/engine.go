@@ -364,6 +364,7 @@ func (n *Node) ServeListener(ctx context.Context, ln net.Listener) error {
 	}
 	n.Log.Info("kj draining", "timeout", n.Config.ShutdownTimeout)
 	nodeUp.Set(0)
+	sweepDeletedAccounts(ctx, n.Log.With("area", "accounts"), n.API.SweepDeletedAccounts)
 	sctx, cancel := context.WithTimeout(context.Background(), n.Config.ShutdownTimeout)
 	defer cancel()
 	// Sockets are hijacked connections that Shutdown does not wait for: the
