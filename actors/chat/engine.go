@@ -191,7 +191,7 @@ type commitState struct {
 type delivery struct {
 	flushes *flusher   // tells user actors to flush, once per coalescing window (fanout.go)
 	pushed  *fannedOut // messages fanned out lately (fanned_out.go)
-	webPush Pusher     // offered the committed messages, for devices with the app closed (push_hook.go); nil: off
+	webPush pushHook   // offered the committed messages, for devices with the app closed (push_hook.go)
 }
 
 // clusterState is how the node hears other nodes: the bus (in process on
@@ -487,7 +487,7 @@ func (e *Engine) deliver(userIDs []int64, ev *userEvent) {
 			e.fanOut(u, ev)
 		}
 	}
-	if ev.Kind == evMsgs && e.delivery.webPush != nil {
+	if ev.Kind == evMsgs {
 		e.offerPush(userIDs, ev)
 	}
 	if !e.cfg.Cluster || len(userIDs) == 0 {
