@@ -42,6 +42,7 @@ var auditActions = map[string]string{
 	"recharge.approve":  "the order id",
 	"recharge.confirm":  "the order id",
 	"recharge.fail":     "the order id",
+	"recharge.release":  "the order id", // a recharge held by player protection let through (protection.go)
 	"exchange.complete": "the order id",
 	"exchange.fail":     "the order id",
 	"window.rules":      "the window id",

@@ -380,6 +380,10 @@ func TestEveryAuditActionRecordsWhoWhereWhatBeforeAndAfter(t *testing.T) {
 		big := order()
 		do("recharge.approve", "/admin/recharge/confirm", fmt.Sprintf(`{"orderId":%q,"remark":"first look"}`, big), change, change, big)
 		s.Wallet.Config.RechargeMax = max
+		// A recharge held by the player's deposit limit, let through (protection.go).
+		ok(t, s, patTok.Token, "/protection/limit", `{"kind":"deposit","period":"day","amount":1000}`, nil)
+		held := order()
+		do("recharge.release", "/admin/protection/holds/release", fmt.Sprintf(`{"orderId":%q,"remark":"asked"}`, held), change, change, held)
 		do("user.fundPassword.reset", "/admin/user/resetFundPassword", fmt.Sprintf(`{"userId":%q,"reason":"forgot"}`, pat.IDString()), change, change, pat.IDString())
 		do("window.rules", "/admin/windows/update", `{"windowId":1,"odds":"1.95","maxBet":50000}`, change, change, "1")
 		bank := idOf(do("bank.add", "/admin/bank/add", `{"name":"Banco Todo","country":"ES","sort":9}`, creation, change, ""), "id")
