@@ -7,10 +7,10 @@
 //
 // Without KJ_BIN the binary is built with `go build` first. Node 20 needs
 // --experimental-websocket; Node 22+ has a global WebSocket.
-import { test, before, after } from 'node:test';
+import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,10 +23,11 @@ const suffix = String(Date.now() % 1e6);
 
 /** A `kj serve` process on a free port and a fresh data directory. */
 class Server {
-  constructor(bin, dataDir, port) {
+  constructor(bin, dataDir, port, env = {}) {
     this.bin = bin;
     this.dataDir = dataDir;
     this.port = port;
+    this.env = env; // variables of its own, over the suite's
     this.base = `http://127.0.0.1:${port}`;
     this.ws = `ws://127.0.0.1:${port}/ws`;
     this.log = '';
@@ -45,6 +46,7 @@ class Server {
         KJ_SHUTDOWN_TIMEOUT: '5s',
         // Short, so the reactions-and-edits case sees an edit refused as too late.
         KJ_CHAT_EDIT_WINDOW: '4s',
+        ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -854,4 +856,168 @@ test('SDK last calls: private chat burns a read message on both sides, and the s
   assert.equal(tooLong.errCode, 1302);
   await alice.call('setConversationPrivateChat', { conversationID: conv, isPrivate: false });
   await bob.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && !c.isPrivateChat));
+});
+
+/** A message of the server's table (internal/apierr/locales), to compare words exactly. */
+function serverText(lang, key) {
+  return JSON.parse(readFileSync(join(repo, 'internal', 'apierr', 'locales', `${lang}.json`), 'utf8'))[key];
+}
+
+// Several devices of one user (KJ_LOGIN_POLICY=devices): a server of its own, two SDK
+// clients of one user on the same platform, each its own sign-in.
+describe('several devices of one user (KJ_LOGIN_POLICY=devices)', () => {
+  let devServer;
+  let devDir;
+  const kicks = new Map(); // User -> the OnKickedOffline frames it got, with errCode and errMsg
+
+  async function devSignIn(account) {
+    const r = await devServer.api('/accountLogin', { account, password, platform: 5, operationID: `op-${account}` });
+    assert.equal(r.code, 0, `accountLogin ${account}: ${r.message}`);
+    const u = new User(devServer, account, r.data);
+    kicks.set(u, []);
+    return u;
+  }
+
+  async function devConnect(u) {
+    await u.connect();
+    u.sdk.on(CbEvents.OnKickedOffline, (res) => kicks.get(u).push(res));
+    return u;
+  }
+
+  async function devSignUp(name) {
+    const account = `${name}${suffix}`;
+    const reg = await devServer.api('/register', { account, password });
+    assert.equal(reg.code, 0, `register ${account}: ${reg.message}`);
+    return devConnect(await devSignIn(account));
+  }
+
+  let dan; // first device
+  let dan2; // second device, same user, same platform
+  let erin;
+
+  before(async () => {
+    devDir = mkdtempSync(join(tmpdir(), 'kj-sdk-devices-'));
+    devServer = new Server(server.bin, join(devDir, 'data'), await freePort(), {
+      KJ_LOGIN_POLICY: 'devices',
+      KJ_LOGIN_MAX_DEVICES: '2',
+    });
+    await devServer.start();
+    dan = await devSignUp('dan');
+    erin = await devSignUp('erin');
+    dan2 = await devConnect(await devSignIn(dan.account));
+    await dan.call('addFriend', { toUserID: erin.id, reqMsg: 'hi' });
+    await erin.waitEvent(CbEvents.OnFriendApplicationAdded);
+    await erin.call('acceptFriendApplication', { toUserID: dan.id, handleMsg: 'ok' });
+    await dan.waitEvent(CbEvents.OnFriendAdded);
+  });
+
+  after(async () => {
+    for (const u of kicks.keys()) await within(u.sdk.logout(), 2000, 'logout').catch(() => undefined);
+    await devServer?.stop();
+    rmSync(devDir, { recursive: true, force: true });
+  });
+
+  test('two devices: a send on one is the other\'s own; a read on one clears unread and @ on both; draft, pin and do not disturb follow', { timeout: 60000 }, async () => {
+    // The second sign-in on the same platform did not sign the first out.
+    assert.equal(await dan.call('getLoginStatus'), 3);
+    assert.equal(await dan2.call('getLoginStatus'), 3);
+    assert.deepEqual(kicks.get(dan), []);
+    const conv = single(dan.id, erin.id);
+
+    // Sent from the first device: the second receives it as its user's own message.
+    const sent = await dan.text('from my phone', erin.id);
+    const echoed = await dan2.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === sent.clientMsgID);
+    assert.equal(echoed.sendID, dan.id);
+    assert.equal(echoed.recvID, erin.id);
+    assert.equal(echoed.seq, sent.seq);
+    assert.equal(echoed.textElem.content, 'from my phone');
+    await dan2.waitAnyEvent([CbEvents.OnNewConversation, CbEvents.OnConversationChanged], (l) =>
+      l.some((c) => c.conversationID === conv && JSON.parse(c.latestMsg).clientMsgID === sent.clientMsgID));
+    const [mine] = await dan2.call('getMultipleConversation', [conv]);
+    assert.equal(JSON.parse(mine.latestMsg).sendID, dan.id);
+    assert.equal(mine.unreadCount, 0, 'one\'s own message is not unread on another device');
+    await erin.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === sent.clientMsgID);
+
+    // A mention in a group reaches both devices; reading on one clears unread and @ on both.
+    const group = await erin.call('createGroup', { memberUserIDs: [dan.id], groupInfo: { groupName: 'Devices', needVerification: 2 } });
+    const gconv = `sg_${group.groupID}`;
+    const at = await erin.call('createTextAtMessage', {
+      text: '@dan look',
+      atUserIDList: [dan.id],
+      atUsersInfo: [{ atUserID: dan.id, groupNickname: 'dan' }],
+    });
+    const atSent = await erin.call('sendMessage', { recvID: '', groupID: group.groupID, message: at });
+    const pushed = [CbEvents.OnNewConversation, CbEvents.OnConversationChanged];
+    for (const d of [dan, dan2]) {
+      await d.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === atSent.clientMsgID);
+      await d.waitAnyEvent(pushed, (l) => l.some((c) => c.conversationID === gconv && c.groupAtType === 1 && c.unreadCount === 1));
+    }
+    const total = await dan2.call('getTotalUnreadMsgCount');
+    assert.ok(total >= 1);
+    await dan.call('markConversationMessageAsRead', gconv);
+    await dan2.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === gconv && c.unreadCount === 0 && c.groupAtType === 0));
+    await dan2.waitEvent(CbEvents.OnTotalUnreadMessageCountChanged, (n) => n === total - 1);
+    const [readThere] = await dan2.call('getMultipleConversation', [gconv]);
+    assert.equal(readThere.unreadCount, 0);
+    assert.equal(readThere.groupAtType, 0);
+
+    // Draft, pin and do not disturb set on one device show on the other.
+    await dan.call('setConversationDraft', { conversationID: conv, draftText: 'half a thought' });
+    await dan2.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && c.draftText === 'half a thought'));
+    await dan2.call('pinConversation', { conversationID: conv, isPinned: true });
+    await dan.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === conv && c.isPinned));
+    await dan.call('setConversationRecvMessageOpt', { conversationID: gconv, opt: 2 });
+    await dan2.waitEvent(CbEvents.OnConversationChanged, (l) => l.some((c) => c.conversationID === gconv && c.recvMsgOpt === 2));
+    const [pinned, quiet] = await dan2.call('getMultipleConversation', [conv, gconv]).then((l) =>
+      [l.find((c) => c.conversationID === conv), l.find((c) => c.conversationID === gconv)]);
+    assert.equal(pinned.isPinned, true);
+    assert.equal(pinned.draftText, 'half a thought');
+    assert.equal(quiet.recvMsgOpt, 2);
+    // The other user's view is untouched.
+    const [hers] = await erin.call('getMultipleConversation', [conv]);
+    assert.equal(hers.isPinned, false);
+    assert.equal(hers.draftText, '');
+  });
+
+  test('the device limit: a third sign-in signs out the oldest, told so in words of its own', { timeout: 60000 }, async () => {
+    const third = await devConnect(await devSignIn(dan.account));
+    await dan.waitEvent(CbEvents.OnKickedOffline);
+    const [frame] = kicks.get(dan);
+    assert.equal(frame.errCode, 1362);
+    // The socket speaks the default language (no Accept-Language on it): zh-CN.
+    assert.equal(frame.errMsg, serverText('zh-CN', 'chat.device.limit'));
+    assert.notEqual(frame.errMsg, serverText('zh-CN', 'chat.kicked'));
+    // The other two stay signed in and keep chatting.
+    assert.deepEqual(kicks.get(dan2), []);
+    const next = await erin.text('still there?', dan.id);
+    for (const d of [dan2, third]) await d.waitEvent(CbEvents.OnRecvNewMessage, (m) => m.clientMsgID === next.clientMsgID);
+    // The signed-out device's token answers 403 with the same words, not "logged in elsewhere".
+    const r = await fetch(`${devServer.base}/api/user/mine`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en-US', token: dan.tokens.token },
+      body: '{}',
+    }).then((x) => x.json());
+    assert.equal(r.code, 403);
+    assert.equal(r.message, serverText('en-US', 'logged.out.device.limit'));
+    // Its chat token cannot sign a socket in again: the same code, a kick (4003), no retry.
+    const frames = [];
+    const ws = new WebSocket(`${devServer.ws}?sendID=${dan.id}&token=${encodeURIComponent(dan.tokens.chatToken)}&platformID=5&operationID=again`);
+    ws.onmessage = (ev) => frames.push(JSON.parse(ev.data));
+    const code = await within(new Promise((resolve) => (ws.onclose = (ev) => resolve(ev.code))), 10000, 'refused socket closes');
+    assert.equal(code, 4003);
+    assert.deepEqual(frames.map((f) => [f.event, f.errCode]), [['Login', 1362], ['OnKickedOffline', 1362]]);
+  });
+});
+
+test('the platform policy (the default) is unchanged: a second sign-in kicks the first with "logged in elsewhere"', { timeout: 30000 }, async () => {
+  const first = await signUp('fay');
+  await first.connect();
+  const kicked = [];
+  first.sdk.on(CbEvents.OnKickedOffline, (res) => kicked.push(res));
+  const second = await signIn(first.account);
+  await second.connect();
+  await first.waitEvent(CbEvents.OnKickedOffline);
+  assert.equal(kicked[0].errCode, 1305);
+  assert.equal(kicked[0].errMsg, serverText('zh-CN', 'chat.kicked'));
+  await within(second.sdk.logout(), 2000, 'logout').catch(() => undefined);
 });
