@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 
 	"kj/actors/window"
@@ -45,6 +46,7 @@ func (s *Server) betSlip(c *Call) (any, error) {
 		return nil, slipInvalid()
 	}
 	sels := make([]window.Selection, len(req.Selections))
+	var total int64 // the slip's stake, saturating: an amount that large is refused by the round's maximum
 	for n, sel := range req.Selections {
 		switch {
 		case sel.Content == "":
@@ -57,17 +59,24 @@ func (s *Server) betSlip(c *Call) (any, error) {
 			return nil, err
 		}
 		sels[n] = window.Selection{Content: window.Content(sel.Content), Amount: amount}
-	}
-	// Player protection (issue 37 item 2) checks the player's limits on
-	// the bet path with the user and the stake: a slip is checked once,
-	// with its total (the sum of its selections' amounts), here, before
-	// the desk, when that check is on the bet path.
-	slip, err := rs.BetSlip(c.Ctx, window.SlipRequest{UserID: c.User.ID, WindowID: req.WindowID, Issue: req.Issue,
-		SlipID: req.SlipID, Selections: sels, ArrivedAt: arrived})
-	if err != nil {
-		if errors.Is(err, window.ErrSlipInvalid) {
-			return nil, slipInvalid()
+		if total > math.MaxInt64-amount {
+			total = math.MaxInt64
+		} else {
+			total += amount
 		}
+	}
+	// Player protection judges the slip once, by its total, as it judges a
+	// single bet by its amount (protection.go).
+	var slip window.SlipView
+	err = s.ProtectedBet(c.Ctx, c.User.ID, total, func() (err error) {
+		slip, err = rs.BetSlip(c.Ctx, window.SlipRequest{UserID: c.User.ID, WindowID: req.WindowID, Issue: req.Issue,
+			SlipID: req.SlipID, Selections: sels, ArrivedAt: arrived})
+		return err
+	})
+	switch {
+	case errors.Is(err, window.ErrSlipInvalid):
+		return nil, slipInvalid()
+	case err != nil:
 		return nil, roundsError(err, req.WindowID, req.Issue)
 	}
 	return slip, nil

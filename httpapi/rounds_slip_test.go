@@ -142,3 +142,37 @@ func TestBetSlipRefusedWholeWritesNothing(t *testing.T) {
 		}
 	})
 }
+
+// Player protection judges a slip by its total: a loss limit each
+// selection alone stays under refuses the slip whole, writing nothing.
+func TestBetSlipIsHeldToTheLossLimitByItsTotal(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		s, _ := roundsServer(t, db)
+		h := s.Handler()
+		alice, tok := newUser(t, s, "alice")
+		fund(t, db, alice.ID, 50000)
+		round, _ := storage.LatestRound(context.Background(), db, 1)
+		post := func(path, body string) reply {
+			return call(t, h, "POST", "/api/"+path, body, "token", tok.Token, "Accept-Language", "en-US")
+		}
+		if r := post("protection/limit", `{"kind":"loss","period":"day","amount":1000}`); r.Code != 0 {
+			t.Fatalf("limit: %+v", r)
+		}
+		slip := func(id string, a, b int) reply {
+			return post("activation/betSlip", fmt.Sprintf(`{"windowId":1,"issue":%q,"slipId":%q,"selections":[{"content":"BIG","amount":%d},{"content":"DOUBLE","amount":%d}]}`, round.Issue, id, a, b))
+		}
+		bets, transfers := countRows(t, db, "round_bets"), countRows(t, db, "ledger_transfers")
+		if r := slip("over", 600, 600); r.Code != apierr.CodeLossLimit || r.Message == "" {
+			t.Fatalf("a slip over the loss limit by its total: %+v", r)
+		}
+		if countRows(t, db, "round_bets") != bets || countRows(t, db, "ledger_transfers") != transfers {
+			t.Fatal("a slip refused by the loss limit wrote")
+		}
+		if r := slip("under", 500, 500); r.Code != 0 {
+			t.Fatalf("a slip within the loss limit: %+v", r)
+		}
+		if b, _ := storage.AccountBalance(context.Background(), db, storage.Wallet(alice.ID)); b != 49000 {
+			t.Fatalf("balance %d", b)
+		}
+	})
+}
