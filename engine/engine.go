@@ -32,6 +32,7 @@ import (
 	"kj/internal/config"
 	"kj/internal/counter"
 	"kj/internal/presence"
+	"kj/push"
 	"kj/storage"
 	"kj/wallet"
 	"kj/webapp"
@@ -185,6 +186,15 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 		DB: db, Bus: n.Bus, Clock: n.Clock, Sessions: n.Sessions, Presence: n.Presence, Actors: n.Actors, Log: log,
 	}, chat.Config{NodeID: cfg.NodeID, Cluster: cfg.NATSURL != "", GroupMaxMembers: cfg.GroupMaxMembers, ReceiptGroupMax: cfg.ReceiptGroupMax, RevokeWindow: cfg.RevokeWindow, EditWindow: cfg.ChatEditWindow,
 		Writers: cfg.ChatWriters, WriterBatch: cfg.ChatBatch, Coalesce: coalesce(cfg.ChatCoalesce), PushInterval: cfg.ChatPushInterval, MaxSocketsPerUser: cfg.ChatMaxSocketsPerUser})
+	// Web Push to devices with the app closed; stopped after the chat
+	// engine (hooks run newest first), which offers it the messages.
+	pusher, err := push.Start(ctx, push.Deps{DB: db, Presence: n.Presence, Bus: n.Bus, Clock: n.Clock, Log: log},
+		push.Config{Subject: cfg.PushSubject, TTL: cfg.PushTTL})
+	if err != nil {
+		return nil, err
+	}
+	n.onStop(func(context.Context) { pusher.Close() })
+	n.Chat.UsePush(pusher)
 	if err := n.Chat.Start(ctx); err != nil {
 		return nil, fmt.Errorf("chat engine: %w", err)
 	}

@@ -135,6 +135,7 @@ type Sender struct {
 	public, private string // the VAPID key pair, base64url
 
 	queue chan Notice
+	quit  chan struct{} // Close: the workers stop (the queue is never closed, so a late Offer cannot panic)
 	wg    sync.WaitGroup
 	once  sync.Once
 	sub   bus.Subscription
@@ -158,7 +159,8 @@ func Start(ctx context.Context, d Deps, cfg Config) (*Sender, error) {
 	if d.Clock == nil {
 		d.Clock = clock.Real{}
 	}
-	s := &Sender{cfg: cfg, deps: d, log: d.Log.With("area", "push"), queue: make(chan Notice, cfg.Queue)}
+	s := &Sender{cfg: cfg, deps: d, log: d.Log.With("area", "push"), queue: make(chan Notice, cfg.Queue),
+		quit: make(chan struct{})}
 	var err error
 	if s.public, s.private, err = Keys(ctx, d.DB, d.Clock); err != nil {
 		return nil, fmt.Errorf("push: VAPID keys: %w", err)
@@ -246,26 +248,32 @@ func (s *Sender) Offer(n Notice) {
 	}
 }
 
-// Close stops taking notices and waits for the workers to finish the
-// queued ones (each bounded by the client's timeout).
+// Close stops the workers once each has finished the notice in hand
+// (bounded by the client's timeout); notices still queued are dropped, as
+// pushes are a courtesy the app's own sync does not depend on.
 func (s *Sender) Close() {
 	s.once.Do(func() {
 		if s.sub != nil {
 			_ = s.sub.Unsubscribe()
 		}
-		close(s.queue)
+		close(s.quit)
 	})
 	s.wg.Wait()
 }
 
 func (s *Sender) work() {
 	defer s.wg.Done()
-	for n := range s.queue {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		if err := s.handle(ctx, n); err != nil {
-			s.log.Warn("push", "conversation", n.ConversationID, "err", err)
+	for {
+		select {
+		case <-s.quit:
+			return
+		case n := <-s.queue:
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			if err := s.handle(ctx, n); err != nil {
+				s.log.Warn("push", "conversation", n.ConversationID, "err", err)
+			}
+			cancel()
 		}
-		cancel()
 	}
 }
 
