@@ -2,6 +2,7 @@ package window
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -441,4 +443,67 @@ func TestCloseAfterTheBeaconValueVoids(t *testing.T) {
 		}
 		e.ledgerOK()
 	})
+}
+
+// beaconExample is docs/ROUNDS.md's worked example of a beacon round,
+// computed here so the document cannot drift from the code.
+func beaconExample(t *testing.T) (string, Outcome) {
+	const seed = "b5c2ff18248a578045a421a656ba258b7483aab06777a99e953ff493a776f6bf"
+	const issue = "20260301000100001"
+	bets := []storage.BetLine{{ID: 101, Content: "BIG", Amount: 500}, {ID: 102, Content: "SMALL", Amount: 100},
+		{ID: 103, Content: "SINGLE", Amount: 2500}}
+	sig := make([]byte, 48)
+	for i := range sig {
+		sig[i] = byte(i)
+	}
+	sum := sha256.Sum256(sig)
+	value := hex.EncodeToString(sum[:])
+	if err := (BeaconValue{Round: 1222, Randomness: value, Signature: hex.EncodeToString(sig)}).check(1222); err != nil {
+		t.Fatal(err)
+	}
+	betsHash := BetsHash(bets)
+	msg := DrawMessage(issue, betsHash, 1222, value)
+	m := hmacSHA256(mustHex(t, seed), msg)
+	o := DrawRound(mustHex(t, seed), issue, betsHash, 1222, value)
+	var words []string
+	for i := 0; i < 32; i += 4 {
+		words = append(words, m[2*i:2*i+8])
+	}
+	var list strings.Builder
+	for _, b := range bets {
+		list.WriteString(strings.TrimSuffix(BetLineText(b), "\n") + `\n`)
+	}
+	l := o.Labels()
+	block := fmt.Sprintf(`serverSeed  = %s
+issue       = %s
+bet list    = %s   (one line per bet, in note order)
+betsHash    = %s   (SHA-256 of the bet list)
+beaconRound = 1222
+signature   = %s
+beaconValue = %s   (SHA-256 of the signature)
+message     = %s
+h           = %s
+digits      = %d, %d, %d → sum %d → %s, %s`, seed, issue, list.String(), betsHash, hex.EncodeToString(sig), value, msg,
+		strings.Join(words, " "), o.Digits[0], o.Digits[1], o.Digits[2], o.Sum, l[0], l[1])
+	return block, o
+}
+
+func hmacSHA256(key []byte, msg string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(msg))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func TestDocumentedBeaconExample(t *testing.T) {
+	want, o := beaconExample(t)
+	if o.Digits != [3]int{0, 1, 1} || o.Labels() != [2]Content{Small, Double} {
+		t.Fatalf("beacon example draws %v %v (the web app's test pins 0, 1, 1)", o.Digits, o.Labels())
+	}
+	doc, err := os.ReadFile("../../docs/ROUNDS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), want) {
+		t.Fatalf("docs/ROUNDS.md's beacon example has drifted; its block must read:\n%s", want)
+	}
 }

@@ -58,6 +58,24 @@ export interface RoundResult {
   seedHash: string;
   serverSeed: string;
   drawnAt: number;
+  /** SHA-256 of the bet list committed when betting closed (docs/ROUNDS.md). */
+  betsHash?: string;
+  /** The public beacon round that decided the draw with the seed; 0 or absent: none (foreseeable by the operator). */
+  beaconRound?: number;
+  /** Where anyone reads that beacon round; '' without a beacon. */
+  beaconUrl?: string;
+  /** When the beacon published the round (unix ms). */
+  beaconAt?: number;
+  /** The beacon round's randomness, hex. */
+  beaconValue?: string;
+}
+
+/** A closed round's committed bet list (/activation/roundBets): SHA-256 of its lines is betsHash. */
+export interface RoundBetList {
+  windowId: number;
+  issue: string;
+  betsHash: string;
+  bets: { noteNo: string; content: BetContent; amount: number }[];
 }
 
 export interface NextRound {
@@ -250,6 +268,8 @@ export function createRoundsApi(client: ApiClient = api) {
       client.request<Trend>('/activation/trend', { windowId }, options),
     fairness: (windowId: number, options?: RequestOptions) =>
       client.request<Fairness>('/activation/fairness', { windowId }, options),
+    roundBets: (windowId: number, issue: string, options?: RequestOptions) =>
+      client.request<RoundBetList>('/activation/roundBets', { windowId, issue }, options),
   };
 }
 

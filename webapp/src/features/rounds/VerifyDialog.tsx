@@ -1,17 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RoundResult } from '../../api/rounds';
-import { VerificationUnavailableError, verifyRound } from './fairness';
+import { roundsApi, type RoundResult } from '../../api/rounds';
+import { VerificationUnavailableError, verifyBetList, verifyRound } from './fairness';
 
 interface VerifyDialogProps {
   result: RoundResult;
   onClose: () => void;
 }
 
-function Check({ ok, label }: { ok: boolean; label: string }) {
+function Check({ ok, label, field }: { ok: boolean; label: string; field?: string }) {
   return (
-    <p className={`verify__check verify__check--${ok ? 'ok' : 'bad'}`} data-ok={ok}>
+    <p className={`verify__check verify__check--${ok ? 'ok' : 'bad'}`} data-ok={ok} data-check={field}>
       <span aria-hidden="true">{ok ? '✓' : '✗'}</span> {label}
     </p>
   );
@@ -19,14 +19,24 @@ function Check({ ok, label }: { ok: boolean; label: string }) {
 
 /**
  * Recomputes the round in this browser with Web Crypto: SHA-256 of the revealed seed against
- * the hash published before betting, and the digits from HMAC-SHA256(seed, issue).
+ * the hash published before betting, the bet list against the hash committed at the close, and
+ * the digits from HMAC-SHA256(seed, issue[:betsHash:beaconRound:beaconValue]). Every input is
+ * shown, so the same can be done with standard tools (docs/ROUNDS.md).
  */
 export function VerifyDialog({ result, onClose }: VerifyDialogProps) {
   const { t } = useTranslation();
   const closeRef = useRef<HTMLButtonElement>(null);
+  const beacon = (result.beaconRound ?? 0) > 0;
   const check = useQuery({
-    queryKey: ['rounds', 'verify', result.windowId, result.issue, result.serverSeed],
+    queryKey: ['rounds', 'verify', result.windowId, result.issue, result.serverSeed, result.beaconValue ?? ''],
     queryFn: () => verifyRound(result),
+    staleTime: Infinity,
+    retry: false,
+  });
+  const betList = useQuery({
+    queryKey: ['rounds', 'verify', 'bets', result.windowId, result.issue],
+    queryFn: async () => verifyBetList(await roundsApi.roundBets(result.windowId, result.issue, { quiet: true })),
+    enabled: Boolean(result.betsHash),
     staleTime: Infinity,
     retry: false,
   });
@@ -43,6 +53,10 @@ export function VerifyDialog({ result, onClose }: VerifyDialogProps) {
   }, [onClose]);
 
   const v = check.data;
+  const list = betList.data;
+  // A beacon round is verified only with its bet list checked too.
+  const verified = v ? v.verified && (!beacon || list?.matches === true) : false;
+  const listPending = Boolean(result.betsHash) && betList.isPending;
   return (
     <div className="sheet-backdrop" onClick={onClose} role="presentation">
       <section
@@ -69,11 +83,39 @@ export function VerifyDialog({ result, onClose }: VerifyDialogProps) {
           <dd className="mono" data-field="seedHash">{result.seedHash}</dd>
           <dt>{t('rounds.verify.serverSeed')}</dt>
           <dd className="mono" data-field="serverSeed">{result.serverSeed}</dd>
+          {result.betsHash ? (
+            <>
+              <dt>{t('rounds.verify.betsHash')}</dt>
+              <dd className="mono" data-field="betsHash">{result.betsHash}</dd>
+            </>
+          ) : null}
+          {beacon ? (
+            <>
+              <dt>{t('rounds.verify.beaconRound')}</dt>
+              <dd className="mono" data-field="beaconRound">
+                {result.beaconUrl ? (
+                  <a href={result.beaconUrl} target="_blank" rel="noreferrer noopener">
+                    {result.beaconRound}
+                  </a>
+                ) : (
+                  result.beaconRound
+                )}
+                {result.beaconAt ? ` · ${new Date(result.beaconAt).toISOString()}` : null}
+              </dd>
+              <dt>{t('rounds.verify.beaconValue')}</dt>
+              <dd className="mono" data-field="beaconValue">{result.beaconValue}</dd>
+            </>
+          ) : null}
           <dt>{t('rounds.verify.published')}</dt>
           <dd className="mono">
             {result.digits.join(' + ')} = {result.sum}
           </dd>
         </dl>
+        {beacon ? null : (
+          <p className="muted-note" data-field="foreseeable">
+            {t('rounds.verify.foreseeable')}
+          </p>
+        )}
         {check.isPending ? <p className="muted-note">{t('rounds.verify.computing')}</p> : null}
         {check.error ? (
           <p className="form-message" role="alert">
@@ -81,11 +123,19 @@ export function VerifyDialog({ result, onClose }: VerifyDialogProps) {
           </p>
         ) : null}
         {v ? (
-          <div className="verify__computed" data-verified={v.verified}>
+          <div className="verify__computed" data-verified={verified}>
             <h3 className="verify__subtitle">{t('rounds.verify.inBrowser')}</h3>
             <dl className="verify__facts">
               <dt>{t('rounds.verify.computedHash')}</dt>
               <dd className="mono" data-field="computedHash">{v.computedHash}</dd>
+              {list ? (
+                <>
+                  <dt>{t('rounds.verify.computedBetsHash', { count: list.count })}</dt>
+                  <dd className="mono" data-field="computedBetsHash">{list.computedHash}</dd>
+                </>
+              ) : null}
+              <dt>{t('rounds.verify.message')}</dt>
+              <dd className="mono" data-field="message">{v.message}</dd>
               <dt>{t('rounds.verify.hmac')}</dt>
               <dd className="mono" data-field="hmac">{v.hmac}</dd>
               <dt>{t('rounds.verify.digits')}</dt>
@@ -94,13 +144,31 @@ export function VerifyDialog({ result, onClose }: VerifyDialogProps) {
               </dd>
             </dl>
             <Check ok={v.hashMatches} label={v.hashMatches ? t('rounds.verify.hashOk') : t('rounds.verify.hashBad')} />
+            {list ? (
+              <Check
+                ok={list.matches}
+                field="betList"
+                label={list.matches ? t('rounds.verify.betsOk', { count: list.count }) : t('rounds.verify.betsBad')}
+              />
+            ) : null}
+            {betList.error ? (
+              <p className="form-message" role="alert">
+                {t('rounds.verify.betsUnavailable')}
+              </p>
+            ) : null}
             <Check ok={v.digitsMatch} label={v.digitsMatch ? t('rounds.verify.digitsOk') : t('rounds.verify.digitsBad')} />
-            <p className={`verify__verdict verify__verdict--${v.verified ? 'ok' : 'bad'}`} role="status">
-              {v.verified ? t('rounds.verify.verified') : t('rounds.verify.notVerified')}
-            </p>
+            {listPending ? null : (
+              <p className={`verify__verdict verify__verdict--${verified ? 'ok' : 'bad'}`} role="status">
+                {verified
+                  ? beacon
+                    ? t('rounds.verify.verifiedBeacon', { round: result.beaconRound })
+                    : t('rounds.verify.verified')
+                  : t('rounds.verify.notVerified')}
+              </p>
+            )}
           </div>
         ) : null}
-        <p className="verify__recipe">{t('rounds.verify.recipe')}</p>
+        <p className="verify__recipe">{t(beacon ? 'rounds.verify.recipeBeacon' : 'rounds.verify.recipe')}</p>
       </section>
     </div>
   );

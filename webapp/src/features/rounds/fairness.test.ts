@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, digitOf, hexToBytes, outcomeOf, VerificationUnavailableError, verifyRound } from './fairness';
+import {
+  bytesToHex,
+  digitOf,
+  drawMessage,
+  hexToBytes,
+  outcomeOf,
+  VerificationUnavailableError,
+  verifyBetList,
+  verifyRound,
+} from './fairness';
 
 // docs/ROUNDS.md's worked example (checked against the Go draw by TestDocumentedWorkedExample).
 const example = {
@@ -50,6 +59,51 @@ describe('verifyRound', () => {
     await expect(verifyRound(example, undefined as unknown as SubtleCrypto)).resolves.toBeDefined();
     const noCrypto = verifyRound(example, null as unknown as SubtleCrypto);
     await expect(noCrypto).rejects.toBeInstanceOf(VerificationUnavailableError);
+  });
+});
+
+// docs/ROUNDS.md's beacon worked example (checked against the Go draw by TestDocumentedBeaconExample).
+const beaconExample = {
+  ...example,
+  betsHash: '9c2b35850b228d98146c69876c23c00d2d7132d49ce6ca0b8e419d407bd3af90',
+  beaconRound: 1222,
+  beaconValue: '4dbdc2b2b62cb00749785bc84202236dbc3777d74660611b8e58812f0cfde6c3',
+  digits: [0, 1, 1] as [number, number, number],
+};
+const exampleBets = {
+  windowId: 1,
+  issue: example.issue,
+  betsHash: beaconExample.betsHash,
+  bets: [
+    { noteNo: '101', content: 'BIG' as const, amount: 500 },
+    { noteNo: '102', content: 'SMALL' as const, amount: 100 },
+    { noteNo: '103', content: 'SINGLE' as const, amount: 2500 },
+  ],
+};
+
+describe('a round decided by a beacon', () => {
+  it('recomputes the documented beacon example exactly', async () => {
+    const v = await verifyRound(beaconExample);
+    expect(v.message).toBe(`${example.issue}:${beaconExample.betsHash}:1222:${beaconExample.beaconValue}`);
+    expect(v.hmac).toBe('0c0418e822bbe60021fc8ac083534bad6a76223a97e6a2d98e26c1b8967763e8');
+    expect(v.digits).toEqual([0, 1, 1]);
+    expect(v.verified).toBe(true);
+  });
+
+  it('depends on the bet list and the beacon value', async () => {
+    const dropped = await verifyRound({ ...beaconExample, betsHash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' });
+    expect(dropped.hmac).not.toBe('0c0418e822bbe60021fc8ac083534bad6a76223a97e6a2d98e26c1b8967763e8');
+    const otherValue = await verifyRound({ ...beaconExample, beaconValue: '00'.repeat(32) });
+    expect(otherValue.hmac).not.toBe(dropped.hmac);
+    expect(drawMessage({ issue: 'x', beaconRound: 0, betsHash: 'h', beaconValue: 'v' })).toBe('x');
+  });
+
+  it('checks the published bet list against its committed hash', async () => {
+    await expect(verifyBetList(exampleBets)).resolves.toMatchObject({ count: 3, matches: true });
+    const dropped = await verifyBetList({ ...exampleBets, bets: exampleBets.bets.slice(1) });
+    expect(dropped.matches).toBe(false);
+    const added = await verifyBetList({ ...exampleBets, bets: [...exampleBets.bets, { noteNo: '104', content: 'BIG', amount: 1 }] });
+    expect(added.matches).toBe(false);
   });
 });
 

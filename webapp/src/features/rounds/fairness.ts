@@ -3,14 +3,18 @@
  * seedHash = hex(SHA-256(seed bytes)); h = HMAC-SHA256(key = seed bytes, message = issue as
  * ASCII); digit_i = floor(u_i × 10) with u_i = big-endian uint32(h[4i..4i+4]) / 2^32, computed
  * exactly as (x × 10) >> 32; sum decides BIG (14-27) / SMALL (0-13) and SINGLE (odd) / DOUBLE.
+ * A round decided by a public beacon takes the HMAC of issue:betsHash:beaconRound:beaconValue
+ * instead of the issue alone, and its bet list hashes to betsHash (see verifyBetList).
  */
-import type { BetContent, RoundResult } from '../../api/rounds';
+import type { BetContent, RoundBetList, RoundResult } from '../../api/rounds';
 
 export interface Verification {
   /** SHA-256 of the revealed seed, hex. */
   computedHash: string;
   hashMatches: boolean;
-  /** HMAC-SHA256(seed, issue), hex. */
+  /** The HMAC's message: the issue, or issue:betsHash:beaconRound:beaconValue with a beacon. */
+  message: string;
+  /** HMAC-SHA256(seed, message), hex. */
   hmac: string;
   /** The first three big-endian uint32 words of the HMAC, as used for the digits. */
   words: [number, number, number];
@@ -57,8 +61,34 @@ export function webCrypto(): SubtleCrypto | undefined {
   return scope.crypto?.subtle;
 }
 
+/** The HMAC's message (docs/ROUNDS.md): the issue alone without a beacon. */
+export function drawMessage(
+  result: Pick<RoundResult, 'issue' | 'betsHash' | 'beaconRound' | 'beaconValue'>,
+): string {
+  if (!result.beaconRound) return result.issue;
+  return `${result.issue}:${result.betsHash ?? ''}:${result.beaconRound}:${(result.beaconValue ?? '').toLowerCase()}`;
+}
+
+export interface BetListCheck {
+  count: number;
+  /** SHA-256 of the list's lines "<noteNo>:<content>:<amount>\n", hex. */
+  computedHash: string;
+  matches: boolean;
+}
+
+/** Recomputes a round's bet-list commitment from its published list. */
+export async function verifyBetList(
+  list: RoundBetList,
+  subtle: SubtleCrypto | undefined = webCrypto(),
+): Promise<BetListCheck> {
+  if (!subtle) throw new VerificationUnavailableError();
+  const text = list.bets.map((b) => `${b.noteNo}:${b.content}:${b.amount}\n`).join('');
+  const computedHash = bytesToHex(await subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return { count: list.bets.length, computedHash, matches: computedHash === list.betsHash.trim().toLowerCase() };
+}
+
 export async function verifyRound(
-  result: Pick<RoundResult, 'issue' | 'digits' | 'seedHash' | 'serverSeed'>,
+  result: Pick<RoundResult, 'issue' | 'digits' | 'seedHash' | 'serverSeed' | 'betsHash' | 'beaconRound' | 'beaconValue'>,
   subtle: SubtleCrypto | undefined = webCrypto(),
 ): Promise<Verification> {
   if (!subtle) throw new VerificationUnavailableError();
@@ -66,7 +96,8 @@ export async function verifyRound(
   if (!seed) throw new Error('the revealed seed is not hex');
   const hash = bytesToHex(await subtle.digest('SHA-256', seed));
   const key = await subtle.importKey('raw', seed, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = await subtle.sign('HMAC', key, new TextEncoder().encode(result.issue));
+  const message = drawMessage(result);
+  const mac = await subtle.sign('HMAC', key, new TextEncoder().encode(message));
   const view = new DataView(mac);
   const words: [number, number, number] = [view.getUint32(0), view.getUint32(4), view.getUint32(8)];
   const digits: [number, number, number] = [digitOf(words[0]), digitOf(words[1]), digitOf(words[2])];
@@ -76,6 +107,7 @@ export async function verifyRound(
   return {
     computedHash: hash,
     hashMatches,
+    message,
     hmac: bytesToHex(mac),
     words,
     digits,
