@@ -58,6 +58,9 @@ export interface Order {
   bankName?: string;
   holderName?: string;
   cardNumber?: string;
+  /** A new recharge held (not credited) by the player's deposit limit, and why (docs/PROTECTION.md). */
+  held?: boolean;
+  heldMessage?: string;
 }
 
 export interface PointsRecord {

@@ -126,6 +126,10 @@ export const routes: RouteObject[] = [
         lazy: screen(() => import('../features/wallet/records/ExchangeRecordPage'), 'ExchangeRecordPage'),
       },
       {
+        path: 'pages/setting/responsible-play',
+        lazy: screen(() => import('../features/protection/ResponsiblePlayPage'), 'ResponsiblePlayPage'),
+      },
+      {
         path: 'pages/setting/modify-password',
         lazy: screen(() => import('../features/account/settings/ModifyPasswordPage'), 'ModifyPasswordPage'),
       },

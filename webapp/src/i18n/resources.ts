@@ -7,6 +7,7 @@ import type discover from './locales/discover/zh-CN.json';
 import type launch from './locales/launch/zh-CN.json';
 import type modal from './locales/modal/zh-CN.json';
 import type notices from './locales/notices/zh-CN.json';
+import type protection from './locales/protection/zh-CN.json';
 import type rounds from './locales/rounds/zh-CN.json';
 import type videos from './locales/videos/zh-CN.json';
 import type wallet from './locales/wallet/zh-CN.json';
@@ -30,6 +31,7 @@ export const NAMESPACES = [
   'customer',
   'launch',
   'modal',
+  'protection',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
@@ -45,7 +47,8 @@ export type Translation = typeof common &
   typeof city &
   typeof customer &
   typeof launch &
-  typeof modal;
+  typeof modal &
+  typeof protection;
 
 export type Tree = Record<string, unknown>;
 

@@ -42,6 +42,7 @@ export const SETTING_PATHS = {
   addBank: '/pages/setting/add-bank',
   nickName: '/pages/setting/nick-name',
   bankManagement: '/pages/setting/bank-management',
+  responsiblePlay: '/pages/setting/responsible-play',
 } as const;
 
 /** `path` with a `redirect` back to `to` once its form is done. */

@@ -7,6 +7,7 @@ import { TAB_PATHS } from '../../navigation/paths';
 import { EmptyState } from '../../components/empty-state/EmptyState';
 import { PageHeader } from '../../components/page-header/PageHeader';
 import { formatMoney } from '../../format';
+import { PlayGuard } from '../protection/PlayGuard';
 import { BetPanel } from './BetPanel';
 import { Countdown } from './Countdown';
 import { FairnessPanel } from './FairnessPanel';
@@ -188,6 +189,7 @@ export function IncentiveWindowPage() {
         </p>
       ) : null}
       {round ? <BetPanel round={round} open={phase === 'betting' && round.phase === 'betting'} balance={balance} /> : null}
+      <PlayGuard />
 
       <div className="window-tabs" role="tablist" aria-label={t('rounds.tabs.label')}>
         {(['bets', 'history', 'trend', 'fairness', 'rules'] as const).map((name) => (

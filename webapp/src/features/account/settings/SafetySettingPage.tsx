@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo, walletSummaryQuery } from '../queries';
 import { SETTING_PATHS, TAB_PATHS } from '../../../navigation/paths';
-import { CardIcon, KeyIcon, LockIcon, PhoneIcon } from '../../../components/icons/Icons';
+import { CardIcon, KeyIcon, LockIcon, PhoneIcon, ShieldIcon } from '../../../components/icons/Icons';
 import { MenuLink, MenuList } from '../../../components/menu/Menu';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { queryBody } from '../../../components/status/QueryGate';
@@ -36,6 +36,7 @@ export function SafetySettingPage() {
           label={t('safety.fundPassword')}
           value={hasFundPassword ? t('safety.set') : t('safety.notSet')}
         />
+        <MenuLink to={SETTING_PATHS.responsiblePlay} icon={<ShieldIcon />} label={t('protection.link')} />
       </MenuList>
     );
   });

@@ -156,7 +156,11 @@ function RechargeForm({ chains, currency }: { chains: ChainType[]; currency: str
 
   if (order) {
     return (
-      <EmptyState icon="success" title={t('recharge.submittedTitle')} text={t('recharge.submittedText', { orderNo: order.orderNo })}>
+      <EmptyState
+        icon="success"
+        title={t('recharge.submittedTitle')}
+        text={order.held && order.heldMessage ? order.heldMessage : t('recharge.submittedText', { orderNo: order.orderNo })}
+      >
         <Link className="button" to={MY_PATHS.pointsDetails}>
           {t('mine.pointsDetails')}
         </Link>
