@@ -75,7 +75,7 @@ export const chatReconnectingAtom = atom(false);
  * Set when the server ended this session (kicked offline, token expired) and the stored
  * session was dropped; the shell tells the user and opens the sign-in page, then clears it.
  */
-export const chatSessionEndedAtom = atom<'kicked' | 'expired' | null>(null);
+export const chatSessionEndedAtom = atom<'kicked' | 'deviceLimit' | 'expired' | null>(null);
 
 let sessionSync: (() => void) | null = null;
 
@@ -112,7 +112,7 @@ function endIfSessionEnded(socket: ChatSocket, store: KeyValueStore, jotai: AppS
   if (token === '' || token === replacedChatToken) return;
   if (store.get(STORAGE_KEYS.wsToken) !== token) return;
   endSessionLocally(store);
-  jotai.set(chatSessionEndedAtom, state);
+  jotai.set(chatSessionEndedAtom, socket.kickedByDeviceLimit ? 'deviceLimit' : state);
 }
 
 /**

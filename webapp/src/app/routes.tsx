@@ -130,6 +130,10 @@ export const routes: RouteObject[] = [
         lazy: screen(() => import('../features/protection/ResponsiblePlayPage'), 'ResponsiblePlayPage'),
       },
       {
+        path: 'pages/setting/devices',
+        lazy: screen(() => import('../features/account/devices/DevicesPage'), 'DevicesPage'),
+      },
+      {
         path: 'pages/setting/modify-password',
         lazy: screen(() => import('../features/account/settings/ModifyPasswordPage'), 'ModifyPasswordPage'),
       },

@@ -36,6 +36,7 @@ export const MY_PATHS = {
 /** The settings pages ("Setting"). */
 export const SETTING_PATHS = {
   modifyPassword: '/pages/setting/modify-password',
+  devices: '/pages/setting/devices',
   fundPassword: '/pages/setting/fund-password',
   changeFundPassword: '/pages/setting/change-fund-password',
   phoneNumber: '/pages/setting/phone-number',

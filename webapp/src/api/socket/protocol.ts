@@ -34,6 +34,8 @@ export const SocketErrorCode = {
 export const ChatErrorCode = {
   tokenExpired: 1304,
   kicked: 1305,
+  /** Signed out because the account signed in on more devices than allowed (KJ_LOGIN_POLICY=devices). */
+  deviceLimit: 1362,
   rateLimited: 1306,
   userNotFound: 1307,
   conversationNotFound: 1308,

@@ -308,6 +308,36 @@ describe('ChatSocket', () => {
     expect(b.env.sockets).toHaveLength(1);
   });
 
+  it('the device limit (1362) is a kick of its own: no reconnect, told apart from "signed in elsewhere"', () => {
+    // Kicked on a live socket.
+    const a = setup();
+    a.socket.start({ userID: '42', token: 't' });
+    a.env.socket.signIn();
+    a.env.socket.receive({ event: 'OnKickedOffline', errCode: 1362, errMsg: 'too many devices' });
+    expect(a.socket.state).toBe('kicked');
+    expect(a.socket.kickedByDeviceLimit).toBe(true);
+    a.env.advance(5_000);
+    expect(a.env.sockets).toHaveLength(1);
+
+    // Refused at Login (the socket of a device already signed out): no retry every 500 ms.
+    const b = setup();
+    b.socket.start({ userID: '42', token: 'old' });
+    b.env.socket.open();
+    b.env.socket.receive({ event: 'Login', errCode: 1362, errMsg: 'too many devices', operationID: b.env.socket.last('Login').operationID });
+    expect(b.socket.state).toBe('kicked');
+    expect(b.socket.kickedByDeviceLimit).toBe(true);
+    b.env.advance(5_000);
+    expect(b.env.sockets).toHaveLength(1);
+
+    // The platform policy's kick is not the device limit.
+    const c = setup();
+    c.socket.start({ userID: '42', token: 't' });
+    c.env.socket.signIn();
+    c.env.socket.receive({ event: 'OnKickedOffline', errCode: 1305, errMsg: 'kicked' });
+    expect(c.socket.state).toBe('kicked');
+    expect(c.socket.kickedByDeviceLimit).toBe(false);
+  });
+
   it('stop() logs out and stays idle; new credentials open a new session', async () => {
     const { env, socket } = setup();
     socket.start({ userID: '42', token: 't' });

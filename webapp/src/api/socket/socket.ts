@@ -99,6 +99,8 @@ export class ChatSocket {
   private generation = 0;
   private loginOperation = '';
   private currentState: ConnectionState = 'idle';
+  /** The errCode that kicked this session offline: 1305 (signed in elsewhere) or 1362 (device limit). */
+  private kickCode = 0;
   private hasConnected = false;
   private lastTraffic = 0;
   private checking = false;
@@ -116,6 +118,11 @@ export class ChatSocket {
 
   get state(): ConnectionState {
     return this.currentState;
+  }
+
+  /** Whether the session was kicked because the account signed in on more devices than allowed. */
+  get kickedByDeviceLimit(): boolean {
+    return this.currentState === 'kicked' && this.kickCode === ChatErrorCode.deviceLimit;
   }
 
   /** Whether this session has been signed in before (a connecting state is then a reconnect). */
@@ -284,6 +291,7 @@ export class ChatSocket {
       return;
     }
     if (frame.event === 'OnKickedOffline') {
+      this.kickCode = frame.errCode;
       this.end('kicked');
       this.emit('OnKickedOffline', null);
       return;
@@ -307,7 +315,9 @@ export class ChatSocket {
   }
 
   private loginAnswered(frame: ReplyFrame): void {
-    if (frame.errCode === ChatErrorCode.kicked) {
+    // The device limit is a kick too: reconnecting with this token would only be refused again.
+    if (frame.errCode === ChatErrorCode.kicked || frame.errCode === ChatErrorCode.deviceLimit) {
+      this.kickCode = frame.errCode;
       this.end('kicked');
       return;
     }

@@ -6,6 +6,7 @@ import { CardIcon, KeyIcon, LockIcon, PhoneIcon, ShieldIcon } from '../../../com
 import { MenuLink, MenuList } from '../../../components/menu/Menu';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { queryBody } from '../../../components/status/QueryGate';
+import { DevicesIcon } from '../devices/DevicesIcon';
 
 /** Safety settings: phone number, bank cards, login password, fund password. */
 export function SafetySettingPage() {
@@ -36,6 +37,7 @@ export function SafetySettingPage() {
           label={t('safety.fundPassword')}
           value={hasFundPassword ? t('safety.set') : t('safety.notSet')}
         />
+        <MenuLink to={SETTING_PATHS.devices} icon={<DevicesIcon />} label={t('devices.link')} />
         <MenuLink to={SETTING_PATHS.responsiblePlay} icon={<ShieldIcon />} label={t('protection.link')} />
       </MenuList>
     );

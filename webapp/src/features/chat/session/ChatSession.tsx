@@ -16,6 +16,13 @@ import { bindNotifications } from './notifications';
 
 const FIRST_CONNECT_TIMEOUT_MS = 10_000;
 
+/** What the toast says when the server ended the session: each reason in its own words. */
+const ENDED_TEXTS = {
+  kicked: 'chat.connection.kicked',
+  deviceLimit: 'chat.connection.deviceLimit',
+  expired: 'chat.connection.expired',
+} as const;
+
 /**
  * Mounted once in the app shell: keeps the chat socket signed in with the stored session,
  * feeds its pushes (chat and the account area's business keys) into the query cache, shows the reconnecting banner, and ends the whole
@@ -76,7 +83,7 @@ export function ChatSession() {
   useEffect(() => {
     if (!ended) return;
     setEnded(null);
-    showToast(t(ended === 'kicked' ? 'chat.connection.kicked' : 'chat.connection.expired'));
+    showToast(t(ENDED_TEXTS[ended]));
     void navigate(LOGIN_PATH, { replace: true });
   }, [ended, setEnded, t, navigate]);
 
