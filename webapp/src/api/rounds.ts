@@ -96,7 +96,8 @@ export interface Bet {
   amount: number;
   /** Settled. */
   matched: boolean;
-  result: 'win' | 'lose' | '';
+  /** refund: the round was voided and the stake paid back in full. */
+  result: 'win' | 'lose' | 'refund' | '';
   /** Credited back on a win, stake included (cents). */
   payout: number;
   placedAt: number;

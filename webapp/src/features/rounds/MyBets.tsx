@@ -7,8 +7,9 @@ interface MyBetsProps {
   issue: string;
 }
 
-function betState(bet: Bet): 'win' | 'lose' | 'open' {
+function betState(bet: Bet): 'win' | 'lose' | 'open' | 'refund' {
   if (!bet.matched) return 'open';
+  if (bet.result === 'refund') return 'refund'; // the round was voided (docs/ROUNDS.md)
   return bet.result === 'win' ? 'win' : 'lose';
 }
 
@@ -33,7 +34,9 @@ export function MyBets({ bets, issue }: MyBetsProps) {
                 ? t('rounds.myBets.open')
                 : state === 'win'
                   ? t('rounds.myBets.win', { amount: formatMoney(bet.payout, t) })
-                  : t('rounds.myBets.lose')}
+                  : state === 'refund'
+                    ? t('rounds.myBets.refund', { amount: formatMoney(bet.payout, t) })
+                    : t('rounds.myBets.lose')}
             </span>
           </li>
         );
