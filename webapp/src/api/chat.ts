@@ -31,6 +31,7 @@ import type {
   GroupItem,
   GroupMemberItem,
   MessageItem,
+  MessageReaction,
   PictureInfo,
   PushEventName,
   PushEvents,
@@ -290,6 +291,14 @@ export const chat = {
     request<null>('RevokeMessage', conversationID, clientMsgID),
   deleteMessage: (conversationID: string, clientMsgID: string) =>
     request<null>('DeleteMessage', conversationID, clientMsgID),
+  /** kj's: adds (or takes back) the caller's reaction; resolves with the message's reactions after it. */
+  addMessageReaction: (conversationID: string, clientMsgID: string, emoji: string) =>
+    request<MessageReaction[]>('AddMessageReaction', conversationID, clientMsgID, emoji),
+  deleteMessageReaction: (conversationID: string, clientMsgID: string, emoji: string) =>
+    request<MessageReaction[]>('DeleteMessageReaction', conversationID, clientMsgID, emoji),
+  /** kj's: replaces the text of one's own text message (within KJ_CHAT_EDIT_WINDOW); resolves with it. */
+  editMessage: (conversationID: string, clientMsgID: string, text: string) =>
+    request<MessageItem>('EditMessage', conversationID, clientMsgID, text),
   typingStatusUpdate: (recvID: string, msgTip: string) => request<null>('TypingStatusUpdate', recvID, msgTip),
   /** The newest `count` messages before startClientMsgID / lastMinSeq (or the end), ascending. */
   getAdvancedHistoryMessageList: (params: HistoryParams) =>

@@ -37,6 +37,10 @@ export const ContentType = {
   groupAnnouncement: 1519,
   groupNameSet: 1520,
   revoked: 2101,
+  /** kj's: a reaction added to or taken back from a message (PROTOCOL.md "Reactions and edits"). */
+  reaction: 2901,
+  /** kj's: a text message edited. */
+  edit: 2902,
 } as const;
 
 /** Notifications (friend, group, revoke) start here; they are shown as centred tips. */
@@ -192,6 +196,39 @@ export interface MessageItem {
   typingElem?: TypingElem;
   /** On one's own messages in a group small enough for read receipts. */
   attachedInfoElem?: AttachedInfoElem;
+  /** kj's: the reactions to the message now (absent: none). */
+  reactions?: MessageReaction[];
+  /** kj's: when the message was last edited (ms; absent: never). */
+  editTime?: number;
+}
+
+/** One emoji on a message: how many reacted with it and who, in the order they did. */
+export interface MessageReaction {
+  emoji: string;
+  count: number;
+  userIDList: string[];
+}
+
+/** The detail of a reaction notice (2901). */
+export interface ReactionNotice {
+  conversationID: string;
+  clientMsgID: string;
+  seq: number;
+  userID: string;
+  nickname: string;
+  emoji: string;
+  add: boolean;
+  reactions: MessageReaction[];
+}
+
+/** The detail of an edit notice (2902). */
+export interface EditNotice {
+  conversationID: string;
+  clientMsgID: string;
+  seq: number;
+  editorID: string;
+  editTime: number;
+  textElem: TextElem;
 }
 
 export interface AttachedInfoElem {

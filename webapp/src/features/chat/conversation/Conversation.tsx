@@ -42,6 +42,7 @@ import { CardPicker } from './CardPicker';
 import { Composer } from './Composer';
 import { buildFile, buildImage, buildVideo, buildVoice, imageSize, videoInfo } from './media';
 import { MessageList, type MessageListHandle } from './MessageList';
+import { useMessageMarks } from './MessageMarks';
 import { MuteGate } from './MuteNotice';
 import { PresenceLine } from './PresenceLine';
 import './ConversationPage.css';
@@ -175,6 +176,18 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
 
   // Opened from a search: load the message with its context, then bring it into view.
   const [focusKey, setFocusKey] = useState<string | null>(null);
+  // Reactions, edits and quote jumps (MessageMarks.tsx).
+  const marks = useMessageMarks({
+    conversationID,
+    me,
+    nameOf: (id) =>
+      firstText(
+        members?.find((x) => x.userID === id)?.nickname,
+        id === me ? self?.nickname : id === target.recvID ? (item?.showName ?? '') : '',
+        id,
+      ),
+    focus: setFocusKey,
+  });
   const focusAsked = useRef(false);
   const windowLoaded = messages.data !== undefined;
   useEffect(() => {
@@ -324,6 +337,7 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
         },
       });
     }
+    menu.push(...marks.menuFor(m));
     if (stored && (m.sendID === me || myRole >= GroupRole.admin)) {
       menu.push({
         label: t('chat.message.revoke'),
@@ -461,7 +475,7 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
       ) : null}
       {/* Once the chat exists on the server: the peer of a chat is someone one may watch. */}
       {!typing && !isGroup && item ? <PresenceLine userID={target.recvID} className="conversation__presence" /> : null}
-      {body}
+      {marks.provide(body)}
       {notice ? (
         <p className="conversation__notice" role="status" data-testid="conversation-notice">
           {notice}
@@ -543,6 +557,7 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
           }}
         />
       ) : null}
+      {marks.sheets}
     </main>
   );
 }

@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { forwardRef, useCallback, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
+import { forwardRef, useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../data/messages';
+import { isMarkNotice } from '../data/marks';
 import { useNow } from '../../../components/hooks/useNow';
 import { MessageRow } from './MessageRow';
 import '../mentions.css';
@@ -37,10 +38,16 @@ const LOAD_OLDER_PX = 400;
  * older history is prepended (anchorTo 'end' of @tanstack/react-virtual).
  */
 export const MessageList = forwardRef<MessageListHandle, MessageListProps>(function MessageList(
-  { messages, isEnd, me, isGroup, loadOlder, selecting, selected, onToggleSelect, onMenu, onRetry, onReaders, focusKey, faces },
+  { messages: held, isEnd, me, isGroup, loadOlder, selecting, selected, onToggleSelect, onMenu, onRetry, onReaders, focusKey, faces },
   ref,
 ) {
   const { t } = useTranslation();
+  // Reactions and edits are notices that change another message (data/marks.ts): not rows.
+  const messages = useMemo(() => held.filter((m) => !isMarkNotice(m)), [held]);
+  /** The reader is at (or near) the newest message; else a new one offers the way down. */
+  const atBottom = useRef(true);
+  const [unseen, setUnseen] = useState(false);
+  const newestKey = useRef<string | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const loading = useRef(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -84,6 +91,28 @@ export const MessageList = forwardRef<MessageListHandle, MessageListProps>(funct
     virtualizer.scrollToIndex(focusedIndex, { align: 'center' });
   }, [focusKey, focusedIndex, virtualizer]);
 
+  // A message arriving below while the reader is further up: "new messages ↓".
+  const lastKey = messages[messages.length - 1]?.localKey ?? null;
+  useLayoutEffect(() => {
+    const grew = newestKey.current !== null && lastKey !== newestKey.current;
+    newestKey.current = lastKey;
+    if (grew && !atBottom.current) setUnseen(true);
+  }, [lastKey]);
+
+  const goToNewest = useCallback(() => {
+    atBottom.current = true;
+    setUnseen(false);
+    virtualizer.scrollToEnd();
+  }, [virtualizer]);
+
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current;
+    if (el) {
+      atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      if (atBottom.current) setUnseen(false);
+    }
+  }, []);
+
   const maybeLoadOlder = useCallback(() => {
     const el = scrollRef.current;
     if (!el || isEnd || loading.current || !opened.current) return;
@@ -98,7 +127,15 @@ export const MessageList = forwardRef<MessageListHandle, MessageListProps>(funct
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div className="msg-scroll chat-scroll" ref={scrollRef} onScroll={maybeLoadOlder} data-testid="message-list">
+    <div
+      className="msg-scroll chat-scroll"
+      ref={scrollRef}
+      onScroll={() => {
+        onScroll();
+        maybeLoadOlder();
+      }}
+      data-testid="message-list"
+    >
       <div className="msg-history-edge" aria-live="polite">
         {isEnd ? t('chat.conversation.noMore') : loadingOlder ? t('chat.conversation.loadingOlder') : ''}
       </div>
@@ -133,6 +170,11 @@ export const MessageList = forwardRef<MessageListHandle, MessageListProps>(funct
           );
         })}
       </div>
+      {unseen ? (
+        <button type="button" className="msg-unseen" onClick={goToNewest} data-testid="new-messages">
+          {t('chat.conversation.newMessages')}
+        </button>
+      ) : null}
     </div>
   );
 });

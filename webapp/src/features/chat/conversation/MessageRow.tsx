@@ -10,6 +10,8 @@ import { noticeText } from '../data/preview';
 import { userInfoPath } from '../paths';
 import { MessageContent } from './content/MessageContent';
 import { TimeSeparator } from './TimeSeparator';
+import { useMessageActions } from './messageActions';
+import { shownName } from '../../../format/deletedAccount';
 
 interface MessageRowProps {
   message: ChatMessage;
@@ -72,6 +74,37 @@ function ReadState({
 /** Messages further apart than this get a time between them. */
 const GAP_MS = 10 * 60_000;
 
+/** Messages of one sender this close follow on without the avatar and name again. */
+const GROUP_MS = 3 * 60_000;
+
+function clock(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
+/** The emoji under a message with their counts; a tap shows who reacted. */
+function Reactions({ message: m, me }: { message: ChatMessage; me: string }) {
+  const { t } = useTranslation();
+  const actions = useMessageActions();
+  if (!m.reactions || m.reactions.length === 0) return null;
+  return (
+    <ul className="msg-reactions" aria-label={t('chat.message.reactions')} data-testid="reactions">
+      {m.reactions.map((r) => (
+        <li key={r.emoji}>
+          <button
+            type="button"
+            className={r.userIDList.includes(me) ? 'msg-reaction msg-reaction--mine' : 'msg-reaction'}
+            onClick={() => actions?.showReaction(m, r)}
+            aria-label={t('chat.message.reactionCount', { emoji: r.emoji, count: r.count })}
+            data-emoji={r.emoji}
+          >
+            <span aria-hidden="true">{r.emoji}</span> <span aria-hidden="true">{r.count}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function timeOf(m: ChatMessage): number {
   return m.sendTime || m.createTime;
 }
@@ -109,6 +142,12 @@ export const MessageRow = memo(function MessageRow({
   }
 
   const mine = m.sendID === me;
+  // Consecutive messages of one sender: one avatar and name for the run, a time on each.
+  const grouped =
+    !showTime &&
+    previous.sendID === m.sendID &&
+    previous.contentType < NOTICE_FROM &&
+    at - timeOf(previous) <= GROUP_MS;
   const failed = m.status === MessageStatus.failed;
   const sending = m.status === MessageStatus.sending;
   const bubble = (
@@ -121,7 +160,7 @@ export const MessageRow = memo(function MessageRow({
   return (
     <div className="msg-row" data-seq={m.seq} data-status={m.status} data-key={m.localKey}>
       {separator}
-      <div className={mine ? 'msg-line msg-line--mine' : 'msg-line'}>
+      <div className={`msg-line${mine ? ' msg-line--mine' : ''}${grouped ? ' msg-line--grouped' : ''}`}>
         {selecting ? (
           <label className="msg-select">
             <input
@@ -134,11 +173,15 @@ export const MessageRow = memo(function MessageRow({
             />
           </label>
         ) : null}
-        <Link to={userInfoPath(m.sendID)} className="msg-avatar" aria-label={t('chat.message.profileOf', { name: m.senderNickname })}>
-          <Avatar decorative name={m.senderNickname} src={currentFace ?? m.senderFaceUrl} size={38} />
-        </Link>
+        {grouped ? (
+          <span className="msg-avatar msg-avatar--space" aria-hidden="true" />
+        ) : (
+          <Link to={userInfoPath(m.sendID)} className="msg-avatar" aria-label={t('chat.message.profileOf', { name: shownName(m.senderNickname, t) })}>
+            <Avatar decorative name={m.senderNickname} src={currentFace ?? m.senderFaceUrl} size={38} />
+          </Link>
+        )}
         <div className="msg-body">
-          {isGroup && !mine ? <span className="msg-sender">{m.senderNickname}</span> : null}
+          {isGroup && !mine && !grouped ? <span className="msg-sender">{shownName(m.senderNickname, t)}</span> : null}
           <div className="msg-bubble-line">
             {mine && failed ? (
               <button
@@ -163,6 +206,15 @@ export const MessageRow = memo(function MessageRow({
               </span>
             ) : null}
           </div>
+          <Reactions message={m} me={me} />
+          <span className="msg-meta">
+            {at > 0 ? <time className="msg-time" dateTime={new Date(at).toISOString()}>{clock(at)}</time> : null}
+            {m.editTime ? (
+              <span className="msg-edited" data-testid="edited">
+                {t('chat.message.edited')}
+              </span>
+            ) : null}
+          </span>
           {mine && m.status === MessageStatus.sent ? <ReadState message={m} isGroup={isGroup} onReaders={onReaders} /> : null}
           {failed && m.failure ? (
             <p className="msg-failure" role="alert">

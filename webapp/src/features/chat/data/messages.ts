@@ -13,10 +13,13 @@ import {
   type RevokedInfo,
 } from '../../../api/socket/types';
 import { chatKeys } from './keys';
+import { foldMarks } from './marks';
 
 /** A message plus what only this client knows: a stable list key and why a send failed. */
 export interface ChatMessage extends MessageItem {
   localKey: string;
+  /** The seq its reactions and edited text are current as of (marks.ts). */
+  markSeq?: number;
   failure?: { code: number; text: string };
 }
 
@@ -52,6 +55,7 @@ export function mergeMessages(current: readonly ChatMessage[], incoming: readonl
   for (const message of incoming) {
     byID.set(message.clientMsgID, withKey(message, byID.get(message.clientMsgID)));
   }
+  foldMarks(byID, incoming);
   const all = [...byID.values()];
   const stored = all.filter((m) => m.seq > 0).sort((a, b) => a.seq - b.seq);
   const pending = all.filter((m) => m.seq <= 0);
