@@ -23,6 +23,7 @@ func init() {
 		s.Get("/push/key", Open, s.pushKey)
 		s.Get("/push/subscription", User, s.pushSubscription)
 		s.Post("/push/subscribe", User, s.pushSubscribe)
+		s.Post("/push/preview", User, s.pushPreview)
 		s.Post("/push/unsubscribe", User, s.pushUnsubscribe)
 	})
 }
@@ -95,6 +96,28 @@ func (s *Server) pushSubscribe(c *Call) (any, error) {
 		s.Log.Warn("push: announce subscriber", "user", c.User.ID, "err", err)
 	}
 	return pushSubscriptionView{Subscribed: true, Endpoint: sub.Endpoint, Preview: preview}, nil
+}
+
+// pushPreview changes this device's preview choice; a device without a
+// subscription is told so (1006) and nothing changes.
+func (s *Server) pushPreview(c *Call) (any, error) {
+	var req struct {
+		Preview *bool `json:"preview"`
+	}
+	if err := c.Decode(&req); err != nil {
+		return nil, err
+	}
+	if req.Preview == nil {
+		return nil, apierr.Required("preview")
+	}
+	err := storage.SetPushPreview(c.Ctx, s.DB, c.User.ID, c.Session.ID, *req.Preview)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, apierr.Fail(apierr.CodeNotFound, "push.subscription.none")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.pushSubscription(c)
 }
 
 // pushUnsubscribe ends this device's subscription; a device without one

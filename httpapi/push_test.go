@@ -80,6 +80,16 @@ func TestPushSubscriptionRoutes(t *testing.T) {
 			t.Fatalf("stored: %+v %v", sub, err)
 		}
 
+		// The preview alone changes by its own route; bob's stays.
+		ok(t, s, amyTok.Token, "/push/preview", `{"preview":true}`, &st)
+		if !st.Subscribed || !st.Preview {
+			t.Fatalf("preview on: %+v", st)
+		}
+		fails(t, s, amyTok.Token, "/push/preview", `{}`, apierr.CodeRequired)
+		if sub, _ := storage.PushSubscriptionOfSession(ctx, db, sessionOf(t, s, bobTok.Token)); !sub.Preview {
+			t.Fatalf("bob's preview changed with amy's: %+v", sub)
+		}
+
 		// Unsubscribing ends the caller's device only.
 		ok(t, s, amyTok.Token, "/push/unsubscribe", ``, nil)
 		ok(t, s, amyTok.Token, "/push/unsubscribe", ``, nil) // none left: still fine
@@ -88,6 +98,10 @@ func TestPushSubscriptionRoutes(t *testing.T) {
 		}
 		if r := call(t, h, "GET", "/api/push/subscription", "", "token", bobTok.Token); decodeInto(t, r, &st) != nil || !st.Subscribed {
 			t.Fatalf("bob's subscription went with amy's: %+v", st)
+		}
+		r = fails(t, s, amyTok.Token, "/push/preview", `{"preview":false}`, apierr.CodeNotFound)
+		if r.Message != apierr.Translate("en-US", "push.subscription.none", nil) {
+			t.Fatalf("preview without a subscription: %q", r.Message)
 		}
 		if r := call(t, h, "POST", "/api/push/subscribe", body("https://push.example.com/x", p256dh, auth, "")); r.Code != apierr.CodeTokenExpired {
 			t.Fatalf("subscribe without a sign-in: %+v", r)

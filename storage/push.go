@@ -76,6 +76,13 @@ func DeletePushSubscriptionOfSession(ctx context.Context, q Querier, userID, ses
 	return affected(q.Exec(ctx, `DELETE FROM push_subscriptions WHERE user_id = $1 AND session_id = $2`, userID, sessionID))
 }
 
+// SetPushPreview changes whether the subscription of one device of userID
+// shows the message's text; ErrNotFound when it has none.
+func SetPushPreview(ctx context.Context, q Querier, userID, sessionID int64, preview bool) error {
+	return affected(q.Exec(ctx, `UPDATE push_subscriptions SET preview = $3 WHERE user_id = $1 AND session_id = $2`,
+		userID, sessionID, boolFlag(preview)))
+}
+
 // DeletePushSubscriptions removes subscriptions by id: the push service
 // said they are gone (404, 410) or their device signed out.
 func DeletePushSubscriptions(ctx context.Context, q Querier, ids ...int64) error {

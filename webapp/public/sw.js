@@ -35,6 +35,60 @@ self.addEventListener('message', (event) => {
 });
 
 /**
+ * A chat message while the app is closed (Web Push, sent by the server's push package): one
+ * notification per conversation (tagged with its id, so a newer message replaces the older
+ * one), with what the server put in it — the sender and the text, or only that a message came
+ * when the user turned the preview off.
+ */
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  const conversationID = typeof data.conversationID === 'string' ? data.conversationID : '';
+  event.waitUntil(
+    self.registration.showNotification(typeof data.title === 'string' && data.title ? data.title : 'kj', {
+      body: typeof data.body === 'string' ? data.body : '',
+      tag: conversationID ? `conversation-${conversationID}` : 'kj',
+      renotify: true,
+      icon: '/icons/icon-192.png',
+      data: { url: appURL(data.url), conversationID },
+    }),
+  );
+});
+
+/** A path of this app only: anything else (another origin, `//host`) opens the app's start. */
+function appURL(url) {
+  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') ? url : '/';
+}
+
+/** A tap on a notification opens its conversation. */
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(openConversation(event.notification.data && event.notification.data.url));
+});
+
+/**
+ * Opens an app page (a notification's conversation) in the app's open window, else in a new
+ * one. The window is navigated before it is focused: focusing needs the tap's user activation,
+ * navigating does not, so the page changes even where the focus is refused.
+ */
+function openConversation(path) {
+  const url = new URL(appURL(path), self.location.origin).href;
+  return self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+    if (!open) return self.clients.openWindow(url);
+    // navigate works on a window this worker controls; any other gets a window of its own.
+    return open.navigate(url).then(
+      (moved) => (moved || open).focus().catch(() => moved || open),
+      () => self.clients.openWindow(url),
+    );
+  });
+}
+
+/**
  * The app's own routes (webapp/src/app/routes.tsx): `/`, everything under `/pages/` and the chat's
  * top-level system pages. Only a page load of one of these is the app — answered with the cached
  * shell when offline, and its answer kept as the shell. Any other page load (`/openapi.yaml`,

@@ -134,6 +134,10 @@ export const routes: RouteObject[] = [
         lazy: screen(() => import('../features/account/devices/DevicesPage'), 'DevicesPage'),
       },
       {
+        path: 'pages/setting/notifications',
+        lazy: screen(() => import('../features/account/notifications/NotificationSettingPage'), 'NotificationSettingPage'),
+      },
+      {
         path: 'pages/setting/modify-password',
         lazy: screen(() => import('../features/account/settings/ModifyPasswordPage'), 'ModifyPasswordPage'),
       },

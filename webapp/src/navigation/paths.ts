@@ -43,6 +43,7 @@ export const SETTING_PATHS = {
   addBank: '/pages/setting/add-bank',
   nickName: '/pages/setting/nick-name',
   bankManagement: '/pages/setting/bank-management',
+  notifications: '/pages/setting/notifications',
   responsiblePlay: '/pages/setting/responsible-play',
 } as const;
 

@@ -7,7 +7,7 @@ import { queryKeys, fetchManifest, useUserInfo, walletSummaryQuery } from '../qu
 import { SignOutButton } from '../SignOutButton';
 import { useUpdateCheck } from '../useUpdateCheck';
 import { LanguageSwitch } from '../settings/LanguageSwitch';
-import { loginPath, MY_PATHS, TAB_PATHS } from '../../../navigation/paths';
+import { loginPath, MY_PATHS, SETTING_PATHS, TAB_PATHS } from '../../../navigation/paths';
 import { PageLoading } from '../../../components/status/PageLoading';
 import { Avatar } from '../../../components/avatar/Avatar';
 import { EmptyState } from '../../../components/empty-state/EmptyState';
@@ -120,6 +120,7 @@ function SignedIn() {
       <MenuList label={t('mine.settingsGroup')}>
         <MenuLink to={MY_PATHS.safetySetting} icon={<ShieldIcon />} label={t('mine.safetySettings')} />
         <MenuLink to={MY_PATHS.privacySetting} icon={<EyeOffIcon />} label={t('mine.privacySettings')} />
+        <MenuLink to={SETTING_PATHS.notifications} icon={<BellIcon />} label={t('pushSettings.title')} />
         <MenuLink
           to={MY_PATHS.notice}
           icon={<BellIcon />}
