@@ -284,6 +284,12 @@ func (s *Sender) work() {
 func (s *Sender) handle(ctx context.Context, n Notice) error {
 	var candidates []int64
 	s.mu.Lock()
+	if len(s.subscribers) == 0 {
+		// Nobody subscribed (a node before anyone turns notifications
+		// on, a load test): a big group's members are not walked.
+		s.mu.Unlock()
+		return nil
+	}
 	for _, id := range n.Recipients {
 		if _, ok := s.subscribers[id]; ok && id != n.SenderID {
 			candidates = append(candidates, id)
