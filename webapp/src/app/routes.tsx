@@ -138,6 +138,14 @@ export const routes: RouteObject[] = [
         lazy: screen(() => import('../features/account/notifications/NotificationSettingPage'), 'NotificationSettingPage'),
       },
       {
+        path: 'pages/setting/account-data',
+        lazy: screen(() => import('../features/account/data/AccountDataPage'), 'AccountDataPage'),
+      },
+      {
+        path: 'pages/setting/delete-account',
+        lazy: screen(() => import('../features/account/data/DeleteAccountPage'), 'DeleteAccountPage'),
+      },
+      {
         path: 'pages/setting/modify-password',
         lazy: screen(() => import('../features/account/settings/ModifyPasswordPage'), 'ModifyPasswordPage'),
       },

@@ -43,6 +43,8 @@ export const SETTING_PATHS = {
   addBank: '/pages/setting/add-bank',
   nickName: '/pages/setting/nick-name',
   bankManagement: '/pages/setting/bank-management',
+  accountData: '/pages/setting/account-data',
+  deleteAccount: '/pages/setting/delete-account',
   notifications: '/pages/setting/notifications',
   responsiblePlay: '/pages/setting/responsible-play',
 } as const;

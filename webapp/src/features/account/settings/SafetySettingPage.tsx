@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useUserInfo, walletSummaryQuery } from '../queries';
 import { SETTING_PATHS, TAB_PATHS } from '../../../navigation/paths';
-import { CardIcon, KeyIcon, LockIcon, PhoneIcon, ShieldIcon } from '../../../components/icons/Icons';
+import { CardIcon, DownloadIcon, KeyIcon, LockIcon, PhoneIcon, ShieldIcon } from '../../../components/icons/Icons';
 import { MenuLink, MenuList } from '../../../components/menu/Menu';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { queryBody } from '../../../components/status/QueryGate';
 import { DevicesIcon } from '../devices/DevicesIcon';
 
-/** Safety settings: phone number, bank cards, login password, fund password. */
+/** Safety settings: phone number, bank cards, login password, fund password; your data and account. */
 export function SafetySettingPage() {
   const { t } = useTranslation();
   const user = useUserInfo();
@@ -39,6 +39,7 @@ export function SafetySettingPage() {
         />
         <MenuLink to={SETTING_PATHS.devices} icon={<DevicesIcon />} label={t('devices.link')} />
         <MenuLink to={SETTING_PATHS.responsiblePlay} icon={<ShieldIcon />} label={t('protection.link')} />
+        <MenuLink to={SETTING_PATHS.accountData} icon={<DownloadIcon />} label={t('leave.link')} />
       </MenuList>
     );
   });

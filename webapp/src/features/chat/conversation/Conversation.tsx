@@ -46,6 +46,7 @@ import { useMessageMarks } from './MessageMarks';
 import { MuteGate } from './MuteNotice';
 import { PresenceLine } from './PresenceLine';
 import './ConversationPage.css';
+import { shownName } from '../../../format/deletedAccount';
 
 /** The conversation item: from the list when there, else opened (and created) on the server. */
 function useConversationItem(target: ConversationTarget) {
@@ -385,7 +386,7 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
     });
   }
 
-  const title = firstText(item?.showName, group?.groupName);
+  const title = firstText(item ? shownName(item.showName, t) : undefined, group?.groupName);
   const headerTitle = isGroup && group ? t('chat.conversation.groupTitle', { name: title, count: group.memberCount }) : title;
   const infoLink = isGroup ? groupInfoPath(target.groupID) : userInfoPath(target.recvID);
 

@@ -9,6 +9,7 @@ import {
   type RevokedInfo,
 } from '../../../api/socket/types';
 import { firstText } from './text';
+import { shownName } from '../../../format/deletedAccount';
 
 type Named = Partial<Pick<GroupMemberItem, 'userID' | 'nickname'>> | null | undefined;
 
@@ -166,6 +167,6 @@ export function messageText(message: MessageItem, me: string, t: TFunction): str
 export function previewText(message: MessageItem, me: string, isGroup: boolean, t: TFunction): string {
   const text = messageText(message, me, t);
   if (!isGroup || message.contentType >= NOTICE_FROM) return text;
-  const sender = message.sendID === me ? t('chat.notice.you') : message.senderNickname;
+  const sender = message.sendID === me ? t('chat.notice.you') : shownName(message.senderNickname, t);
   return sender ? t('chat.preview.withSender', { name: sender, text }) : text;
 }

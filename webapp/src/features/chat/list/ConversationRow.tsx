@@ -13,6 +13,7 @@ import '../mentions.css';
 import { previewText } from '../data/preview';
 import { useTyping } from '../data/typing';
 import { conversationPath } from '../paths';
+import { shownName } from '../../../format/deletedAccount';
 
 interface ConversationRowProps {
   conversation: ConversationItem;
@@ -36,7 +37,8 @@ export function ConversationRow({ conversation: c, me, now, onMenu }: Conversati
   const latest = parseLatestMessage(c);
   const time = Math.max(c.latestMsgSendTime, c.draftTextTime);
   const muted = isMuted(c);
-  const label = c.unreadCount > 0 ? t('chat.list.rowLabel', { name: c.showName, count: c.unreadCount }) : c.showName;
+  const name = shownName(c.showName, t);
+  const label = c.unreadCount > 0 ? t('chat.list.rowLabel', { name, count: c.unreadCount }) : name;
 
   let preview = latest ? previewText(latest, me, isGroup, t) : '';
   let previewClass = 'conversation-row__preview';
@@ -61,14 +63,14 @@ export function ConversationRow({ conversation: c, me, now, onMenu }: Conversati
       {...press}
     >
       <span className="conversation-row__avatar">
-        <Avatar decorative name={c.showName} src={c.faceURL} size={48} square={isGroup} />
+        <Avatar decorative name={name} src={c.faceURL} size={48} square={isGroup} />
         <span className={muted ? 'conversation-row__badge conversation-row__badge--muted' : 'conversation-row__badge'}>
           <Badge count={c.unreadCount} />
         </span>
       </span>
       <span className="conversation-row__main">
         <span className="conversation-row__top">
-          <span className="conversation-row__name">{c.showName}</span>
+          <span className="conversation-row__name">{name}</span>
           {time > 0 ? <span className="conversation-row__time">{formatTimeAgo(time, t, now)}</span> : null}
         </span>
         <span className="conversation-row__bottom">
