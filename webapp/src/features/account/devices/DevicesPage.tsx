@@ -94,17 +94,18 @@ export function DevicesPage() {
           {list.policy === 'devices' ? t('devices.policyDevices', { count: list.maxDevices }) : t('devices.policyPlatform')}
         </p>
         <ul className={styles.devices} aria-label={t('devices.listLabel')}>
-          {list.devices.map((device) => {
+          {/* This device first, then the others newest first (the server's order). */}
+          {[...list.devices].sort((x, y) => Number(y.current) - Number(x.current)).map((device) => {
             const name = deviceName(device, t);
             return (
               <li key={device.id} className={styles.devices__row} data-testid="device-row" aria-current={device.current ? 'true' : undefined}>
                 <span className={styles.devices__text}>
                   <span className={styles.devices__name}>{name}</span>
+                  {device.current ? <span className={styles.devices__current}>{t('devices.thisDevice')}</span> : null}
                   <span className={styles.devices__meta}>
                     {t('devices.signedInAt', { platform: platformName(device.platform, t), time: formatDateTime(device.createdAt, t) })}
                   </span>
                 </span>
-                {device.current ? <span className={styles.devices__current}>{t('devices.thisDevice')}</span> : null}
                 <button
                   type="button"
                   className="button button--secondary"
