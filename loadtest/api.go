@@ -139,6 +139,18 @@ func NewLeanAPI(base string, conns int) (*LeanAPI, error) {
 		dialer: net.Dialer{Timeout: 5 * time.Second}, timeout: 15 * time.Second, closed: make(chan struct{})}, nil
 }
 
+// Loop returns an epoll sender (HTTPLoop) to the same server with conns
+// connections of its own, sending what next appends.
+func (a *LeanAPI) Loop(conns int, next func(b []byte) []byte) *HTTPLoop {
+	return &HTTPLoop{Addr: a.addr, Conns: conns, Next: next}
+}
+
+// AppendPost appends the request posting body to /api<path> with the
+// token, as Prepare builds it.
+func (a *LeanAPI) AppendPost(b []byte, path, token string, body []byte) []byte {
+	return appendRequest(b, a.host, path, token, body)
+}
+
 // Request is a whole HTTP request, built once by Prepare and sent as is.
 type Request []byte
 

@@ -22,6 +22,9 @@ type Driver struct {
 	// MaxLag is how far behind schedule a call may start before it is
 	// skipped as missed; one step's hold when zero.
 	MaxLag time.Duration
+	// Loop, when set, sends the steps instead of Do (HTTPLoop: one thread
+	// over epoll, as wrk does).
+	Loop *HTTPLoop
 	// BeforeStep, when set, runs as each step starts.
 	BeforeStep func(i int, rate float64)
 	// OnStep, when set, sees each step's result as it ends.
@@ -70,6 +73,9 @@ func (d Driver) step(ctx context.Context, rate float64) (StepResult, *Histogram)
 	maxLag := d.MaxLag
 	if maxLag <= 0 {
 		maxLag = hold
+	}
+	if d.Loop != nil {
+		return d.Loop.step(ctx, rate, hold, maxLag)
 	}
 	start := time.Now().Add(20 * time.Millisecond)
 	var sent, done, errs, missed atomic.Int64

@@ -70,16 +70,17 @@ func (sh w4Shape) config() map[string]any {
 		"generator": leanGenerator}
 }
 
-// w4Bets returns the call placing bet i of an issue: each a different
-// player in turn, a fresh betId, amounts and contents varied.
-func w4Bets(api *LeanAPI, accounts []Account, seq *atomic.Int64) func(issue string) func(context.Context, int, time.Time) (time.Duration, error) {
+// w4Bets returns what appends the request placing bet i of an issue:
+// each a different player in turn, a fresh betId, amounts and contents
+// varied.
+func w4Bets(api *LeanAPI, accounts []Account, seq *atomic.Int64) func(issue string) func(req []byte) []byte {
 	contents := []string{"BIG", "SMALL", "SINGLE", "DOUBLE"}
-	return func(issue string) func(context.Context, int, time.Time) (time.Duration, error) {
-		return func(ctx context.Context, lane int, sched time.Time) (time.Duration, error) {
+	b := make([]byte, 0, 128)
+	return func(issue string) func(req []byte) []byte {
+		return func(req []byte) []byte {
 			i := seq.Add(1) - 1
 			a := accounts[i%int64(len(accounts))]
-			b := make([]byte, 0, 128)
-			b = append(b, `{"windowId":1,"issue":"`...)
+			b = append(b[:0], `{"windowId":1,"issue":"`...)
 			b = append(b, issue...)
 			b = append(b, `","content":"`...)
 			b = append(b, contents[i%4]...)
@@ -90,8 +91,7 @@ func w4Bets(api *LeanAPI, accounts []Account, seq *atomic.Int64) func(issue stri
 			b = append(b, '-')
 			b = strconv.AppendInt(b, i, 10)
 			b = append(b, `"}`...)
-			err := api.Post(ctx, "/activation/betRequest", a.Token, b, nil)
-			return time.Since(sched), err
+			return api.AppendPost(req, "/activation/betRequest", a.Token, b)
 		}
 	}
 }
@@ -132,26 +132,31 @@ func (w w4Run) notes(o *Options) []string {
 }
 
 // w4Burst sends the burst of one bet per player over sh.burst.
-func w4Burst(ctx context.Context, o *Options, name string, sh w4Shape, sample func() BoxSample, do func(context.Context, int, time.Time) (time.Duration, error)) (StepResult, *Histogram, error) {
+func w4Burst(ctx context.Context, o *Options, name string, sh w4Shape, sample func() BoxSample, api *LeanAPI, next func([]byte) []byte) (StepResult, *Histogram, error) {
 	rate := float64(sh.players) / sh.burst.Seconds()
+	loop := api.Loop(sh.conns, next)
+	defer loop.Close()
 	steps, h := Driver{Ramp: Ramp{Start: rate, Max: rate, Hold: sh.burst}, Lanes: sh.conns, MaxLag: time.Minute,
-		Target: 50 * time.Millisecond, Sample: sample, Do: do}.Run(ctx)
+		Target: 50 * time.Millisecond, Sample: sample, Loop: loop}.Run(ctx)
 	if len(steps) == 0 {
 		return StepResult{}, nil, ctx.Err()
 	}
 	b := steps[0]
-	o.logf("%s burst: offered %.0f/s achieved %.0f/s errors %d missed %d %s, cpu µs/bet server %.1f postgres %.1f generator %.1f",
-		name, b.Offered, b.Achieved, b.Errors, b.Missed, b.Latency, perDone(b.ServerCPUSec, b.Done), perDone(b.PostgresCPUSec, b.Done), perDone(b.GeneratorCPUSec, b.Done))
+	o.logf("%s burst: offered %.0f/s achieved %.0f/s errors %d missed %d %s, cpu µs/bet server %.1f postgres %.1f generator %.1f%s",
+		name, b.Offered, b.Achieved, b.Errors, b.Missed, b.Latency, perDone(b.ServerCPUSec, b.Done), perDone(b.PostgresCPUSec, b.Done), perDone(b.GeneratorCPUSec, b.Done),
+		firstError(loop))
 	return b, h, nil
 }
 
 // w4Steady runs the steady ramp.
-func w4Steady(ctx context.Context, o *Options, name string, sh w4Shape, sample func() BoxSample, do func(context.Context, int, time.Time) (time.Duration, error)) ([]StepResult, *Histogram) {
-	return Driver{Ramp: sh.steady, Lanes: sh.conns, Target: 50 * time.Millisecond, Sample: sample, Do: do,
+func w4Steady(ctx context.Context, o *Options, name string, sh w4Shape, sample func() BoxSample, api *LeanAPI, next func([]byte) []byte) ([]StepResult, *Histogram) {
+	loop := api.Loop(sh.conns, next)
+	defer loop.Close()
+	return Driver{Ramp: sh.steady, Lanes: sh.conns, Target: 50 * time.Millisecond, Sample: sample, Loop: loop,
 		OnStep: func(i int, s StepResult) {
-			o.logf("%s step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s, cpu µs/bet server %.1f postgres %.1f generator %.1f → %s",
+			o.logf("%s step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s, cpu µs/bet server %.1f postgres %.1f generator %.1f → %s%s",
 				name, i, s.Offered, s.Achieved, s.Errors, s.Missed, s.Latency, perDone(s.ServerCPUSec, s.Done), perDone(s.PostgresCPUSec, s.Done),
-				perDone(s.GeneratorCPUSec, s.Done), s.Verdict)
+				perDone(s.GeneratorCPUSec, s.Done), s.Verdict, firstError(loop))
 		}}.Run(ctx)
 }
 
@@ -207,12 +212,12 @@ func runW4KJ(ctx context.Context, o *Options) (*Result, []Account, error) {
 	seq.Store(0)
 	var run w4Run
 	var burstHist *Histogram
-	if run.burst, burstHist, err = w4Burst(ctx, o, "W4", sh, sample, bet(roundA.Issue)); err != nil {
+	if run.burst, burstHist, err = w4Burst(ctx, o, "W4", sh, sample, api, bet(roundA.Issue)); err != nil {
 		return nil, nil, err
 	}
 	steadyRun := func(round storage.Round) {
 		seq.Store(1 << 20) // bet ids of this ramp never meet the burst's
-		run.steps, run.all = w4Steady(ctx, o, "W4", sh, sample, bet(round.Issue))
+		run.steps, run.all = w4Steady(ctx, o, "W4", sh, sample, api, bet(round.Issue))
 	}
 	if o.Smoke {
 		// Smoke runs ramp in round A's remaining betting time, saving a
@@ -285,11 +290,11 @@ func runW4Floor(ctx context.Context, o *Options, accounts []Account) (*PeerResul
 	mark := srv.mark()
 	var run w4Run
 	var burstHist *Histogram
-	if run.burst, burstHist, err = w4Burst(ctx, o, "W4 floor", sh, sample, bet("floor-a")); err != nil {
+	if run.burst, burstHist, err = w4Burst(ctx, o, "W4 floor", sh, sample, api, bet("floor-a")); err != nil {
 		return nil, err
 	}
 	seq.Store(1 << 20)
-	run.steps, run.all = w4Steady(ctx, o, "W4 floor", sh, sample, bet("floor-b"))
+	run.steps, run.all = w4Steady(ctx, o, "W4 floor", sh, sample, api, bet("floor-b"))
 	server, box, err := srv.measure(mark)
 	if err != nil {
 		return nil, err

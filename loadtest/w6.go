@@ -133,7 +133,7 @@ func runW6Floor(ctx context.Context, o *Options, accounts []Account) (*PeerResul
 }
 
 // leanGenerator says which client the HTTP workloads send with.
-const leanGenerator = "LeanAPI (api.go): our own HTTP/1.1 keep-alive client over net.Conn, one request in flight per connection, requests built up front"
+const leanGenerator = "HTTPLoop (loop_linux.go): one thread over epoll, as wrk; HTTP/1.1 keep-alive, one request in flight per connection, requests built up front (LeanAPI for set-up)"
 
 // w6Warm has every user read once (the connections open, the server's
 // caches fill) and returns the size of one answer of each path.
@@ -154,15 +154,13 @@ func w6Ramp(ctx context.Context, o *Options, name string, api *LeanAPI, accounts
 	for i, a := range accounts {
 		reqs[i] = [2]Request{api.Prepare(w6Paths[0], a.Token, nil), api.Prepare(w6Paths[1], a.Token, nil)}
 	}
-	d := Driver{Ramp: ramp, Lanes: lanes, Target: 10 * time.Millisecond, Sample: sample, BeforeStep: before,
-		Do: func(ctx context.Context, lane int, sched time.Time) (time.Duration, error) {
-			err := api.Do(ctx, reqs[rand.IntN(len(reqs))][rand.IntN(2)], nil)
-			return time.Since(sched), err
-		},
+	loop := api.Loop(lanes, func(b []byte) []byte { return append(b, reqs[rand.IntN(len(reqs))][rand.IntN(2)]...) })
+	defer loop.Close()
+	d := Driver{Ramp: ramp, Lanes: lanes, Target: 10 * time.Millisecond, Sample: sample, BeforeStep: before, Loop: loop,
 		OnStep: func(i int, s StepResult) {
-			o.logf("%s step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s, cpu µs/req server %.1f postgres %.1f generator %.1f → %s",
+			o.logf("%s step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s, cpu µs/req server %.1f postgres %.1f generator %.1f → %s%s",
 				name, i, s.Offered, s.Achieved, s.Errors, s.Missed, s.Latency, perDone(s.ServerCPUSec, s.Done), perDone(s.PostgresCPUSec, s.Done),
-				perDone(s.GeneratorCPUSec, s.Done), s.Verdict)
+				perDone(s.GeneratorCPUSec, s.Done), s.Verdict, firstError(loop))
 		},
 	}
 	return d.Run(ctx)
@@ -222,4 +220,12 @@ func atRate(steps []StepResult, rate float64) *StepResult {
 		}
 	}
 	return nil
+}
+
+// firstError is the loop's first error of the step, for its log line.
+func firstError(l *HTTPLoop) string {
+	if l.FirstError == nil {
+		return ""
+	}
+	return " (first error: " + l.FirstError.Error() + ")"
 }

@@ -1,0 +1,91 @@
+//go:build linux
+
+package loadtest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The epoll sender sends each step's requests on schedule, one at a time
+// per connection, reads every answer whole, and counts what the server
+// refused as errors; a connection the server closes is replaced.
+func TestHTTPLoopSendsOnScheduleAndReadsEveryAnswer(t *testing.T) {
+	var served, closed atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := served.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Header.Get("token") == "refused":
+			_, _ = w.Write([]byte(`{"code":1000,"message":"no","data":null}`))
+		case n%50 == 0:
+			// Close the connection after this answer: the loop must dial again.
+			closed.Add(1)
+			w.Header().Set("Connection", "close")
+			_, _ = w.Write([]byte(`{"code":0,"message":"","data":{"a":"` + strings.Repeat("x", 6000) + `"}}`))
+		default:
+			_, _ = w.Write([]byte(`{"code":0,"message":"","data":{}}`))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	api := newLean(t, srv.URL, 4)
+	var sent atomic.Int64
+	token := "ok"
+	loop := api.Loop(4, func(b []byte) []byte {
+		sent.Add(1)
+		return api.AppendPost(b, "/user/amount", token, nil)
+	})
+	t.Cleanup(loop.Close)
+	d := Driver{Ramp: Ramp{Steps: []float64{200, 400}, Hold: time.Second}, Lanes: 4, Target: 50 * time.Millisecond, Loop: loop}
+	steps, h := d.Run(context.Background())
+	if len(steps) != 2 {
+		t.Fatalf("%d steps, want 2: %+v (first error %v)", len(steps), steps, loop.FirstError)
+	}
+	for i, want := range []int64{200, 400} {
+		s := steps[i]
+		if s.Sent != want || s.Done != want || s.Errors != 0 || s.Missed != 0 {
+			t.Errorf("step %d: sent %d done %d errors %d missed %d, want %d done and no errors (first error %v)", i, s.Sent, s.Done, s.Errors, s.Missed, want, loop.FirstError)
+		}
+		if s.Achieved < float64(want)*0.9 || s.Achieved > float64(want)*1.1 {
+			t.Errorf("step %d achieved %.0f/s, want about %d", i, s.Achieved, want)
+		}
+	}
+	if closed.Load() == 0 || served.Load() != 600 || h.Summary().Count != 600 {
+		t.Fatalf("served %d (closed %d), histogram %d; want 600 served, some on new connections", served.Load(), closed.Load(), h.Summary().Count)
+	}
+
+	token = "refused"
+	steps, _ = Driver{Ramp: Ramp{Steps: []float64{100}, Hold: 200 * time.Millisecond}, Lanes: 4, Target: 50 * time.Millisecond, Loop: loop}.Run(context.Background())
+	if steps[0].Errors != steps[0].Sent || steps[0].Sent == 0 || loop.FirstError == nil {
+		t.Fatalf("refusals: sent %d errors %d first error %v; want every one an error", steps[0].Sent, steps[0].Errors, loop.FirstError)
+	}
+}
+
+// A server slower than the schedule: requests wait for a free connection
+// (their lateness is latency), and the ones later than MaxLag are missed,
+// not sent.
+func TestHTTPLoopCountsLatenessAndMisses(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond)
+		_, _ = w.Write([]byte(`{"code":0,"message":"","data":{}}`))
+	}))
+	t.Cleanup(srv.Close)
+	api := newLean(t, srv.URL, 1)
+	loop := api.Loop(1, func(b []byte) []byte { return api.AppendPost(b, "/user/amount", "t", nil) })
+	t.Cleanup(loop.Close)
+	// One connection answering every 20 ms can do ~50/s of the 200 offered.
+	steps, _ := Driver{Ramp: Ramp{Steps: []float64{200}, Hold: time.Second}, Lanes: 1, Target: 50 * time.Millisecond,
+		MaxLag: 100 * time.Millisecond, Loop: loop}.Run(context.Background())
+	s := steps[0]
+	if s.Missed == 0 || s.Done > 60 || s.Done < 20 || s.Errors != 0 {
+		t.Fatalf("done %d missed %d errors %d; want ~50 done and the rest missed", s.Done, s.Missed, s.Errors)
+	}
+	if s.Latency.P99 < 50 {
+		t.Fatalf("p99 %.1f ms; the wait for the connection must count as latency", s.Latency.P99)
+	}
+}
