@@ -23,6 +23,7 @@ const NAV: NavItem[] = [
   { to: '/customer', label: 'nav.customer' },
   { to: '/windows', label: 'nav.windows' },
   { to: '/content', label: 'nav.content', roles: ['admin'] },
+  { to: '/protection', label: 'protection.nav' },
   { to: '/audit', label: 'nav.audit' },
   { to: '/operators', label: 'nav.operators', roles: ['admin'] },
 ];

@@ -7,6 +7,7 @@ import { CustomerScreen } from './screens/CustomerScreen';
 import { DashboardScreen } from './screens/DashboardScreen';
 import { LoginScreen } from './screens/LoginScreen';
 import { OperatorsScreen } from './screens/OperatorsScreen';
+import { ProtectionScreen } from './screens/ProtectionScreen';
 import { ReviewScreen } from './screens/ReviewScreen';
 import { UsersScreen } from './screens/UsersScreen';
 import { WindowsScreen } from './screens/WindowsScreen';
@@ -29,6 +30,7 @@ export const router = createBrowserRouter(
         { path: 'customer', element: <CustomerScreen /> },
         { path: 'windows', element: <WindowsScreen /> },
         { path: 'content', element: adminOnly(<ContentScreen />) },
+        { path: 'protection', element: <ProtectionScreen /> },
         { path: 'audit', element: <AuditScreen /> },
         { path: 'operators', element: adminOnly(<OperatorsScreen />) },
         { path: '*', element: <Navigate to="/" replace /> },

@@ -8,7 +8,7 @@ import { RealityCheck } from './RealityCheck';
 import { TodayNet } from './TodayNet';
 
 /** How often the round screen refreshes today's net (bets settle every round). */
-const NET_REFRESH_MS = 10_000;
+const NET_REFRESH_MS = 5_000;
 
 /**
  * Player protection on the round screen: today's net result, and the reality check every N
