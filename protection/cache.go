@@ -25,15 +25,28 @@ const MaxAge = 5 * time.Second
 // the stale ones.
 const cacheCap = 50_000
 
+// ListAge bounds how old a node's list of protected players may be while
+// the bus is up (every change reaches every node over it at once); with
+// the bus down, MaxAge does.
+const ListAge = time.Minute
+
 // cache keeps, per player, what judging a bet needs: the loss limits, the
 // exclusions, and the losses of the current day, week and month. The bet
 // path is hot (thousands of bets a second), so it must not ask the store
 // each time.
+//
+// Most players set no limit: the node keeps the list of those who have a
+// loss limit or an exclusion (protected), so every other player's bet
+// costs a map lookup and no read at all.
 type cache struct {
 	s     *Service
 	bus   bus.Bus
 	mu    sync.Mutex
 	users map[int64]*figures
+
+	listMu    sync.Mutex // held while the list loads, so one read serves all waiting bets
+	protected map[int64]bool
+	listed    time.Time // when protected was loaded; zero: load it
 }
 
 // figures are one player's: loaded from the store, then moved by this
@@ -53,6 +66,7 @@ func newCache(s *Service, b bus.Bus) *cache {
 	if b != nil {
 		if _, err := b.Subscribe(ChangedSubject, func(_ string, data []byte) {
 			if id, err := strconv.ParseInt(string(data), 10, 64); err == nil {
+				c.mark(id)
 				c.drop(id)
 			}
 		}); err == nil {
@@ -105,11 +119,49 @@ func (c *cache) dropAll() {
 	c.mu.Lock()
 	clear(c.users)
 	c.mu.Unlock()
+	c.listMu.Lock()
+	c.listed = time.Time{}
+	c.listMu.Unlock()
+}
+
+// mark puts a player on the list of protected players (a change of
+// theirs was made; the next load of the list confirms it).
+func (c *cache) mark(userID int64) {
+	c.listMu.Lock()
+	if c.protected != nil {
+		c.protected[userID] = true
+	}
+	c.listMu.Unlock()
+}
+
+// isProtected reports whether the player's bets need judging, from the
+// node's list, loaded again when older than ListAge (MaxAge while the bus
+// is down).
+func (c *cache) isProtected(ctx context.Context, userID int64, now time.Time) (bool, error) {
+	c.listMu.Lock()
+	defer c.listMu.Unlock()
+	age := ListAge
+	if c.bus == nil || !bus.Up(c.bus) {
+		age = MaxAge
+	}
+	if c.protected == nil || now.Sub(c.listed) >= age || now.Before(c.listed) {
+		ids, err := storage.ProtectedPlayers(ctx, c.s.DB, now.UnixMilli())
+		if err != nil {
+			return false, err
+		}
+		c.protected = make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			c.protected[id] = true
+		}
+		c.listed = now
+	}
+	return c.protected[userID], nil
 }
 
 // changed drops a player's figures here and on every node, after a change
 // of their limits or exclusions has committed.
 func (c *cache) changed(ctx context.Context, userID int64) {
+	c.mark(userID)
 	c.drop(userID)
 	if c.bus != nil {
 		// A lost event costs at most MaxAge on the other nodes.
@@ -179,8 +231,15 @@ func (s *Service) check(f *figures, now time.Time, stake int64) error {
 // from the node's memory (MaxAge); a store that cannot load them refuses
 // the bet with its error.
 func (s *Service) Bet(ctx context.Context, userID, stake int64, place func() error) error {
-	f := s.cache.get(userID)
 	now := s.Clock.Now()
+	protected, err := s.cache.isProtected(ctx, userID, now)
+	if err != nil {
+		return err
+	}
+	if !protected {
+		return place() // no loss limit, no exclusion: nothing to judge or count
+	}
+	f := s.cache.get(userID)
 	f.mu.Lock()
 	if now.Sub(f.loaded) >= MaxAge || now.Before(f.loaded) || s.PeriodStart(now, Day).UnixMilli() != f.dayStart {
 		if err := s.cache.load(ctx, f, userID, now); err != nil {
@@ -189,7 +248,7 @@ func (s *Service) Bet(ctx context.Context, userID, stake int64, place func() err
 			return err
 		}
 	}
-	err := s.check(f, now, stake)
+	err = s.check(f, now, stake)
 	gen := f.gen
 	if err == nil {
 		for i := range f.loss {

@@ -270,3 +270,16 @@ func ProtectionHoldsOpen(ctx context.Context, q Querier, limit, offset int) ([]P
 	})
 	return list, total, err
 }
+
+// ProtectedPlayers lists the players whose bets player protection must
+// judge at now: those with a loss limit, and those with an exclusion not
+// ended. Every other player's bet needs no check (nor any read).
+func ProtectedPlayers(ctx context.Context, q Querier, now int64) ([]int64, error) {
+	rows, err := q.Query(ctx, `SELECT user_id FROM protection_limits WHERE kind = 'loss' AND (amount > 0 OR next_amount > 0)
+		UNION SELECT user_id FROM protection_exclusions WHERE ends_at = 0 OR ends_at > $1`, now)
+	return CollectRows(rows, err, func(r Rows) (int64, error) {
+		var id int64
+		err := r.Scan(&id)
+		return id, err
+	})
+}
