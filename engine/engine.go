@@ -229,6 +229,7 @@ func (n *Node) startWindows(ctx context.Context) error {
 		return fmt.Errorf("activation windows: %w", err)
 	}
 	desk := window.NewDesk(n.DB, window.StoreLedger{}, n.Clock, n.Bus, n.Log.With("area", "rounds"), 1000)
+	desk.SetLinger(cfg.DeskLinger)
 	n.onStop(func(context.Context) { desk.Close() })
 	defs, err := window.NewDefinitions(n.DB, n.Bus, n.Clock, windowDefinitionsAge)
 	if err != nil {

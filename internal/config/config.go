@@ -77,13 +77,14 @@ type Config struct {
 	// Activation windows. The count decides which windows run (1..n); the
 	// rest are the rules given to windows that do not exist yet (an
 	// operator edits existing ones).
-	WindowCount      int           // KJ_WINDOW_COUNT
-	WindowBetting    time.Duration // KJ_WINDOW_BETTING
-	WindowDrawing    time.Duration // KJ_WINDOW_DRAWING
-	WindowRest       time.Duration // KJ_WINDOW_REST
-	WindowOddsBP     int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
-	WindowMinBet     int64         // KJ_WINDOW_MIN_BET, cents
-	WindowMaxBet     int64         // KJ_WINDOW_MAX_BET, cents
+	WindowCount   int           // KJ_WINDOW_COUNT
+	WindowBetting time.Duration // KJ_WINDOW_BETTING
+	WindowDrawing time.Duration // KJ_WINDOW_DRAWING
+	WindowRest    time.Duration // KJ_WINDOW_REST
+	DeskLinger    time.Duration // KJ_WINDOW_DESK_LINGER
+	WindowOddsBP  int64         // KJ_WINDOW_ODDS, in 1/10000 (1.98 → 19800)
+	WindowMinBet  int64         // KJ_WINDOW_MIN_BET, cents
+	WindowMaxBet  int64         // KJ_WINDOW_MAX_BET, cents
 	// The public randomness beacon that decides each round's draw with its
 	// seed (docs/ROUNDS.md "Threat model"); empty = none, the draw is the
 	// seed's alone and the operator can foresee it.
@@ -290,11 +291,12 @@ var Vars = []Var{
 		c.LedgerCheckInterval = d
 		return nil
 	}},
+	{"KJ_DELETED_ACCOUNT_RETENTION", "deleted-account-retention", "43800h", "how long after a player deletes their account the money records keep what the deletion did not erase at once (the card each exchange was paid to), before the node's sweep cuts it to its last four digits; the ledger, bets and audit rows stay under the account's id for good (docs/PRIVACY.md)", durationVar(func(c *Config) *time.Duration { return &c.DeletedAccountRetention })},
 	{"KJ_WINDOW_COUNT", "window-count", "3", "activation windows to run (1..n); 0 runs none", intVar(0, 9999, func(c *Config) *int { return &c.WindowCount })},
 	{"KJ_WINDOW_BETTING", "window-betting", "60s", "betting phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowBetting })},
 	{"KJ_WINDOW_DRAWING", "window-drawing", "10s", "drawing phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowDrawing })},
-	{"KJ_DELETED_ACCOUNT_RETENTION", "deleted-account-retention", "43800h", "how long after a player deletes their account the money records keep what the deletion did not erase at once (the card each exchange was paid to), before the node's sweep cuts it to its last four digits; the ledger, bets and audit rows stay under the account's id for good (docs/PRIVACY.md)", durationVar(func(c *Config) *time.Duration { return &c.DeletedAccountRetention })},
 	{"KJ_WINDOW_REST", "window-rest", "20s", "rest phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowRest })},
+	{"KJ_WINDOW_DESK_LINGER", "window-desk-linger", "5ms", "how long the bet desk lets a batch wait for more bets after its first, so that at a moderate rate several bets share a transaction (0 to 1s; 0 writes each batch as soon as a writer is free)", shortDurationVar("5ms", func(c *Config) *time.Duration { return &c.DeskLinger })},
 	{"KJ_WINDOW_ODDS", "window-odds", "1.98", "payout multiple of a winning bet in a new window (stake included), up to 4 decimals", func(c *Config, v string) error {
 		bp, ok := parseOdds(v)
 		if !ok || bp < 10000 || bp > 1000000 {
