@@ -129,6 +129,21 @@ describe('syncChatSession', () => {
     stop();
   });
 
+  it('reports a kick by the device limit (1362) apart from a sign-in elsewhere (1305)', async () => {
+    const kick = async (errCode: number) => {
+      const { harness, store, jotai, stop } = await connectedAs42();
+      harness.ws.onmessage?.(
+        new MessageEvent('message', { data: JSON.stringify({ event: 'OnKickedOffline', errCode, errMsg: 'kicked', operationID: '', data: '' }) }),
+      );
+      expect(store.get(STORAGE_KEYS.wsToken)).toBeNull();
+      const ended = jotai.get(chatSessionEndedAtom);
+      stop();
+      return ended;
+    };
+    expect(await kick(1362)).toBe('deviceLimit');
+    expect(await kick(1305)).toBe('kicked');
+  });
+
   it('keeps the next account signed in when a switch ends the session being left first', async () => {
     const { harness, store, jotai, stop } = await connectedAs42();
     const old = harness.ws;
