@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { webPushApi, type PushState } from '../../../api/webPush';
 import { TAB_PATHS } from '../../../navigation/paths';
-import { BellIcon, EyeOffIcon } from '../../../components/icons/Icons';
+import { BellIcon, EyeIcon } from '../../../components/icons/Icons';
 import { MenuList, MenuSwitch } from '../../../components/menu/Menu';
 import { PageHeader } from '../../../components/page-header/PageHeader';
 import { queryBody } from '../../../components/status/QueryGate';
@@ -65,7 +65,7 @@ export function NotificationSettingPage() {
             }}
           />
           <MenuSwitch
-            icon={<EyeOffIcon />}
+            icon={<EyeIcon />}
             label={t('pushSettings.preview')}
             checked={preview}
             disabled={change.isPending || !enabled}
