@@ -214,8 +214,8 @@ export const MessageRow = memo(function MessageRow({
                 {t('chat.message.edited')}
               </span>
             ) : null}
+            {mine && m.status === MessageStatus.sent ? <ReadState message={m} isGroup={isGroup} onReaders={onReaders} /> : null}
           </span>
-          {mine && m.status === MessageStatus.sent ? <ReadState message={m} isGroup={isGroup} onReaders={onReaders} /> : null}
           {failed && m.failure ? (
             <p className="msg-failure" role="alert">
               {m.failure.text}
