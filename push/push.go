@@ -279,8 +279,9 @@ func (s *Sender) work() {
 
 // handle decides who of a notice's recipients gets a push and sends it:
 // a recipient with a subscription, no socket open anywhere (no push while
-// they use the app on another device), and the conversation not set to
-// do not disturb; each of their signed-in devices gets one.
+// they use the app on another device), neither the conversation nor
+// everything set to do not disturb; each of their signed-in devices gets
+// one.
 func (s *Sender) handle(ctx context.Context, n Notice) error {
 	var candidates []int64
 	s.mu.Lock()
@@ -322,7 +323,8 @@ func (s *Sender) handle(ctx context.Context, n Notice) error {
 			// subscription goes with it.
 			gone = append(gone, t.ID)
 			pushResults.WithLabelValues("signed_out").Inc()
-		case t.RecvOpt != 0:
+		case t.RecvOpt != 0 || t.GlobalRecvOpt != 0:
+			// Do not disturb, for this conversation or for everything.
 			pushResults.WithLabelValues("muted").Inc()
 		default:
 			switch err := s.send(ctx, t.PushSubscription, n); {

@@ -405,6 +405,16 @@ func TestPushesReachOfflineDevicesEncryptedAndSigned(t *testing.T) {
 		f.subscribe(erin, e1, true, "en-US")
 		f.subscribe(frank, f1, true, "en-US")
 		f.subscribe(grace, g1, true, "en-US")
+		// Ivy set do not disturb for everything.
+		const ivy = 9
+		i1 := newDevice(t, "ivy")
+		f.subscribe(ivy, i1, true, "en-US")
+		if err := storage.CreateUser(ctx, db, storage.User{ID: ivy, Account: "ivy", PasswordHash: "x", Nickname: "ivy", InviteCode: "pro_ivy", CreatedAt: 1, UpdatedAt: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := storage.SetChatGlobalRecvOpt(ctx, db, ivy, 2); err != nil {
+			t.Fatal(err)
+		}
 		a1 := newDevice(t, "alice")
 		f.subscribe(alice, a1, true, "en-US") // the sender: never told of her own message
 
@@ -427,7 +437,7 @@ func TestPushesReachOfflineDevicesEncryptedAndSigned(t *testing.T) {
 		f.ps.status["grace"] = http.StatusNotFound
 		f.start()
 
-		members := []int64{alice, bob, carol, dave, erin, frank, grace, 99}
+		members := []int64{alice, bob, carol, dave, erin, frank, grace, ivy, 99}
 		offer := func(text string) {
 			f.sender.Offer(push.Notice{ConversationID: conv, Group: true, Recipients: members, SenderID: alice,
 				SenderName: "Alice", Kind: 101, Text: text})
@@ -438,7 +448,7 @@ func TestPushesReachOfflineDevicesEncryptedAndSigned(t *testing.T) {
 			return f.subscriptionGone(e1) && f.subscriptionGone(f1) && f.subscriptionGone(g1)
 		})
 		got := byDevice(t, f.ps.take())
-		for _, name := range []string{"alice", "carol", "dave", "erin"} {
+		for _, name := range []string{"alice", "carol", "dave", "erin", "ivy"} {
 			if _, ok := got[name]; ok {
 				t.Errorf("%s got a push: %+v", name, got[name])
 			}

@@ -101,12 +101,14 @@ func DeletePushSubscriptions(ctx context.Context, q Querier, ids ...int64) error
 type PushTarget struct {
 	PushSubscription
 	SessionActive bool // the device is signed in (active and its sign-in not expired at now)
-	RecvOpt       int  // 0 notify, 1 do not receive, 2 receive without notification
+	RecvOpt       int  // the conversation's: 0 notify, 1 do not receive, 2 receive without notification
+	GlobalRecvOpt int  // the user's do not disturb for everything, the same values
 }
 
 // PushTargets lists the subscriptions of userIDs with, for each, whether
-// its device is still signed in at now (unix ms) and the user's receive
-// option for convID (0 without a row).
+// its device is still signed in at now (unix ms), the user's receive
+// option for convID (0 without a row) and their do not disturb for
+// everything.
 func PushTargets(ctx context.Context, q Querier, convID string, now int64, userIDs []int64) ([]PushTarget, error) {
 	var out []PushTarget
 	for _, part := range chunks(len(userIDs), 500) {
@@ -114,8 +116,9 @@ func PushTargets(ctx context.Context, q Querier, convID string, now int64, userI
 		rows, err := q.Query(ctx, `SELECT p.id, p.user_id, p.session_id, p.endpoint, p.p256dh, p.auth,
 			p.preview, p.lang, p.created_at,
 			CASE WHEN s.state = 0 AND s.jwt_expires_at > $2 THEN 1 ELSE 0 END,
-			COALESCE(uc.recv_opt, 0)
+			COALESCE(uc.recv_opt, 0), COALESCE(u.chat_recv_opt, 0)
 			FROM push_subscriptions p
+			LEFT JOIN users u ON u.id = p.user_id
 			LEFT JOIN auth_sessions s ON s.id = p.session_id
 			LEFT JOIN chat_user_conversations uc ON uc.user_id = p.user_id AND uc.conversation_id = $1
 			WHERE p.user_id IN (`+placeholders(part[1]-part[0], 3)+`)`, args...)
@@ -123,7 +126,7 @@ func PushTargets(ctx context.Context, q Querier, convID string, now int64, userI
 			var t PushTarget
 			var preview, active int
 			err := r.Scan(&t.ID, &t.UserID, &t.SessionID, &t.Endpoint, &t.P256dh, &t.Auth, &preview, &t.Lang,
-				&t.CreatedAt, &active, &t.RecvOpt)
+				&t.CreatedAt, &active, &t.RecvOpt, &t.GlobalRecvOpt)
 			t.Preview, t.SessionActive = preview == 1, active == 1
 			return t, err
 		})

@@ -84,14 +84,24 @@ func TestPushSubscriptionsOnePerDevice(t *testing.T) {
 			t.Fatalf("expired sign-in: %+v", targets)
 		}
 
+		// A user's own device is removed by the session; any by id.
 		if err := storage.DeletePushSubscriptionOfSession(ctx, db, 1, 11); err != nil {
 			t.Fatal(err)
 		}
-		if err := storage.DeletePushSubscriptions(ctx, db, targets[0].ID, 12345); err != nil {
+		if targets, err := storage.PushTargets(ctx, db, "si_1_2", 1000, []int64{1, 2}); err != nil || len(targets) != 1 || targets[0].UserID != 2 {
+			t.Fatalf("after user 1's removal: %+v %v", targets, err)
+		}
+		var user2 int64
+		for _, tg := range targets {
+			if tg.UserID == 2 {
+				user2 = tg.ID
+			}
+		}
+		if err := storage.DeletePushSubscriptions(ctx, db, user2, 12345); err != nil {
 			t.Fatal(err)
 		}
-		if targets, err := storage.PushTargets(ctx, db, "si_1_2", 1000, []int64{1, 2}); err != nil || len(targets) != 1 || targets[0].UserID != 2 {
-			t.Fatalf("after removals: %+v %v", targets, err)
+		if targets, err := storage.PushTargets(ctx, db, "si_1_2", 1000, []int64{1, 2}); err != nil || len(targets) != 0 {
+			t.Fatalf("after removals by id: %+v %v", targets, err)
 		}
 	})
 }
