@@ -21,6 +21,7 @@ import { conversationPath, friendVerifyPath } from '../paths';
 import { PresenceLine } from '../conversation/PresenceLine';
 import '../../../components/kit.css';
 import './UserInfoPage.css';
+import { DELETED_ACCOUNT_NAME, shownName } from '../../../format/deletedAccount';
 
 type Confirm = 'delete' | 'block' | null;
 
@@ -63,7 +64,9 @@ export function UserInfoPage() {
   else {
     const { publicInfo, friendInfo, blackInfo } = info.data;
     const isSelf = userID === me;
-    const name = firstText(friendInfo?.remark, publicInfo.nickname);
+    // A deleted account reads as one, whatever remark it was given.
+    const name =
+      publicInfo.nickname === DELETED_ACCOUNT_NAME ? shownName(publicInfo.nickname, t) : firstText(friendInfo?.remark, publicInfo.nickname);
     const saveRemark = (event: SyntheticEvent<HTMLFormElement>): void => {
       event.preventDefault();
       if (remark === null) return;
