@@ -15,7 +15,7 @@ function setStandalone(on: boolean) {
 /** A browser with the Push API, notifications in `permission`. */
 function setPushAPI(permission: NotificationPermission) {
   Object.defineProperty(navigator, 'serviceWorker', { value: {}, configurable: true });
-  vi.stubGlobal('PushManager', function PushManager() {});
+  vi.stubGlobal('PushManager', vi.fn());
   vi.stubGlobal('Notification', { permission });
 }
 
