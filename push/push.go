@@ -33,6 +33,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"kj/auth"
 	"kj/internal/apierr"
 	"kj/internal/bus"
 	"kj/internal/clock"
@@ -138,7 +139,7 @@ type Sender struct {
 	quit  chan struct{} // Close: the workers stop (the queue is never closed, so a late Offer cannot panic)
 	wg    sync.WaitGroup
 	once  sync.Once
-	sub   bus.Subscription
+	subs  []bus.Subscription
 
 	// subscribers are the users that may have a subscription: every
 	// notice's recipients are checked against it before any store query,
@@ -168,8 +169,13 @@ func Start(ctx context.Context, d Deps, cfg Config) (*Sender, error) {
 	if err := s.reload(ctx); err != nil {
 		return nil, fmt.Errorf("push: subscribers: %w", err)
 	}
-	if s.sub, err = d.Bus.Subscribe(subscribedSubject, s.onSubscribed); err != nil {
-		return nil, fmt.Errorf("push: %w", err)
+	for subject, h := range map[string]bus.Handler{subscribedSubject: s.onSubscribed, auth.SessionEndedSubject: s.onSessionEnded} {
+		sub, err := d.Bus.Subscribe(subject, h)
+		if err != nil {
+			s.unsubscribe()
+			return nil, fmt.Errorf("push: %w", err)
+		}
+		s.subs = append(s.subs, sub)
 	}
 	// Announcements missed while the bus was away are read from the store.
 	bus.OnResume(d.Bus, func() {
@@ -231,6 +237,29 @@ func (s *Sender) onSubscribed(_ string, data []byte) {
 	}
 }
 
+// onSessionEnded removes the subscription of a device that signed out, was
+// replaced or went over the device limit, as soon as it happens (a push
+// due to it before the event lands finds the session ended and removes it
+// then). Every node hears it; the delete is the same on each.
+func (s *Sender) onSessionEnded(_ string, data []byte) {
+	var ev auth.SessionEnded
+	if err := json.Unmarshal(data, &ev); err != nil || ev.SessionID == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := storage.DeletePushSubscriptionOfSession(ctx, s.deps.DB, ev.UserID, ev.SessionID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		s.log.Warn("remove the subscription of an ended session", "session", ev.SessionID, "err", err)
+	}
+}
+
+func (s *Sender) unsubscribe() {
+	for _, sub := range s.subs {
+		_ = sub.Unsubscribe()
+	}
+}
+
 func (s *Sender) addSubscriber(id int64) {
 	s.mu.Lock()
 	s.subscribers[id] = struct{}{}
@@ -253,9 +282,7 @@ func (s *Sender) Offer(n Notice) {
 // pushes are a courtesy the app's own sync does not depend on.
 func (s *Sender) Close() {
 	s.once.Do(func() {
-		if s.sub != nil {
-			_ = s.sub.Unsubscribe()
-		}
+		s.unsubscribe()
 		close(s.quit)
 	})
 	s.wg.Wait()
