@@ -175,7 +175,8 @@ export default async function windows(t) {
     await dialog.locator('.verify__computed[data-verified="true"]').waitFor();
     const published = await dialog.locator('[data-field="seedHash"]').textContent();
     assert.equal(await dialog.locator('[data-field="computedHash"]').textContent(), published);
-    assert.equal(await dialog.locator('.verify__check[data-ok="true"]').count(), 2);
+    // The seed's hash, the bet list committed at the close (docs/ROUNDS.md), the digits.
+    assert.equal(await dialog.locator('.verify__check[data-ok="true"]').count(), 3);
     await dialog.getByText(t.text('rounds.verify.verified')).waitFor();
     await t.screenshot('window-verify');
     await dialog.getByRole('button', { name: t.text('discover.close') }).tap();

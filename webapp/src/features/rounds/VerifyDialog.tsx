@@ -54,8 +54,8 @@ export function VerifyDialog({ result, onClose }: VerifyDialogProps) {
 
   const v = check.data;
   const list = betList.data;
-  // A beacon round is verified only with its bet list checked too.
-  const verified = v ? v.verified && (!beacon || list?.matches === true) : false;
+  // A round that committed to its bet list is verified only with the list checked too.
+  const verified = v ? v.verified && (!result.betsHash || list?.matches === true) : false;
   const listPending = Boolean(result.betsHash) && betList.isPending;
   return (
     <div className="sheet-backdrop" onClick={onClose} role="presentation">
