@@ -29,6 +29,8 @@ export const STORAGE_KEYS = {
   chatDrafts: 'chatDrafts',
   /** New-message notifications in this browser: 'on' or 'off'; absent until first asked (chat session/notifications.ts). */
   chatNotify: 'chatNotify',
+  /** Chat texts written while the socket was down, per user, until the server has them (chat data/outbox.ts). */
+  chatOutbox: 'chatOutbox',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -31,6 +31,7 @@ import { atArguments, type MentionTarget } from '../data/mentions';
 import { applyRevoke, loadAround, loadOlder, removeMessage, type ChatMessage } from '../data/messages';
 import { messageText } from '../data/preview';
 import { canRetry, placeholder, retry, sendMessage, type Sender } from '../data/send';
+import { dropQueued, isQueued, outboxTakes, queueText, retryQueued, showOutbox } from '../data/outbox';
 import { retryAfterDrop } from '../data/queries';
 import { firstText } from '../data/text';
 import { useTyping } from '../data/typing';
@@ -170,6 +171,11 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
       );
     } else if (quoted) {
       send({ contentType: ContentType.quote, quoteElem: { text, quoteMessage: quoted } }, () => chat.createQuoteMessage(text, quoted));
+    } else if (outboxTakes(me)) {
+      // Offline (or earlier texts still waiting): kept in this browser, sent once connected.
+      queueText(client, sender, target, text);
+      showToast(t('chat.outbox.queued'));
+      requestAnimationFrame(() => list.current?.scrollToEnd());
     } else {
       send({ contentType: ContentType.text, textElem: { content: text } }, () => chat.createTextMessage(text));
     }
@@ -191,6 +197,10 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
   });
   const focusAsked = useRef(false);
   const windowLoaded = messages.data !== undefined;
+  // Texts written offline before a reload are in no list: shown once the history is there.
+  useEffect(() => {
+    if (windowLoaded) showOutbox(client, me, conversationID);
+  }, [windowLoaded, client, me, conversationID]);
   useEffect(() => {
     if (!focusSeq || !windowLoaded || focusAsked.current) return;
     focusAsked.current = true;
@@ -275,10 +285,11 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
 
   const onRetry = useCallback(
     (m: ChatMessage) => {
-      if (canRetry(m)) void retry(client, m, t);
+      if (isQueued(me, m.clientMsgID)) void retryQueued(client, me, m, t);
+      else if (canRetry(m)) void retry(client, m, t);
       else showToast(m.failure?.text ?? t('chat.errors.operationFailed'));
     },
-    [client, t],
+    [client, t, me],
   );
 
   const onToggleSelect = useCallback((m: ChatMessage) => {
@@ -371,7 +382,8 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
       danger: true,
       onSelect: () => {
         if (!stored || m.status === MessageStatus.failed) {
-          removeMessage(client, conversationID, m.localKey);
+          // An outbox message is dropped from the outbox too, so it is never sent.
+          dropQueued(client, me, conversationID, m);
           return;
         }
         chat.deleteMessage(conversationID, m.clientMsgID).then(

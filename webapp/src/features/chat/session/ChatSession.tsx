@@ -9,6 +9,7 @@ import { LOGIN_PATH } from '../../../navigation/paths';
 import { showToast } from '../../../state/toast';
 import { useMe } from '../data/hooks';
 import { chatKeys } from '../data/keys';
+import { bindOutbox } from '../data/outbox';
 import { bindChatPushes } from '../data/sync';
 import { conversationPath } from '../paths';
 import { ConnectionBanner } from './ConnectionBanner';
@@ -42,6 +43,8 @@ export function ChatSession() {
     startChatSession();
   }, []);
   useEffect(() => bindChatPushes(client), [client]);
+  // Texts written offline go out, in order, whenever the socket is signed in.
+  useEffect(() => bindOutbox(client, t), [client, t]);
   // New messages while the app is hidden raise a notification; its click opens the chat.
   useEffect(
     () =>
