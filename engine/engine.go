@@ -185,7 +185,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 	n.Chat = chat.New(chat.Deps{
 		DB: db, Bus: n.Bus, Clock: n.Clock, Sessions: n.Sessions, Presence: n.Presence, Actors: n.Actors, Log: log,
 	}, chat.Config{NodeID: cfg.NodeID, Cluster: cfg.NATSURL != "", GroupMaxMembers: cfg.GroupMaxMembers, ReceiptGroupMax: cfg.ReceiptGroupMax, RevokeWindow: cfg.RevokeWindow, EditWindow: cfg.ChatEditWindow,
-		Writers: cfg.ChatWriters, WriterBatch: cfg.ChatBatch, Coalesce: coalesce(cfg.ChatCoalesce), PushInterval: cfg.ChatPushInterval, MaxSocketsPerUser: cfg.ChatMaxSocketsPerUser})
+		Writers: cfg.ChatWriters, WriterBatch: cfg.ChatBatch, Coalesce: coalesce(cfg.ChatCoalesce), PushInterval: cfg.ChatPushInterval, BurnSweep: cfg.ChatBurnSweep, MaxSocketsPerUser: cfg.ChatMaxSocketsPerUser})
 	// Web Push to devices with the app closed; stopped after the chat
 	// engine (hooks run newest first), which offers it the messages.
 	pusher, err := push.Start(ctx, push.Deps{DB: db, Presence: n.Presence, Bus: n.Bus, Clock: n.Clock, Log: log},

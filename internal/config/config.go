@@ -98,6 +98,7 @@ type Config struct {
 	ChatEditWindow   time.Duration // KJ_CHAT_EDIT_WINDOW: how long a sender may edit a chat text message
 	ChatCoalesce     time.Duration // KJ_CHAT_COALESCE: how long a user's conversation and unread pushes gather changes (0: none)
 	ChatPushInterval time.Duration // KJ_CHAT_PUSH_INTERVAL: least time between two conversation pushes to one user (0: none)
+	ChatBurnSweep    time.Duration // KJ_CHAT_BURN_SWEEP: how often private chat messages read long enough ago are deleted
 	PushSubject      string        // KJ_PUSH_SUBJECT: the VAPID contact (mailto: or https:) push services see
 	PushTTL          time.Duration // KJ_PUSH_TTL: how long a push service keeps a Web Push for an offline device
 
@@ -342,6 +343,7 @@ var Vars = []Var{
 	{"KJ_CHAT_EDIT_WINDOW", "chat-edit-window", "15m", "how long after sending a chat text message its sender may edit it (everyone sees it marked edited)", durationVar(func(c *Config) *time.Duration { return &c.ChatEditWindow })},
 	{"KJ_CHAT_COALESCE", "chat-coalesce", "5ms", "how long a user's conversation and unread-total pushes gather changes before one push, which the message frames delivered meanwhile wait for (0: push every change)", shortDurationVar("5ms", func(c *Config) *time.Duration { return &c.ChatCoalesce })},
 	{"KJ_CHAT_PUSH_INTERVAL", "chat-push-interval", "0s", "least time between two conversation pushes to one user: a member of a busy group gets what changed within it, messages included, in one write (0: none)", shortDurationVar("50ms", func(c *Config) *time.Duration { return &c.ChatPushInterval })},
+	{"KJ_CHAT_BURN_SWEEP", "chat-burn-sweep", "1s", "how often a node deletes the private chat (burn after reading) messages whose time after being read is up: how late at most a message goes", durationVar(func(c *Config) *time.Duration { return &c.ChatBurnSweep })},
 	{"KJ_PUSH_SUBJECT", "push-subject", "mailto:push@kj.invalid", "the contact (mailto: or https: URL) every Web Push names to the browsers' push services (VAPID subject), which write to it about a misbehaving sender", func(c *Config, v string) error {
 		if !strings.HasPrefix(v, "mailto:") && !strings.HasPrefix(v, "https://") || len(v) < 10 {
 			return errors.New("want a mailto: or https:// URL")
