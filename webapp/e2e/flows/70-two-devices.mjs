@@ -1,7 +1,8 @@
 // Two devices of one user (KJ_LOGIN_POLICY=devices): two browser contexts signed in as A at
 // once. A message A sends on one shows on the other as A's own; a message from B raises the
 // unread badge on both and reading it on one clears it on the other; the device list in the
-// safety settings shows both, and "sign out all other devices" on one signs the other out.
+// safety settings shows both, and "sign out all other devices" on one signs the other out; one
+// sign-in more than KJ_LOGIN_MAX_DEVICES signs the oldest out with words of its own.
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { CHAT_PASSWORD, registerChatUser, signInToChat, single } from '../helpers/chat.mjs';
@@ -120,5 +121,16 @@ export default async function twoDevicesFlow(t) {
     // The phone stays signed in.
     await phone.goto(t.url('/'));
     await rowOf(phone).waitFor();
+  });
+
+  await t.test('signing in on more devices than allowed signs the oldest out, in words of its own', async () => {
+    // The phone is the only device left; three more sign-ins (the limit is 3) make one too many.
+    for (let i = 0; i < 3; i += 1) {
+      const more = await t.api('/accountLogin', { account: a.account, password: CHAT_PASSWORD, platform: 5, operationID: `e2e-more-${i}` });
+      assert.equal(more.code, 0, more.message);
+    }
+    await phone.locator('.toast').filter({ hasText: t.text('chat.connection.deviceLimit') }).waitFor();
+    await phone.waitForURL((url) => url.pathname === '/pages/auth/login');
+    assert.notEqual(t.text('chat.connection.deviceLimit'), t.text('chat.connection.kicked'));
   });
 }
