@@ -83,6 +83,9 @@
 //	                                       (one-shot arming, session.reading)
 //	wheel goroutine (wheel.go)             session.nextPing; a visit closes the idle, queues the
 //	                                       ping (pingDue), signs out at expiresAt
+//	burn sweep goroutine (burn.go)         deletes the private chat messages whose burn is due
+//	                                       (chat_burns); each burn row goes with its messages
+//	                                       in one transaction, so one node carries it out
 //	session.mu (actor_session.go)          the outbound queue, writing, closing, closed;
 //	                                       taken by any pusher
 //	writer pool (fanout.go)                writes one listed socket at a time, outside session.mu
