@@ -358,11 +358,17 @@ func TestLateBeaconVoidsTheRoundAndRefunds(t *testing.T) {
 		if got := e.round(r.ID); got.State != storage.RoundClosed {
 			t.Fatalf("drawn or voided before the wait was over: %+v", got)
 		}
-		e.to(at(r.DrawingEndsAt+int64(wait/time.Millisecond)-1), 1, at(r.DrawingEndsAt+int64(wait/time.Millisecond)))
-		if got := e.round(r.ID); got.State != storage.RoundClosed {
-			t.Fatalf("voided before the wait was over: %+v", got)
+		// Each try at its own time (the fake clock runs a timer at the time
+		// it was due, so the window reads that time), up to the end of the
+		// wait, which no try passes.
+		voidAt := r.DrawingEndsAt + wait.Milliseconds()
+		for next := r.DrawingEndsAt + 500; next < voidAt; next += 500 {
+			e.to(at(next), 1, at(min(next+500, voidAt)))
+			if got := e.round(r.ID); got.State != storage.RoundClosed {
+				t.Fatalf("voided before the wait was over (at +%d ms): %+v", next-r.DrawingEndsAt, got)
+			}
 		}
-		e.clock.Set(at(r.DrawingEndsAt + int64(wait/time.Millisecond)))
+		e.clock.Set(at(voidAt))
 		got := e.waitRound(r.ID, storage.RoundVoided)
 		testenv.Eventually(t, 10*time.Second, func() bool { return e.round(r.ID).SettledAt != 0 }, "refunds finished")
 		got = e.round(r.ID)
@@ -422,16 +428,20 @@ func TestCloseAfterTheBeaconValueVoids(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		e := newEnv(t, db, 1, testRules)
 		s := newStandIn(t, e.clock)
-		e.beaconNode(s, 5*time.Second)
+		node := e.beaconNode(s, 5*time.Second)
 		e.waitArmed(1, t0.Add(60*time.Second))
 		r := e.latest(1)
 		alice := e.player(10000)
 		if _, err := e.bet(alice, r, Big, 1000, "late-close"); err != nil {
 			t.Fatal(err)
 		}
-		// The window's timer is handled only after the beacon round's time:
-		// the round closes then, and is voided when its draw is due.
-		e.to(at(r.BeaconAt), 1, at(r.DrawingEndsAt))
+		// The node goes away before the close and is back only at the
+		// beacon round's time: the round closes then, and is voided when
+		// its draw is due.
+		node.kill()
+		e.clock.Set(at(r.BeaconAt))
+		e.beaconNode(s, 5*time.Second)
+		e.waitArmed(1, at(r.DrawingEndsAt))
 		if c := e.round(r.ID); c.State != storage.RoundClosed || c.ClosedAt != r.BeaconAt {
 			t.Fatalf("late close: %+v", c)
 		}
