@@ -112,8 +112,10 @@ function endIfSessionEnded(socket: ChatSocket, store: KeyValueStore, jotai: AppS
   const token = socket.token;
   if (token === '' || token === replacedChatToken) return;
   if (store.get(STORAGE_KEYS.wsToken) !== token) return;
+  // Read before the session is dropped: dropping it stops the socket, which forgets why it ended.
+  const ended = socket.kickedByDeviceLimit ? 'deviceLimit' : state;
   endSessionLocally(store);
-  jotai.set(chatSessionEndedAtom, socket.kickedByDeviceLimit ? 'deviceLimit' : state);
+  jotai.set(chatSessionEndedAtom, ended);
 }
 
 /**
