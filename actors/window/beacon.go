@@ -79,9 +79,19 @@ type Beacon struct {
 	// Client does the requests (default: a client with a 5 s timeout).
 	Client *http.Client
 
-	mu     sync.Mutex
-	info   *BeaconInfo
-	values map[int64]BeaconValue // recent rounds, shared by every window of the node
+	mu       sync.Mutex
+	info     *BeaconInfo
+	values   map[int64]BeaconValue // recent rounds, shared by every window of the node
+	inFlight map[int64]*beaconFetch
+}
+
+// beaconFetch is one request for a round that the windows asking for the
+// same round at the same time share: a thousand windows closing together
+// make one request to the beacon's relay, not a thousand.
+type beaconFetch struct {
+	done chan struct{}
+	v    BeaconValue
+	err  error
 }
 
 // beaconMargin is how long after a round's close its beacon round is
@@ -154,7 +164,31 @@ func (b *Beacon) Value(ctx context.Context, n int64) (BeaconValue, error) {
 		b.mu.Unlock()
 		return v, nil
 	}
+	if f, ok := b.inFlight[n]; ok {
+		b.mu.Unlock()
+		select {
+		case <-f.done:
+			return f.v, f.err
+		case <-ctx.Done():
+			return BeaconValue{}, ctx.Err()
+		}
+	}
+	f := &beaconFetch{done: make(chan struct{})}
+	if b.inFlight == nil {
+		b.inFlight = map[int64]*beaconFetch{}
+	}
+	b.inFlight[n] = f
 	b.mu.Unlock()
+	f.v, f.err = b.fetch(ctx, n)
+	b.mu.Lock()
+	delete(b.inFlight, n)
+	b.mu.Unlock()
+	close(f.done)
+	return f.v, f.err
+}
+
+// fetch reads round n from the beacon and keeps it once checked.
+func (b *Beacon) fetch(ctx context.Context, n int64) (BeaconValue, error) {
 	var v BeaconValue
 	status, err := b.get(ctx, "/public/"+strconv.FormatInt(n, 10), &v)
 	if status == http.StatusNotFound || status == http.StatusTooEarly {

@@ -517,3 +517,34 @@ func TestDocumentedBeaconExample(t *testing.T) {
 		t.Fatalf("docs/ROUNDS.md's beacon example has drifted; its block must read:\n%s", want)
 	}
 }
+
+// Windows closing together ask the beacon once per round, not once each.
+func TestBeaconRequestsAreSharedAcrossWindows(t *testing.T) {
+	c := clock.NewFake(t0)
+	s := newStandIn(t, c)
+	b := &Beacon{URL: s.srv.URL}
+	n := s.info.RoundAfter(t0)
+	c.Set(s.info.RoundAt(n))
+	var wg sync.WaitGroup
+	values := make([]BeaconValue, 50)
+	errs := make([]error, 50)
+	for i := range values {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			values[i], errs[i] = b.Value(context.Background(), n)
+		}()
+	}
+	wg.Wait()
+	for i := range values {
+		if errs[i] != nil || values[i] != values[0] {
+			t.Fatalf("window %d got %+v %v, window 0 %+v", i, values[i], errs[i], values[0])
+		}
+	}
+	s.mu.Lock()
+	asked := s.asked[n]
+	s.mu.Unlock()
+	if asked != 1 {
+		t.Fatalf("the beacon was asked %d times for one round", asked)
+	}
+}
