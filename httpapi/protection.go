@@ -42,12 +42,41 @@ func init() {
 // cool-off or a self-exclusion, or whose loss limit the stake would pass,
 // is refused with the translated reason (codes 1600-1602) and place is
 // not run. The check is answered from the node's memory.
-func (s *Server) ProtectedBet(ctx context.Context, userID, stake int64, place func() error) error {
+//
+// betIDs are the ids the bet or slip is stored under: a resend of one
+// already placed (its answer was lost on the way) is answered with what
+// was placed, as it would be without a limit, even when the stake the
+// first copy added now keeps a second one out. That costs a store read on
+// the refusal path only.
+func (s *Server) ProtectedBet(ctx context.Context, userID, stake int64, betIDs []string, place func() error) error {
 	err := s.protect.Bet(ctx, userID, stake, place)
 	if pe := protectionError(err); pe != nil {
+		var le *protection.LimitError
+		var xe *protection.ExcludedError
+		if (errors.As(err, &le) || errors.As(err, &xe)) && s.alreadyPlaced(ctx, userID, betIDs) {
+			return place()
+		}
 		return pe
 	}
 	return err
+}
+
+// alreadyPlaced reports whether the user has a bet stored under one of
+// betIDs (the desk then answers a resend from the store, debiting nothing).
+func (s *Server) alreadyPlaced(ctx context.Context, userID int64, betIDs []string) bool {
+	if len(betIDs) == 0 {
+		return false
+	}
+	bets, err := storage.BetsByBetIDs(ctx, s.DB, betIDs)
+	if err != nil {
+		return false
+	}
+	for _, b := range bets {
+		if b.UserID == userID {
+			return true
+		}
+	}
+	return false
 }
 
 // protectionStatusReq: since is the play session's start (unix ms) for

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"kj/actors/window"
 	"kj/internal/apierr"
 	"kj/protection"
 	"kj/storage"
@@ -64,8 +65,18 @@ func TestProtectionRefusesBetsOverHTTP(t *testing.T) {
 		if l.Amount != 1000 || l.Pending {
 			t.Fatalf("limit: %+v", l)
 		}
-		ok(t, s, tok.Token, "/activation/betRequest", bet(600), nil)
+		first := bet(600)
+		var placed window.BetView
+		ok(t, s, tok.Token, "/activation/betRequest", first, &placed)
 		bets := countRows(t, db, "round_bets")
+		// Its answer lost, the app sends the same bet again: it gets the bet
+		// placed, though the first copy's stake now leaves the limit no room
+		// for a second.
+		var again window.BetView
+		ok(t, s, tok.Token, "/activation/betRequest", first, &again)
+		if again.BetID != placed.BetID || countRows(t, db, "round_bets") != bets {
+			t.Fatalf("a resend over the limit: %+v against %+v, %d bets; want the same bet and nothing written", again, placed, countRows(t, db, "round_bets"))
+		}
 		resets := protectionTime(time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)) // KJ_DAY_TIMEZONE is UTC here
 		refusedInEveryLanguage(t, s, tok.Token, "/activation/betRequest", bet(500), apierr.CodeLossLimit, "protection.loss.day",
 			map[string]any{"limit": "10.00", "resets": resets}, "10.00", "2026-03-02 00:00")

@@ -172,7 +172,7 @@ func (s *Server) betRequest(c *Call) (any, error) {
 		return nil, err
 	}
 	var bet window.BetView
-	err = s.ProtectedBet(c.Ctx, c.User.ID, amount, func() (err error) { // player protection (protection.go)
+	err = s.ProtectedBet(c.Ctx, c.User.ID, amount, []string{req.BetID}, func() (err error) { // player protection (protection.go)
 		bet, err = rs.Bet(c.Ctx, window.BetRequest{UserID: c.User.ID, WindowID: req.WindowID, Issue: req.Issue,
 			Content: window.Content(req.Content), Amount: amount, BetID: req.BetID, ArrivedAt: arrived})
 		return err

@@ -68,7 +68,11 @@ func (s *Server) betSlip(c *Call) (any, error) {
 	// Player protection judges the slip once, by its total, as it judges a
 	// single bet by its amount (protection.go).
 	var slip window.SlipView
-	err = s.ProtectedBet(c.Ctx, c.User.ID, total, func() (err error) {
+	betIDs := make([]string, len(sels))
+	for n := range sels {
+		betIDs[n] = window.SlipBetID(req.SlipID, n)
+	}
+	err = s.ProtectedBet(c.Ctx, c.User.ID, total, betIDs, func() (err error) {
 		slip, err = rs.BetSlip(c.Ctx, window.SlipRequest{UserID: c.User.ID, WindowID: req.WindowID, Issue: req.Issue,
 			SlipID: req.SlipID, Selections: sels, ArrivedAt: arrived})
 		return err
