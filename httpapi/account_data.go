@@ -301,6 +301,7 @@ type deletionFacts struct {
 	ExchangeMax      int64          `json:"exchangeMax"`
 	OpenBets         int            `json:"openBets"`         // bets not yet settled: the deletion waits for them
 	PendingRecharges int            `json:"pendingRecharges"` // recharges under review: the deletion waits for them
+	OwnedGroups      int            `json:"ownedGroups"`      // groups with other members the user owns: transferred or dismissed first
 	RetentionDays    int            `json:"retentionDays"`    // KJ_DELETED_ACCOUNT_RETENTION in days
 }
 
@@ -327,7 +328,7 @@ func (s *Server) deletionFactsOf(ctx context.Context, userID int64) (deletionFac
 	for _, k := range cards {
 		f.Cards = append(f.Cards, deletionCard{ID: storage.FormatID(k.ID), BankName: k.BankName, CardNumber: wallet.MaskCard(k.CardNumber)})
 	}
-	if f.OpenBets, f.PendingRecharges, err = storage.AccountBusy(ctx, s.DB, userID); err != nil {
+	if f.OpenBets, f.PendingRecharges, f.OwnedGroups, err = storage.AccountBusy(ctx, s.DB, userID); err != nil {
 		return f, nil, err
 	}
 	return f, pending, nil
@@ -373,6 +374,8 @@ func (s *Server) deleteAccount(c *Call) (any, error) {
 		return nil, apierr.Fail(apierr.CodeDeleteNotReady, "account.delete.bets")
 	case f.PendingRecharges > 0:
 		return nil, apierr.Fail(apierr.CodeDeleteNotReady, "account.delete.recharge")
+	case f.OwnedGroups > 0:
+		return nil, apierr.Fail(apierr.CodeDeleteNotReady, "account.delete.groups")
 	}
 	hasMoney := f.Balance > 0 || len(pending) > 0
 	if hasMoney && req.Balance != balanceExchange && req.Balance != balanceForfeit {

@@ -206,12 +206,15 @@ func AllBetsOf(ctx context.Context, q Querier, userID int64) ([]RoundBet, error)
 }
 
 // AccountBusy says what stops a deletion for now: bets of the user not yet
-// settled, and recharge orders still under review (their money would land
-// in a wallet nobody can use any more).
-func AccountBusy(ctx context.Context, q Querier, userID int64) (openBets, pendingRecharges int, err error) {
+// settled and recharge orders still under review (their money would land
+// in a wallet nobody can use any more), and groups the user owns that
+// have other members (they would be left without anyone to run them: the
+// owner transfers or dismisses them first, as quitting asks).
+func AccountBusy(ctx context.Context, q Querier, userID int64) (openBets, pendingRecharges, ownedGroups int, err error) {
 	err = q.QueryRow(ctx, `SELECT
 		(SELECT COUNT(*) FROM round_bets WHERE user_id = $1 AND state = $2),
-		(SELECT COUNT(*) FROM recharge_orders WHERE user_id = $1 AND status = $3)`,
-		userID, BetOpen, OrderUnderReview).Scan(&openBets, &pendingRecharges)
-	return openBets, pendingRecharges, err
+		(SELECT COUNT(*) FROM recharge_orders WHERE user_id = $1 AND status = $3),
+		(SELECT COUNT(*) FROM chat_groups WHERE owner_id = $1 AND status <> $4 AND member_count > 1)`,
+		userID, BetOpen, OrderUnderReview, GroupDismissed).Scan(&openBets, &pendingRecharges, &ownedGroups)
+	return openBets, pendingRecharges, ownedGroups, err
 }

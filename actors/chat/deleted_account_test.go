@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"kj/auth"
+	"kj/internal/apierr"
 	"kj/storage"
 	"kj/storage/storagetest"
 )
@@ -14,7 +15,8 @@ import (
 // chatted with them sees "deleted account" as the sender of every message
 // they sent, 1:1 and in a group, and as the name of the 1:1 conversation
 // in the list, over any remark given to them as a friend; the messages
-// themselves stay.
+// themselves stay. An owner of a group with other members transfers it
+// first.
 func TestADeletedSenderReadsAsDeletedAccount(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		h := newHarness(t, db)
@@ -35,6 +37,11 @@ func TestADeletedSenderReadsAsDeletedAccount(t *testing.T) {
 		a.ok(&g, "CreateGroup", obj(map[string]any{"memberUserIDs": []string{bob.id}, "groupInfo": map[string]any{"groupName": "pals"}}))
 		a.text("", g.GroupID, "hello pals")
 
+		// An owner of a group with other members hands it over first.
+		if r := h.post(t, alice, "/user/account/delete", `{"password":"abc123"}`); r.Code != apierr.CodeDeleteNotReady {
+			t.Fatalf("deleting the owner of a group: %d %s", r.Code, r.Message)
+		}
+		a.ok(nil, "TransferGroupOwner", g.GroupID, bob.id)
 		if r := h.post(t, alice, "/user/account/delete", `{"password":"abc123"}`); r.Code != 0 {
 			t.Fatalf("delete: %d %s", r.Code, r.Message)
 		}

@@ -122,7 +122,7 @@ const (
 	// Leaving with one's data (/user/data/export, /user/account/delete).
 	CodePasswordWrong  = 1170 // the login password asked again before an export or a deletion is wrong
 	CodeDeleteChoice   = 1171 // deleting an account that holds money without choosing to exchange or forfeit it
-	CodeDeleteNotReady = 1172 // deleting an account with bets not yet settled or a recharge under review
+	CodeDeleteNotReady = 1172 // deleting an account with bets not yet settled, a recharge under review or groups it owns with other members
 )
 
 // Wallet error codes (1200-1299), listed in docs/API.md.

@@ -33,6 +33,8 @@ export interface DeletionFacts {
   openBets: number;
   /** Recharges under review: the deletion waits for them. */
   pendingRecharges: number;
+  /** Groups with other members the user owns: transferred or dismissed first. */
+  ownedGroups: number;
   retentionDays: number;
 }
 

@@ -14,6 +14,7 @@ const facts = {
   exchangeMax: 500000,
   openBets: 0,
   pendingRecharges: 0,
+  ownedGroups: 0,
   retentionDays: 1825,
 };
 
@@ -74,6 +75,17 @@ describe('delete account', () => {
     renderApp('/pages/setting/delete-account');
     expect(await screen.findByText(/You have bets that are not settled yet/)).toBeInTheDocument();
     expect(screen.queryByRole('radio', { name: /Give them up/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete my account for good' })).toBeDisabled();
+  });
+
+  it('asks an owner of groups with other members to hand them over first', async () => {
+    signIn();
+    fakeServer({
+      '/user/mine': () => alice,
+      '/user/account/deletion': () => ({ ...facts, ownedGroups: 1 }),
+    });
+    renderApp('/pages/setting/delete-account');
+    expect(await screen.findByText(/You own groups with other members/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete my account for good' })).toBeDisabled();
   });
 });

@@ -51,7 +51,7 @@ function DeleteForm({ facts }: { facts: DeletionFacts }) {
   const [password, setPassword] = useState('');
   const hasMoney = facts.balance > 0 || facts.pendingExchanges > 0;
   const exchanging = choice === 'exchange' && facts.balance > 0;
-  const waiting = facts.openBets > 0 || facts.pendingRecharges > 0;
+  const waiting = facts.openBets > 0 || facts.pendingRecharges > 0 || facts.ownedGroups > 0;
 
   const remove = useMutation({
     // The server ends this session too: that end is the one asked for, not a lapsed sign-in.
@@ -90,6 +90,7 @@ function DeleteForm({ facts }: { facts: DeletionFacts }) {
       </ul>
       {facts.openBets > 0 ? <p className={styles.warning}>{t('leave.waitBets')}</p> : null}
       {facts.pendingRecharges > 0 ? <p className={styles.warning}>{t('leave.waitRecharge')}</p> : null}
+      {facts.ownedGroups > 0 ? <p className={styles.warning}>{t('leave.waitGroups')}</p> : null}
       {hasMoney ? (
         <fieldset className={styles.choice} aria-invalid={form.invalid('choice')}>
           <legend className={styles.choice__legend}>
