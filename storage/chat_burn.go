@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"errors"
+	"strings"
 )
 
 // Settings of the SDK's last calls: the user's do not disturb for
@@ -195,5 +196,57 @@ func BurnChatMessages(ctx context.Context, tx Tx, b ChatBurn) (burned []BurnedCh
 	if _, err := tx.Exec(ctx, `DELETE FROM chat_messages`+where, b.ConversationID, b.FromSeq, b.ToSeq, b.SenderID); err != nil {
 		return nil, false, err
 	}
+	if err := burnMarks(ctx, tx, b.ConversationID, burned); err != nil {
+		return nil, false, err
+	}
 	return burned, true, nil
+}
+
+// burnMarks deletes what reactions and edits kept of burned messages: their
+// folded state, and the reaction and edit notices that name them (an edit
+// notice carries the new text, which must go with the message). A notice
+// names its message by client message id, which is unique, so finding it
+// in the notice's text needs no knowledge of the notice's layout.
+func burnMarks(ctx context.Context, tx Tx, convID string, burned []BurnedChatMessage) error {
+	seqs := make([]int64, len(burned))
+	for i, m := range burned {
+		seqs[i] = m.Seq
+	}
+	for _, table := range []string{"chat_message_reactions", "chat_message_edits"} {
+		if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE conversation_id = $1 AND seq IN (`+placeholders(len(seqs), 2)+`)`,
+			append([]any{convID}, anySlice(seqs)...)...); err != nil {
+			return err
+		}
+	}
+	rows, err := tx.Query(ctx, `SELECT seq, content FROM chat_messages WHERE conversation_id = $1 AND seq > $2 AND content_type IN ($3, $4)`,
+		convID, seqs[0], ChatNoticeReaction, ChatNoticeEdit)
+	type notice struct {
+		seq     int64
+		content string
+	}
+	notices, err := CollectRows(rows, err, func(r Rows) (notice, error) {
+		var n notice
+		return n, r.Scan(&n.seq, &n.content)
+	})
+	if err != nil {
+		return err
+	}
+	var naming []int64
+	for _, n := range notices {
+		for _, m := range burned {
+			if m.ClientMsgID != "" && strings.Contains(n.content, m.ClientMsgID) {
+				naming = append(naming, n.seq)
+				break
+			}
+		}
+	}
+	if len(naming) == 0 {
+		return nil
+	}
+	args := append([]any{convID}, anySlice(naming)...)
+	if _, err := tx.Exec(ctx, `DELETE FROM chat_message_deletions WHERE conversation_id = $1 AND seq IN (`+placeholders(len(naming), 2)+`)`, args...); err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `DELETE FROM chat_messages WHERE conversation_id = $1 AND seq IN (`+placeholders(len(naming), 2)+`)`, args...)
+	return err
 }

@@ -65,6 +65,10 @@ func TestPrivateChatBurnsAfterReading(t *testing.T) {
 		}
 
 		s1 := a.text(bob.id, "", "secret one")
+		// An edit and a reaction of a message that burns go with it: the
+		// edit notice holds the new text.
+		a.ok(nil, "EditMessage", conv, s1.ClientMsgID, "secret one, edited")
+		b.ok(nil, "AddMessageReaction", conv, s1.ClientMsgID, "👍")
 		reply := b.text(alice.id, "", "secret reply")
 		s2 := a.text(bob.id, "", "secret two") // alice's send reads bob's reply
 		b.waitPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, "secret two") })
@@ -94,6 +98,17 @@ func TestPrivateChatBurnsAfterReading(t *testing.T) {
 		for _, id := range []string{s1.ClientMsgID, s2.ClientMsgID} {
 			if _, err := storage.ChatMessageByClientID(ctx, db, conv, id); !errors.Is(err, storage.ErrNotFound) {
 				t.Fatalf("burned message %s still in the store: %v", id, err)
+			}
+		}
+		for what, q := range map[string]string{
+			"edited text":   `SELECT COUNT(*) FROM chat_messages WHERE conversation_id = $1 AND content LIKE '%secret one, edited%'`,
+			"reactions":     `SELECT COUNT(*) FROM chat_message_reactions WHERE conversation_id = $1`,
+			"edits":         `SELECT COUNT(*) FROM chat_message_edits WHERE conversation_id = $1`,
+			"their notices": `SELECT COUNT(*) FROM chat_messages WHERE conversation_id = $1 AND content_type IN (2901, 2902)`,
+		} {
+			var n int
+			if err := db.QueryRow(ctx, q, conv).Scan(&n); err != nil || n != 0 {
+				t.Fatalf("%s of a burned message left in the store: %d (%v)", what, n, err)
 			}
 		}
 		// The list's latest message is no longer the burned one.
