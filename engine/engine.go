@@ -365,6 +365,7 @@ func (n *Node) ServeListener(ctx context.Context, ln net.Listener) error {
 	n.startProfiling(ctx)
 	n.startMetrics(ctx)
 	watchLedger(ctx, n.DB, n.Log.With("area", "ledger"), n.Config.LedgerCheckInterval)
+	sweepDeletedAccounts(ctx, n.Log.With("area", "accounts"), n.API.SweepDeletedAccounts)
 	n.Log.Info("kj serving", "addr", ln.Addr().String(), "store", n.DB.Dialect(), "cluster", n.Config.NATSURL != "", "webapp", webapp.Built())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -375,7 +376,6 @@ func (n *Node) ServeListener(ctx context.Context, ln net.Listener) error {
 	}
 	n.Log.Info("kj draining", "timeout", n.Config.ShutdownTimeout)
 	nodeUp.Set(0)
-	sweepDeletedAccounts(ctx, n.Log.With("area", "accounts"), n.API.SweepDeletedAccounts)
 	sctx, cancel := context.WithTimeout(context.Background(), n.Config.ShutdownTimeout)
 	defer cancel()
 	// Sockets are hijacked connections that Shutdown does not wait for: the
