@@ -28,7 +28,9 @@ var layers = []struct {
 	{"kj/engine/seed", 4}, // the demo content of `kj seed --demo`, beside the command
 	{"kj/loadtest", 4},
 	{"kj/customer", 4},
-	{"kj/wallet", 4}, // the wallet's rules, beside the actors it calls (actors/ledger)
+	{"kj/wallet", 4},     // the wallet's rules, beside the actors it calls (actors/ledger)
+	{"kj/protection", 4}, // player protection's rules, beside the wallet's; the API calls them on bets and recharges
+	{"kj/push", 4},       // Web Push, offered messages by the chat actors beside it
 	{"kj/auth", 3},
 	{"kj/storage", 2},
 	{"kj/internal", 1},

@@ -123,7 +123,9 @@ func New(db storage.DB, b bus.Bus, c clock.Clock) *Views {
 	// The check runs on the machine's time, not v.clock: the backstop is
 	// about time that really passed, and a test that moves its fake clock
 	// by days must not run a check for every half second of them.
+	v.marks.mu.Lock()
 	v.marks.timer = time.AfterFunc(markEvery, v.tick)
+	v.marks.mu.Unlock()
 	return v
 }
 
