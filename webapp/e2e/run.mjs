@@ -21,6 +21,8 @@
 // language in a fresh browser context. The last line printed is "N passed, M failed".
 // A flow that needs its own server exports `server = { env: {...}, demo: true }`: it gets a
 // fresh `kj serve` with those variables (and `kj seed --demo` first), for all its languages.
+// A flow that holds the page to a time budget exports `alone = true`: it runs after both
+// lanes are done, with the box to itself.
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -102,11 +104,14 @@ async function main() {
 
   const modules = new Map();
   for (const flow of flows) modules.set(flow.name, await import(pathToFileURL(flow.path).href));
-  const shared = flows.filter((flow) => !modules.get(flow.name).server);
-  const own = flows.filter((flow) => modules.get(flow.name).server);
+  const alone = flows.filter((flow) => modules.get(flow.name).alone === true);
+  const laned = flows.filter((flow) => modules.get(flow.name).alone !== true);
+  const shared = laned.filter((flow) => !modules.get(flow.name).server);
+  const own = laned.filter((flow) => modules.get(flow.name).server);
   const external = process.env.E2E_BASE_URL;
-  if (external && own.length > 0) {
-    throw new UsageError(`E2E_BASE_URL is set but ${own.map((f) => f.name).join(', ')} need a server of their own`);
+  const needOwn = flows.filter((flow) => modules.get(flow.name).server);
+  if (external && needOwn.length > 0) {
+    throw new UsageError(`E2E_BASE_URL is set but ${needOwn.map((f) => f.name).join(', ')} need a server of their own`);
   }
 
   browser = await launchBrowser();
@@ -167,19 +172,27 @@ async function main() {
     second.replayInto(report);
   };
 
-  const sharedLane = async () => {
-    if (shared.length > 0 && external) {
-      const target = { baseURL: new URL(external).origin, dataDir: process.env.KJ_DATA_DIR ?? '', logTail: () => '' };
-      console.log(`running against ${target.baseURL}`);
-      for (const language of languages) for (const flow of shared) await runFlow(flow, target, language);
-    } else if (shared.length > 0) {
+  let sharedTarget = null;
+  const sharedServer = async () => {
+    if (!sharedTarget && external) {
+      sharedTarget = { baseURL: new URL(external).origin, dataDir: process.env.KJ_DATA_DIR ?? '', logTail: () => '' };
+      console.log(`running against ${sharedTarget.baseURL}`);
+    } else if (!sharedTarget) {
       server = await startServer(binPath, { env: SERVER_ENV });
+      sharedTarget = server;
       console.log(`kj serve is healthy at ${server.baseURL}`);
-      for (const language of languages) for (const flow of shared) await runFlow(flow, server, language);
     }
+    return sharedTarget;
   };
-  const ownLane = async () => {
-    for (const flow of own) {
+  const sharedLane = async () => {
+    if (shared.length === 0) return;
+    const target = await sharedServer();
+    for (const language of languages) for (const flow of shared) await runFlow(flow, target, language);
+  };
+  // The flows with a server of their own wait in one queue that both lanes take from, so a
+  // lane that is done with the shared server's flows helps with these.
+  const ownLane = async (queue) => {
+    for (let flow = queue.shift(); flow; flow = queue.shift()) {
       const options = modules.get(flow.name).server;
       const flowServer = await startServer(binPath, { env: { ...SERVER_ENV, ...options.env }, demo: Boolean(options.demo) });
       flowServers.add(flowServer);
@@ -200,12 +213,21 @@ async function main() {
   // The flows that share a server and the flows with a server of their own never touch the
   // same server, so the two lanes run at once; a lane's results are printed a whole attempt
   // at a time (see createAttempt), so its lines never interleave with the other's.
+  const queue = [...own];
   if ((process.env.E2E_LANES ?? '2') === '1') {
     await sharedLane();
-    await ownLane();
+    await ownLane(queue);
   } else {
-    const lanes = await Promise.allSettled([sharedLane(), ownLane()]);
+    const lanes = await Promise.allSettled([sharedLane().then(() => ownLane(queue)), ownLane(queue)]);
     for (const lane of lanes) if (lane.status === 'rejected') throw lane.reason;
+  }
+  // Then the flows with a time budget, one at a time with nothing beside them.
+  for (const flow of alone) {
+    if (modules.get(flow.name).server) await ownLane([flow]);
+    else {
+      const target = await sharedServer();
+      for (const language of languages) await runFlow(flow, target, language);
+    }
   }
 }
 

@@ -67,6 +67,9 @@ async function recordNetwork(page) {
   };
 }
 
+/** Its time budget needs the box to itself: the runner runs it after the lanes (run.mjs). */
+export const alone = true;
+
 export default async function firstLoad(t) {
   const { page } = t;
   page.setDefaultTimeout(30_000);
