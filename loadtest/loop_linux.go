@@ -48,6 +48,7 @@ type HTTPLoop struct {
 
 type loopConn struct {
 	fd    int
+	close bool   // the last answer said Connection: close
 	out   []byte // the request being written
 	wrote int
 	in    []byte // what has been read of its answer
@@ -249,6 +250,9 @@ func (l *HTTPLoop) step(ctx context.Context, rate float64, hold, maxLag time.Dur
 				reopen(i)
 			case done:
 				finish(i, check(status, body))
+				if c.close {
+					reopen(i) // the server closes it after this answer
+				}
 			}
 		}
 	}
@@ -297,6 +301,7 @@ func (c *loopConn) read() (done bool, status int, body []byte, err error) {
 		return false, 0, nil, fmt.Errorf("bad status line %.40q", line)
 	}
 	length, chunked := -1, false
+	c.close = false
 	for len(headers) > 0 {
 		var h []byte
 		h, headers, _ = bytes.Cut(headers, []byte("\r\n"))
@@ -308,6 +313,8 @@ func (c *loopConn) read() (done bool, status int, body []byte, err error) {
 			}
 		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
 			chunked = bytes.EqualFold(bytes.TrimSpace(value), []byte("chunked"))
+		case bytes.EqualFold(name, []byte("Connection")):
+			c.close = bytes.EqualFold(bytes.TrimSpace(value), []byte("close"))
 		}
 	}
 	if chunked {
