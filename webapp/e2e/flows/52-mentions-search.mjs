@@ -123,9 +123,11 @@ export default async function mentionsSearchFlow(t) {
     await section.getByRole('heading', { name: groupName }).waitFor();
     await t.screenshot('search-results', pageB);
     await link.tap();
-    await pageB.waitForURL((url) => url.pathname === '/pages/chat/conversation' && url.searchParams.has('seq'));
+    // The conversation opens inside the app (no load event to wait for); finding the message
+    // loads the history around it, a few calls that a box busy with other flows can slow.
+    await pageB.waitForURL((url) => url.pathname === '/pages/chat/conversation' && url.searchParams.has('seq'), { waitUntil: 'commit' });
     const focused = pageB.locator('[data-focused="true"]');
-    await focused.filter({ hasText: words }).waitFor();
+    await focused.filter({ hasText: words }).waitFor({ timeout: 20_000 });
     await focused.filter({ hasText: words }).evaluate((el) => {
       const list = el.closest('[data-testid="message-list"]');
       const box = el.getBoundingClientRect();

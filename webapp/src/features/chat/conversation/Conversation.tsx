@@ -213,6 +213,19 @@ export function Conversation({ target, me, focusSeq = 0 }: { target: Conversatio
         showToast(chatErrorText(error, t));
       });
   }, [focusSeq, windowLoaded, client, conversationID, t]);
+  // A page of the window that lands after the history around the message (the first page's
+  // fetch finishing late) replaces it: the message is asked for again, a few times at most.
+  const focusTries = useRef(0);
+  const focusHeld = focusKey === null || (messages.data?.messages ?? []).some((m) => m.localKey === focusKey);
+  useEffect(() => {
+    if (!focusSeq || focusHeld || focusTries.current >= 3) return;
+    focusTries.current += 1;
+    void loadAround(client, conversationID, focusSeq)
+      .then((found) => {
+        if (found) setFocusKey(found.localKey);
+      })
+      .catch(() => undefined);
+  }, [focusSeq, focusHeld, client, conversationID]);
 
   const sendImage = (file: File): void => {
     void imageSize(file).then((size) => {
