@@ -5,7 +5,7 @@
 // sign-in more than KJ_LOGIN_MAX_DEVICES signs the oldest out with words of its own.
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
-import { CHAT_PASSWORD, registerChatUser, signInToChat, single } from '../helpers/chat.mjs';
+import { CHAT_PASSWORD, registerChatUser, signInToChat, single, socketCalls } from '../helpers/chat.mjs';
 
 export const server = { env: { KJ_LOGIN_POLICY: 'devices', KJ_LOGIN_MAX_DEVICES: '3' } };
 
@@ -14,38 +14,13 @@ export const server = { env: { KJ_LOGIN_POLICY: 'devices', KJ_LOGIN_MAX_DEVICES:
  * `page` (any page of the app's origin; its own session is not used).
  */
 async function sendAs(page, sender, recvID, text) {
-  await page.evaluate(
-    async ({ userID, token, to, words }) => {
-      const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-      const ws = new WebSocket(`${scheme}://${location.host}/ws?sendID=${userID}&token=${encodeURIComponent(token)}&platformID=5&operationID=e2e`);
-      await new Promise((resolve, reject) => {
-        ws.onopen = resolve;
-        ws.onerror = () => reject(new Error('socket failed'));
-      });
-      let n = 0;
-      const call = (name, args) =>
-        new Promise((resolve, reject) => {
-          n += 1;
-          const operationID = `e2e-${n}`;
-          const onMessage = (event) => {
-            const reply = JSON.parse(event.data);
-            if (reply.operationID !== operationID) return;
-            ws.removeEventListener('message', onMessage);
-            if (reply.errCode !== 0) reject(new Error(`${name}: ${reply.errCode} ${reply.errMsg}`));
-            else resolve(reply.data ? JSON.parse(reply.data) : null);
-          };
-          ws.addEventListener('message', onMessage);
-          ws.send(JSON.stringify({ reqFuncName: name, operationID, userID, data: JSON.stringify(args) }));
-        });
-      try {
-        await call('Login', [userID, token]);
-        const message = await call('CreateTextMessage', [words]);
-        await call('SendMessage', [message, to, '', { title: '', desc: '', ex: '' }, false]);
-      } finally {
-        ws.close();
-      }
-    },
-    { userID: sender.userId, token: sender.chatToken, to: recvID, words: text },
+  await socketCalls(
+    page,
+    [
+      ['CreateTextMessage', text],
+      ['SendMessage', '$prev', recvID, '', { title: '', desc: '', ex: '' }, false],
+    ],
+    { userID: sender.userId, token: sender.chatToken },
   );
 }
 

@@ -38,13 +38,14 @@ export const single = (a, b) => (a < b ? `si_${a}_${b}` : `si_${b}_${a}`);
 
 /**
  * Calls the chat socket as the user signed in on page (a socket of its own, as a second
- * device would): Login, then each [name, ...args] in turn, an argument '$prev' standing for the
- * reply before; returns the last reply's data.
+ * device would), or as `as` ({ userID, token }: another user, from page's origin): Login, then
+ * each [name, ...args] in turn, an argument '$prev' standing for the reply before; returns the
+ * last reply's data.
  */
-export async function socketCalls(page, calls) {
-  return page.evaluate(async (list) => {
-    const userID = localStorage.getItem('userId') ?? '';
-    const token = localStorage.getItem('wsToken') ?? '';
+export async function socketCalls(page, calls, as = null) {
+  return page.evaluate(async ({ list, as }) => {
+    const userID = as?.userID ?? localStorage.getItem('userId') ?? '';
+    const token = as?.token ?? localStorage.getItem('wsToken') ?? '';
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const ws = new WebSocket(`${scheme}://${location.host}/ws?sendID=${userID}&token=${encodeURIComponent(token)}&platformID=5&operationID=e2e`);
     await new Promise((resolve, reject) => {
@@ -74,5 +75,5 @@ export async function socketCalls(page, calls) {
     } finally {
       ws.close();
     }
-  }, calls);
+  }, { list: calls, as });
 }
