@@ -227,6 +227,10 @@ func TestCustomerVisitorLinksToSignedInUser(t *testing.T) {
 type customerWS struct {
 	t  *testing.T
 	ws *websocket.Conn
+	// held keeps frames read while waiting for another type: the server
+	// sends a socket's acknowledgement and the desk's broadcast from
+	// different goroutines, so their order is not fixed.
+	held []map[string]any
 }
 
 func dialCustomer(t *testing.T, srv *httptest.Server, query string, header http.Header) (*customerWS, *http.Response, error) {
@@ -237,12 +241,19 @@ func dialCustomer(t *testing.T, srv *httptest.Server, query string, header http.
 		return nil, resp, err
 	}
 	t.Cleanup(func() { ws.Close() })
-	return &customerWS{t, ws}, resp, nil
+	return &customerWS{t: t, ws: ws}, resp, nil
 }
 
-// next reads frames until one of type typ arrives (2 s at most).
+// next returns the first frame of type typ, held or read (2 s at most);
+// frames of other types are held for a later call.
 func (c *customerWS) next(typ string) map[string]any {
 	c.t.Helper()
+	for i, f := range c.held {
+		if f["type"] == typ {
+			c.held = append(c.held[:i], c.held[i+1:]...)
+			return f
+		}
+	}
 	c.ws.SetReadDeadline(time.Now().Add(2 * time.Second))
 	for {
 		_, data, err := c.ws.ReadMessage()
@@ -254,6 +265,7 @@ func (c *customerWS) next(typ string) map[string]any {
 		if f["type"] == typ {
 			return f
 		}
+		c.held = append(c.held, f)
 	}
 }
 
