@@ -155,16 +155,13 @@ func (s *Server) betRequest(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case req.WindowID == 0:
-		return nil, apierr.Required("windowId")
-	case strings.TrimSpace(req.Issue) == "":
-		return nil, apierr.Required("issue")
-	case req.Content == "":
-		return nil, apierr.Required("content")
-	case len(req.Amount) == 0 || string(req.Amount) == "null":
-		return nil, apierr.Required("amount")
-	case req.BetID == "":
+	if err := checkBetRound(req.WindowID, req.Issue); err != nil {
+		return nil, err
+	}
+	if err := checkStake(req.Content, req.Amount); err != nil {
+		return nil, err
+	}
+	if req.BetID == "" {
 		return nil, apierr.Required("betId")
 	}
 	amount, err := parseCents(req.Amount)
@@ -181,6 +178,30 @@ func (s *Server) betRequest(c *Call) (any, error) {
 		return nil, roundsError(err, req.WindowID, req.Issue)
 	}
 	return bet, nil
+}
+
+// checkBetRound checks the round that a bet or a slip is placed on
+// (betRequest, betSlip): its window and its issue are required.
+func checkBetRound(windowID int64, issue string) error {
+	switch {
+	case windowID == 0:
+		return apierr.Required("windowId")
+	case strings.TrimSpace(issue) == "":
+		return apierr.Required("issue")
+	}
+	return nil
+}
+
+// checkStake checks one stake, a single bet's or a slip selection's: its
+// content and its amount are required (parseCents then reads the amount).
+func checkStake(content string, amount json.RawMessage) error {
+	switch {
+	case content == "":
+		return apierr.Required("content")
+	case len(amount) == 0 || string(amount) == "null":
+		return apierr.Required("amount")
+	}
+	return nil
 }
 
 // parseCents reads an amount of cents: a JSON integer (or a string holding

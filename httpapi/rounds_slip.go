@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"strings"
 
 	"kj/actors/window"
 	"kj/internal/apierr"
@@ -33,11 +32,10 @@ func (s *Server) betSlip(c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkBetRound(req.WindowID, req.Issue); err != nil {
+		return nil, err
+	}
 	switch {
-	case req.WindowID == 0:
-		return nil, apierr.Required("windowId")
-	case strings.TrimSpace(req.Issue) == "":
-		return nil, apierr.Required("issue")
 	case req.SlipID == "":
 		return nil, apierr.Required("slipId")
 	case len(req.Selections) == 0:
@@ -48,11 +46,8 @@ func (s *Server) betSlip(c *Call) (any, error) {
 	sels := make([]window.Selection, len(req.Selections))
 	var total int64 // the slip's stake, saturating: an amount that large is refused by the round's maximum
 	for n, sel := range req.Selections {
-		switch {
-		case sel.Content == "":
-			return nil, apierr.Required("content")
-		case len(sel.Amount) == 0 || string(sel.Amount) == "null":
-			return nil, apierr.Required("amount")
+		if err := checkStake(sel.Content, sel.Amount); err != nil {
+			return nil, err
 		}
 		amount, err := parseCents(sel.Amount)
 		if err != nil {
