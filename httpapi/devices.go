@@ -8,6 +8,7 @@ package httpapi
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,16 +78,13 @@ func (s *Server) signOutDevice(c *Call) (any, error) {
 	if err != nil || id <= 0 {
 		return nil, apierr.Invalid("id")
 	}
-	err = storage.EndSessionOf(c.Ctx, s.DB, c.User.ID, id, storage.SessionSignedOut)
-	if err != nil {
-		if errors.Is(err, storage.ErrNotFound) {
-			return nil, apierr.NotFound()
-		}
-		return nil, err
+	_, err = s.signOutSessions(c, func() ([]int64, error) {
+		return []int64{id}, storage.EndSessionOf(c.Ctx, s.DB, c.User.ID, id, storage.SessionSignedOut)
+	})
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, apierr.NotFound()
 	}
-	s.Sessions.Announce(c.Ctx, c.User.ID, auth.ReasonSignedOut, id)
-	s.Log.Info("device signed out", "userId", c.User.ID, "session", id, "self", id == c.Session.ID)
-	return nil, nil
+	return nil, err
 }
 
 type signOutOthersReply struct {
@@ -95,13 +93,27 @@ type signOutOthersReply struct {
 
 // signOutOtherDevices signs out every sign-in of the caller but this one.
 func (s *Server) signOutOtherDevices(c *Call) (any, error) {
-	ended, err := storage.EndUserSessions(c.Ctx, s.DB, c.User.ID, c.Session.ID, storage.SessionSignedOut)
+	ended, err := s.signOutSessions(c, func() ([]int64, error) {
+		return storage.EndUserSessions(c.Ctx, s.DB, c.User.ID, c.Session.ID, storage.SessionSignedOut)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return signOutOthersReply{SignedOut: len(ended)}, nil
+}
+
+// signOutSessions is what both sign-outs of the device list do: end ends
+// the caller's sign-ins it names in the store and returns their ids; they
+// are then announced (their sockets are told the token expired, every
+// node's cache drops them) and logged.
+func (s *Server) signOutSessions(c *Call, end func() ([]int64, error)) ([]int64, error) {
+	ended, err := end()
 	if err != nil {
 		return nil, err
 	}
 	s.Sessions.Announce(c.Ctx, c.User.ID, auth.ReasonSignedOut, ended...)
-	s.Log.Info("other devices signed out", "userId", c.User.ID, "count", len(ended))
-	return signOutOthersReply{SignedOut: len(ended)}, nil
+	s.Log.Info("devices signed out", "userId", c.User.ID, "sessions", ended, "self", slices.Contains(ended, c.Session.ID))
+	return ended, nil
 }
 
 // deviceLabel makes the short label a device list shows ("Chrome ·
