@@ -55,7 +55,21 @@ func TestDeskLingerGathersBetsIntoOneBatch(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			mu.Lock()
+			// The desk answers a batch's callers before it reports the
+			// batch, so wait until the reports account for all 8 bets.
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				mu.Lock()
+				n := 0
+				for _, b := range sizes {
+					n += b
+				}
+				if n >= 8 || time.Now().After(deadline) {
+					break
+				}
+				mu.Unlock()
+				time.Sleep(time.Millisecond)
+			}
 			defer mu.Unlock()
 			if len(sizes) > tc.maxBatches || len(sizes) < tc.minBatches {
 				t.Fatalf("batches %v: want %d to %d for 8 bets", sizes, tc.minBatches, tc.maxBatches)
