@@ -12,15 +12,16 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { chat, chatSocket } from '../../../api/chat';
+import { chatSocket } from '../../../api/chat';
 import type { ConnectionState } from '../../../api/socket/socket';
 import { SocketErrorCode } from '../../../api/socket/protocol';
-import { ContentType, MessageStatus, SessionType, type MessageItem } from '../../../api/socket/types';
+import { ContentType, MessageStatus, type MessageItem } from '../../../api/socket/types';
 import { browserStore, STORAGE_KEYS, type KeyValueStore } from '../../../api/storage';
-import { chatErrorText, errorCode } from './errors';
+import { errorCode } from './errors';
 import type { ConversationTarget } from './ids';
 import { chatKeys } from './keys';
 import { addMessages, getWindow, removeMessage, type ChatMessage } from './messages';
+import { deliver, newMessage, sendFailure, type Sender } from './send';
 
 export interface OutboxEntry {
   target: ConversationTarget;
@@ -116,35 +117,9 @@ export function newClientMsgID(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export interface OutboxSender {
-  userID: string;
-  nickname: string;
-  faceURL: string;
-}
-
 /** A text message built here, as CreateTextMessage would (the server checks and completes it on sending). */
-export function outboxText(sender: OutboxSender, target: ConversationTarget, text: string, now: number): MessageItem {
-  return {
-    clientMsgID: newClientMsgID(),
-    serverMsgID: '',
-    createTime: now,
-    sendTime: now,
-    sessionType: target.groupID ? SessionType.group : SessionType.single,
-    sendID: sender.userID,
-    recvID: target.recvID,
-    msgFrom: 100,
-    contentType: ContentType.text,
-    senderPlatformID: 5,
-    senderNickname: sender.nickname,
-    senderFaceUrl: sender.faceURL,
-    groupID: target.groupID,
-    content: '',
-    seq: 0,
-    isRead: false,
-    status: MessageStatus.sending,
-    ex: '',
-    textElem: { content: text },
-  };
+export function outboxText(sender: Sender, target: ConversationTarget, text: string, now: number): MessageItem {
+  return newMessage(sender, target, newClientMsgID(), { contentType: ContentType.text, textElem: { content: text } }, now);
 }
 
 /**
@@ -174,7 +149,7 @@ function shown(entry: OutboxEntry): ChatMessage {
 /** Keeps a text in the outbox and shows it at once; it goes when the socket is signed in. */
 export function queueText(
   client: QueryClient,
-  sender: OutboxSender,
+  sender: Sender,
   target: ConversationTarget,
   text: string,
   now: number = Date.now(),
@@ -242,13 +217,12 @@ async function drain(client: QueryClient, me: string, t: TFunction | undefined, 
     tried.add(id);
     const { target } = next;
     try {
-      const sent = await chat.sendMessage({ message: next.message, recvID: target.recvID, groupID: target.groupID });
+      await deliver(client, target, next.message, id);
       forgetInOutbox(me, id, store);
-      addMessages(client, target.conversationID, [{ ...sent, localKey: id } as ChatMessage]);
     } catch (error) {
       if (mustWait(error)) return;
       if (!isQueued(me, id, store)) continue; // deleted while it was on its way
-      const failure = { code: errorCode(error), text: t ? chatErrorText(error, t) : '' };
+      const failure = sendFailure(error, t);
       setOutboxFailure(me, id, failure, store);
       addMessages(client, target.conversationID, [shown({ ...next, failure })]);
     }

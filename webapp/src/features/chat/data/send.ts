@@ -29,16 +29,20 @@ interface Job {
 
 const jobs = new Map<string, Job>();
 
-/** A local stand-in shown while the server builds the message. */
-export function placeholder(
+/**
+ * A message from `sender` to `target` written at `now`, as the server's Create*Message builds
+ * it: `element` gives its contentType and content. The placeholder and the outbox's texts
+ * start from it.
+ */
+export function newMessage(
   sender: Sender,
   target: ConversationTarget,
+  clientMsgID: string,
   element: Partial<MessageItem> & Pick<MessageItem, 'contentType'>,
-  now: number = Date.now(),
-): ChatMessage {
-  const localKey = newLocalKey();
+  now: number,
+): MessageItem {
   return {
-    clientMsgID: `local-${localKey}`,
+    clientMsgID,
     serverMsgID: '',
     createTime: now,
     sendTime: now,
@@ -56,8 +60,18 @@ export function placeholder(
     status: MessageStatus.sending,
     ex: '',
     ...element,
-    localKey,
   };
+}
+
+/** A local stand-in shown while the server builds the message. */
+export function placeholder(
+  sender: Sender,
+  target: ConversationTarget,
+  element: Partial<MessageItem> & Pick<MessageItem, 'contentType'>,
+  now: number = Date.now(),
+): ChatMessage {
+  const localKey = newLocalKey();
+  return { ...newMessage(sender, target, `local-${localKey}`, element, now), localKey };
 }
 
 /** Only a conversation already loaded shows the message; another one loads it with its history. */
@@ -81,18 +95,27 @@ async function run(client: QueryClient, localKey: string, stand: ChatMessage, t:
       current = { ...built, localKey, status: MessageStatus.sending, createTime: stand.createTime };
       put(client, target, current);
     }
-    const sent = await chat.sendMessage({ message: job.built, recvID: target.recvID, groupID: target.groupID });
-    put(client, target, { ...sent, localKey });
+    await deliver(client, target, job.built, localKey);
     jobs.delete(localKey);
     return true;
   } catch (error) {
-    put(client, target, {
-      ...current,
-      status: MessageStatus.failed,
-      failure: { code: errorCode(error), text: chatErrorText(error, t) },
-    });
+    put(client, target, { ...current, status: MessageStatus.failed, failure: sendFailure(error, t) });
     return false;
   }
+}
+
+/**
+ * Sends a built message to its conversation and shows the server's stored copy in place of
+ * the one under `localKey`. Rejects with the send's error. The outbox sends through it too.
+ */
+export async function deliver(client: QueryClient, target: ConversationTarget, message: MessageItem, localKey: string): Promise<void> {
+  const sent = await chat.sendMessage({ message, recvID: target.recvID, groupID: target.groupID });
+  put(client, target, { ...sent, localKey });
+}
+
+/** Why a send failed, as the failed message shows it (no text without a translator). */
+export function sendFailure(error: unknown, t?: TFunction): NonNullable<ChatMessage['failure']> {
+  return { code: errorCode(error), text: t ? chatErrorText(error, t) : '' };
 }
 
 /**
