@@ -87,11 +87,7 @@ func BenchmarkBetFromMemory(b *testing.B) {
 	ctx := context.Background()
 	c := clock.NewFake(start)
 	s := New(db, c, shanghai, nil)
-	id := storage.NewID()
-	if err := storage.CreateUser(ctx, db, storage.User{ID: id, Account: "bench", PasswordHash: "x", Nickname: "b",
-		InviteCode: "pro_bench", CreatedAt: 1, UpdatedAt: 1}); err != nil {
-		b.Fatal(err)
-	}
+	id := newPlayer(b, db, "bench")
 	if _, err := s.SetLimit(ctx, id, Loss, Month, storage.MaxAmount); err != nil {
 		b.Fatal(err)
 	}

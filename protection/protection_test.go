@@ -25,13 +25,18 @@ var shanghai = func() *time.Location {
 // start is a Wednesday, 10:00 in Shanghai.
 var start = time.Date(2026, 3, 4, 10, 0, 0, 0, shanghai)
 
-func newService(t *testing.T, db storage.DB) (*Service, *clock.Fake) {
+// eachStore runs test on each store (storagetest.Each) from what a test of
+// one node's service starts with: the service on a fake clock at start, and
+// a new player named account.
+func eachStore(t *testing.T, account string, test func(t *testing.T, ctx context.Context, db storage.DB, s *Service, c *clock.Fake, u int64)) {
 	t.Helper()
-	c := clock.NewFake(start)
-	return New(db, c, shanghai, nil), c
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		c := clock.NewFake(start)
+		test(t, context.Background(), db, New(db, c, shanghai, nil), c, newPlayer(t, db, account))
+	})
 }
 
-func newPlayer(t *testing.T, db storage.DB, account string) int64 {
+func newPlayer(t testing.TB, db storage.DB, account string) int64 {
 	t.Helper()
 	id := storage.NewID()
 	u := storage.User{ID: id, Account: account, PasswordHash: "x", Nickname: account, InviteCode: "pro_" + account,
@@ -88,10 +93,7 @@ func TestPeriodsFollowTheDayZone(t *testing.T) {
 }
 
 func TestLossLimitRefusesTheBetBeyondItAndSaysWhichAndWhen(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		ctx := context.Background()
-		s, c := newService(t, db)
-		u := newPlayer(t, db, "alice")
+	eachStore(t, "alice", func(t *testing.T, ctx context.Context, db storage.DB, s *Service, c *clock.Fake, u int64) {
 		if _, err := s.SetLimit(ctx, u, Loss, Day, 1000); err != nil {
 			t.Fatal(err)
 		}
@@ -132,10 +134,7 @@ func TestLossLimitRefusesTheBetBeyondItAndSaysWhichAndWhen(t *testing.T) {
 }
 
 func TestWeeklyAndMonthlyLossLimits(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		ctx := context.Background()
-		s, c := newService(t, db)
-		u := newPlayer(t, db, "bob")
+	eachStore(t, "bob", func(t *testing.T, ctx context.Context, db storage.DB, s *Service, c *clock.Fake, u int64) {
 		for _, p := range []struct {
 			period string
 			amount int64
@@ -160,10 +159,7 @@ func TestWeeklyAndMonthlyLossLimits(t *testing.T) {
 }
 
 func TestRaisingALimitWaits24Hours(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		ctx := context.Background()
-		s, c := newService(t, db)
-		u := newPlayer(t, db, "carol")
+	eachStore(t, "carol", func(t *testing.T, ctx context.Context, db storage.DB, s *Service, c *clock.Fake, u int64) {
 		if _, err := s.SetLimit(ctx, u, Loss, Day, 1000); err != nil {
 			t.Fatal(err)
 		}
@@ -216,10 +212,7 @@ func TestRaisingALimitWaits24Hours(t *testing.T) {
 }
 
 func TestExclusionsStopBetsAndRechargesAndCannotBeShortened(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		ctx := context.Background()
-		s, c := newService(t, db)
-		u := newPlayer(t, db, "dave")
+	eachStore(t, "dave", func(t *testing.T, ctx context.Context, db storage.DB, s *Service, c *clock.Fake, u int64) {
 		for _, bad := range []ExclusionRequest{{Kind: CoolOff, Days: 0}, {Kind: CoolOff, Days: 43},
 			{Kind: CoolOff, Days: 3, Permanent: true}, {Kind: SelfExclusion, Months: 5}, {Kind: SelfExclusion, Months: 61}} {
 			var re *RangeError
@@ -281,10 +274,7 @@ func TestExclusionsStopBetsAndRechargesAndCannotBeShortened(t *testing.T) {
 }
 
 func TestCoolOffEndsAndBetsResume(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		ctx := context.Background()
-		s, c := newService(t, db)
-		u := newPlayer(t, db, "erin")
+	eachStore(t, "erin", func(t *testing.T, ctx context.Context, db storage.DB, s *Service, c *clock.Fake, u int64) {
 		if _, err := s.Exclude(ctx, u, ExclusionRequest{Kind: CoolOff, Days: 1}); err != nil {
 			t.Fatal(err)
 		}
@@ -304,10 +294,7 @@ func TestCoolOffEndsAndBetsResume(t *testing.T) {
 }
 
 func TestPlaceErrorGivesTheStakeBack(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		ctx := context.Background()
-		s, _ := newService(t, db)
-		u := newPlayer(t, db, "fay")
+	eachStore(t, "fay", func(t *testing.T, ctx context.Context, db storage.DB, s *Service, _ *clock.Fake, u int64) {
 		if _, err := s.SetLimit(ctx, u, Loss, Day, 1000); err != nil {
 			t.Fatal(err)
 		}
@@ -375,10 +362,7 @@ func recharge(t *testing.T, s *Service, db storage.DB, userID, amount int64, at 
 }
 
 func TestARechargeBeyondTheDepositLimitIsHeldUntilTheLimitAllowsOrAnOperatorDecides(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		ctx := context.Background()
-		s, c := newService(t, db)
-		u := newPlayer(t, db, "hal")
+	eachStore(t, "hal", func(t *testing.T, ctx context.Context, db storage.DB, s *Service, c *clock.Fake, u int64) {
 		if _, err := s.SetLimit(ctx, u, Deposit, Day, 10000); err != nil {
 			t.Fatal(err)
 		}
@@ -439,10 +423,7 @@ func TestARechargeBeyondTheDepositLimitIsHeldUntilTheLimitAllowsOrAnOperatorDeci
 }
 
 func TestAnOrderOfAnExcludedPlayerIsHeldAtCrediting(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		ctx := context.Background()
-		s, c := newService(t, db)
-		u := newPlayer(t, db, "ida")
+	eachStore(t, "ida", func(t *testing.T, ctx context.Context, db storage.DB, s *Service, c *clock.Fake, u int64) {
 		o, err := recharge(t, s, db, u, 5000, c.Now()) // placed before the self-exclusion
 		if err != nil {
 			t.Fatal(err)
@@ -458,10 +439,7 @@ func TestAnOrderOfAnExcludedPlayerIsHeldAtCrediting(t *testing.T) {
 }
 
 func TestStatusShowsTodaysNetAndTheSessionsNet(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		ctx := context.Background()
-		s, c := newService(t, db)
-		u := newPlayer(t, db, "jo")
+	eachStore(t, "jo", func(t *testing.T, ctx context.Context, db storage.DB, s *Service, c *clock.Fake, u int64) {
 		storeBet(t, db, u, 1000, 0, start.AddDate(0, 0, -1)) // yesterday
 		storeBet(t, db, u, 500, 0, start.Add(-2*time.Hour))  // today, before the session
 		session := start.Add(-time.Hour)
