@@ -21,13 +21,8 @@ import (
 // bet (no player named) whose lines hash to the round's betsHash.
 func TestRoundBetsListsTheCommittedBets(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, c := roundsServer(t, db)
+		s, c, alice, post := roundsPlayer(t, db, 50000)
 		h := s.Handler()
-		alice, tok := newUser(t, s, "alice")
-		fund(t, db, alice.ID, 50000)
-		post := func(path, body string) reply {
-			return call(t, h, "POST", "/api/activation/"+path, body, "token", tok.Token, "Accept-Language", "en-US")
-		}
 		cur := data[window.Current](t, post("getNewLottery", `{"windowId":1}`))
 		issue := cur.Round.Issue
 		for i, b := range []string{`"BIG","amount":2500`, `"SMALL","amount":100`} {

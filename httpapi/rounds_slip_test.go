@@ -18,13 +18,7 @@ import (
 // settled on its own when the round is drawn; the ledger check stays green.
 func TestBetSlipRoutePlaysARound(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, c := roundsServer(t, db)
-		h := s.Handler()
-		alice, tok := newUser(t, s, "alice")
-		fund(t, db, alice.ID, 10000)
-		post := func(path, body string) reply {
-			return call(t, h, "POST", "/api/activation/"+path, body, "token", tok.Token, "Accept-Language", "en-US")
-		}
+		_, c, alice, post := roundsPlayer(t, db, 10000)
 		round, _ := storage.LatestRound(context.Background(), db, 1)
 		body := fmt.Sprintf(`{"windowId":1,"issue":"%s","slipId":"alice-slip-1","selections":[{"content":"BIG","amount":2500},{"content":"SINGLE","amount":"1500"}]}`, round.Issue)
 		r := post("betSlip", body)

@@ -69,6 +69,20 @@ func closeAndDraw(t *testing.T, c *clock.Fake, bettingEndsAt, drawingEndsAt int6
 }
 
 // fund credits a user's wallet as a confirmed recharge would.
+// roundsPlayer starts a test of the players' rounds routes: a rounds server
+// (roundsServer), alice with cents in her wallet, and post, which calls
+// /api/activation/<path> as alice in en-US.
+func roundsPlayer(t *testing.T, db storage.DB, cents int64) (*Server, *clock.Fake, storage.User, func(path, body string) reply) {
+	t.Helper()
+	s, c := roundsServer(t, db)
+	h := s.Handler()
+	alice, tok := newUser(t, s, "alice")
+	fund(t, db, alice.ID, cents)
+	return s, c, alice, func(path, body string) reply {
+		return call(t, h, "POST", "/api/activation/"+path, body, "token", tok.Token, "Accept-Language", "en-US")
+	}
+}
+
 func fund(t *testing.T, db storage.DB, userID, cents int64) {
 	t.Helper()
 	res, err := storage.CommitLedgerBatch(context.Background(), db, 1, []storage.Op{{Transfers: []storage.Transfer{{
@@ -89,13 +103,8 @@ type listOf[T any] struct {
 
 func TestActivationRoutesPlayARound(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
-		s, c := roundsServer(t, db)
+		s, c, alice, post := roundsPlayer(t, db, 50000)
 		h := s.Handler()
-		alice, tok := newUser(t, s, "alice")
-		fund(t, db, alice.ID, 50000)
-		post := func(path, body string) reply {
-			return call(t, h, "POST", "/api/activation/"+path, body, "token", tok.Token, "Accept-Language", "en-US")
-		}
 
 		r := post("lotteryList", `{}`)
 		lobby := data[window.Lobby](t, r)
