@@ -42,13 +42,14 @@ import (
 // 61-63 µs of CPU per request to 0.5-0.65 and 29-31 µs.
 //
 // It stays open loop: the n-th request of a step is due at n/rate, is sent
-// by the first free connection (its lateness counts as latency, as
+// by the connection freed last (its lateness counts as latency, as
 // Driver's does), and one more than MaxLag late is counted as missed.
 type HTTPLoop struct {
 	// Addr is the server's host:port.
 	Addr string
 	// Conns is how many requests may be in flight at once (one per
-	// connection, no pipelining).
+	// connection, no pipelining): the most connections it opens, each
+	// dialled when a request finds none free.
 	Conns int
 	// Next appends the next request to send to b (its whole bytes, as
 	// LeanAPI.Prepare builds them) and returns it.
@@ -63,6 +64,12 @@ type HTTPLoop struct {
 	// Waits is how many times the last step slept or waited on its
 	// connections (an upper bound on its wake-ups).
 	Waits int64
+	// stamped: an answer has come with the kernel's receive time. The
+	// kernel turns its stamping on a moment after the first socket asks
+	// for it (net_enable_timestamp defers it to a work queue); until an
+	// answer shows it is on, the loop wakes for answers and times them as
+	// it reads them.
+	stamped bool
 }
 
 type loopConn struct {
@@ -86,7 +93,7 @@ func (l *HTTPLoop) Close() {
 			c.fd = -1
 		}
 	}
-	l.conns = nil
+	l.conns, l.stamped = nil, false
 }
 
 // dial opens a connection as a non-blocking descriptor.
@@ -134,13 +141,6 @@ func (l *HTTPLoop) step(ctx context.Context, rate float64, hold, maxLag time.Dur
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	for len(l.conns) < max(1, l.Conns) {
-		fd, err := l.dial()
-		if err != nil {
-			return fail(err)
-		}
-		l.conns = append(l.conns, &loopConn{fd: fd, in: make([]byte, 0, 4096)})
-	}
 	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		return fail(err)
@@ -149,10 +149,21 @@ func (l *HTTPLoop) step(ctx context.Context, rate float64, hold, maxLag time.Dur
 	watch := func(i int) error {
 		return unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, l.conns[i].fd, &unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP, Fd: int32(i)})
 	}
-	free := make([]int, 0, len(l.conns))
-	for i := range l.conns {
-		if err := watch(i); err != nil {
-			return fail(err)
+	// The free connections, the one freed last on top (its socket is
+	// warm). A connection is dialled when none is free and fewer than
+	// Conns are open, and a request goes on it at once: a connection
+	// dialled ahead and left unused is closed by a server's header timeout
+	// (kj's ReadHeaderTimeout, 10 s from the accept). With W6's 256
+	// connections dialled up front, most were never used at 1,000 req/s;
+	// kj closed them all together at the end of the first step, the loop
+	// dialled them all again at once, and sent a few requests on closed
+	// ones before it saw them close.
+	free := make([]int, 0, max(1, l.Conns))
+	for i, c := range l.conns {
+		if c.fd >= 0 {
+			if err := watch(i); err != nil {
+				return fail(err)
+			}
 		}
 		free = append(free, i)
 	}
@@ -175,6 +186,8 @@ func (l *HTTPLoop) step(ctx context.Context, rate float64, hold, maxLag time.Dur
 		now := c.arrived
 		if now.IsZero() {
 			now = time.Now()
+		} else {
+			l.stamped = true
 		}
 		c.arrived = time.Time{}
 		if err != nil {
@@ -190,19 +203,42 @@ func (l *HTTPLoop) step(ctx context.Context, rate float64, hold, maxLag time.Dur
 		c.in = c.in[:0]
 		free = append(free, i)
 	}
-	// reopen replaces a connection that failed or was closed.
-	reopen := func(i int) {
+	// drop closes a connection that failed or was closed; it is dialled
+	// again when next used.
+	drop := func(i int) {
 		c := l.conns[i]
-		_ = unix.EpollCtl(ep, unix.EPOLL_CTL_DEL, c.fd, nil)
-		_ = unix.Close(c.fd)
-		fd, err := l.dial()
-		if err != nil {
+		if c.fd >= 0 {
+			_ = unix.EpollCtl(ep, unix.EPOLL_CTL_DEL, c.fd, nil)
+			_ = unix.Close(c.fd)
 			c.fd = -1
-			return
 		}
-		c.fd = fd
-		_ = watch(i)
 	}
+	// take returns a free connection, dialled: the one freed last, or a
+	// new one when none is free; -1 when none may be opened. A failed dial
+	// is an error of the request.
+	take := func() (int, error) {
+		var i int
+		if n := len(free); n > 0 {
+			i, free = free[n-1], free[:n-1]
+		} else {
+			i = len(l.conns)
+			l.conns = append(l.conns, &loopConn{fd: -1, in: make([]byte, 0, 4096)})
+		}
+		c := l.conns[i]
+		if c.fd < 0 {
+			fd, err := l.dial()
+			if err != nil {
+				return i, err
+			}
+			c.fd = fd
+			if err := watch(i); err != nil {
+				drop(i)
+				return i, err
+			}
+		}
+		return i, nil
+	}
+	canSend := func() bool { return len(free) > 0 || len(l.conns) < max(1, l.Conns) }
 	send := func(i int) error {
 		c := l.conns[i]
 		for c.wrote < len(c.out) {
@@ -220,25 +256,21 @@ func (l *HTTPLoop) step(ctx context.Context, rate float64, hold, maxLag time.Dur
 			break
 		}
 		now := time.Since(start)
-		for next < total && dueAt(next) <= now+sendAhead && len(free) > 0 {
+		for next < total && dueAt(next) <= now+sendAhead && canSend() {
 			off := dueAt(next)
 			next++
 			if now-off > maxLag {
 				res.Missed++
 				continue
 			}
-			i := free[len(free)-1]
-			free = free[:len(free)-1]
+			i, err := take()
 			c := l.conns[i]
-			if c.fd < 0 {
-				reopen(i)
-				if c.fd < 0 {
-					res.Sent++
-					inflight++
-					c.sched = start.Add(off)
-					finish(i, errors.New("cannot connect"))
-					continue
-				}
+			if err != nil {
+				res.Sent++
+				inflight++
+				c.sched = start.Add(off)
+				finish(i, fmt.Errorf("cannot connect: %w", err))
+				continue
 			}
 			// A request sent ahead counts from when it was sent, a late one
 			// from when it was due.
@@ -247,18 +279,21 @@ func (l *HTTPLoop) step(ctx context.Context, rate float64, hold, maxLag time.Dur
 			inflight++
 			if err := send(i); err != nil {
 				finish(i, err)
-				reopen(i)
+				drop(i)
 			}
 		}
 		// Requests due while every connection is busy wait for one; skip
 		// those already too late (they would only be counted as missed).
-		for next < total && len(free) == 0 && now-dueAt(next) > maxLag {
+		for next < total && !canSend() && now-dueAt(next) > maxLag {
 			next++
 			res.Missed++
 		}
 		wait := maxWait
-		if next < total && len(free) > 0 {
-			if until := dueAt(next) - time.Since(start); until <= maxWait {
+		if next < total && canSend() {
+			switch until := max(0, dueAt(next)-time.Since(start)); {
+			case !l.stamped:
+				wait = min(wait, until)
+			case until <= maxWait:
 				// A send is due soon: sleep until then without waking for
 				// answers, and take the answers that came meanwhile.
 				if until > 0 {
@@ -283,18 +318,18 @@ func (l *HTTPLoop) step(ctx context.Context, rate float64, hold, maxLag time.Dur
 			c := l.conns[i]
 			if !c.busy {
 				// An idle connection the server closed, or spoke on.
-				reopen(i)
+				drop(i)
 				continue
 			}
 			done, status, body, err := c.read()
 			switch {
 			case err != nil:
 				finish(i, err)
-				reopen(i)
+				drop(i)
 			case done:
 				finish(i, check(status, body))
 				if c.close {
-					reopen(i) // the server closes it after this answer
+					drop(i) // the server closes it after this answer
 				}
 			}
 		}

@@ -97,33 +97,31 @@ func TestHTTPLoopCountsLatenessAndMisses(t *testing.T) {
 // the requests of a millisecond per wake and takes the answers that came
 // meanwhile, so it waits well under once a request (it waited about
 // twice a request when it woke for every send and every answer, and each
-// wake costs 20-37 µs of CPU on the VM of the W6 figures). The answers'
-// latencies stay those of a prompt reader: the server answers at once,
-// and the median is far below the millisecond an answer may sit unread.
+// wake costs 20-37 µs of CPU on the VM of the W6 figures; 0.3 now).
+// TestRecvStampedIsTheArrivalTime checks the answers read late keep
+// their arrival time.
 func TestHTTPLoopWakesPerSendsNotPerAnswer(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"code":0,"message":"","data":{}}`))
 	}))
 	t.Cleanup(srv.Close)
-	api := newLean(t, srv.URL, 16)
-	loop := api.Loop(16, func(b []byte) []byte { return api.AppendPost(b, "/user/amount", "t", nil) })
+	api := newLean(t, srv.URL, 64)
+	loop := api.Loop(64, func(b []byte) []byte { return api.AppendPost(b, "/user/amount", "t", nil) })
 	t.Cleanup(loop.Close)
-	steps, _ := Driver{Ramp: Ramp{Steps: []float64{2000}, Hold: time.Second}, Lanes: 16, Target: 50 * time.Millisecond, Loop: loop}.Run(context.Background())
+	steps, _ := Driver{Ramp: Ramp{Steps: []float64{2000}, Hold: time.Second}, Lanes: 64, Target: 50 * time.Millisecond, Loop: loop}.Run(context.Background())
 	s := steps[0]
 	if s.Done != 2000 || s.Errors != 0 {
 		t.Fatalf("done %d errors %d, want 2000 and none (first error %v)", s.Done, s.Errors, loop.FirstError)
 	}
-	t.Logf("%d waits for %d requests, p50 %.3f ms", loop.Waits, s.Sent, s.Latency.P50)
 	if perReq := float64(loop.Waits) / float64(s.Sent); perReq > 0.75 {
 		t.Errorf("%d waits for %d requests (%.2f a request), want at most 0.75", loop.Waits, s.Sent, perReq)
-	}
-	if s.Latency.P50 >= 0.8 {
-		t.Errorf("p50 %.3f ms: an answer read at the next wake must count from its arrival", s.Latency.P50)
 	}
 }
 
 // An answer read late counts from when its bytes arrived: recvStamped
-// returns the kernel's receive time, not the time of the read.
+// returns the kernel's receive time, not the time of the read (once the
+// kernel stamps at all: it turns stamping on a moment after the first
+// socket asks for it).
 func TestRecvStampedIsTheArrivalTime(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -145,26 +143,79 @@ func TestRecvStampedIsTheArrivalTime(t *testing.T) {
 	t.Cleanup(func() { unix.Close(fd) })
 	peer := <-accepted
 	t.Cleanup(func() { peer.Close() })
+	buf := make([]byte, 64)
+	// read waits for bytes and returns them with their stamp.
+	read := func() (string, time.Time) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; {
+			n, at, err := recvStamped(fd, buf)
+			switch {
+			case err == nil:
+				return string(buf[:n]), at
+			case err != unix.EAGAIN || time.Now().After(deadline):
+				t.Fatalf("read: %v", err)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if _, err := peer.Write([]byte("ping")); err != nil {
+			t.Fatal(err)
+		}
+		if _, at := read(); !at.IsZero() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no receive stamp after 5 s")
+		}
+	}
 	before := time.Now()
 	if _, err := peer.Write([]byte("answer")); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond) // the answer waits unread
-	buf := make([]byte, 64)
-	var n int
-	var at time.Time
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		n, at, err = recvStamped(fd, buf)
-		if err != unix.EAGAIN || time.Now().After(deadline) {
-			break
+	got, at := read()
+	readAt := time.Now()
+	if got != "answer" {
+		t.Fatalf("read %q", got)
+	}
+	if at.Before(before.Add(-time.Millisecond)) || readAt.Sub(at) < 40*time.Millisecond {
+		t.Fatalf("stamped %v after the write, read %v after it: want the arrival, well before the read", at.Sub(before), readAt.Sub(before))
+	}
+}
+
+// A server that closes a connection on which no request came within its
+// header timeout (kj's ReadHeaderTimeout, 10 s from the accept) closes
+// none of the loop's: a connection is dialled when a request needs it and
+// the request goes on it at once, so none is left unused (the loop
+// dialled every connection up front, most stayed unused at a low rate,
+// and kj closed them under a few of W6's first-step requests).
+func TestHTTPLoopLeavesNoConnectionUnused(t *testing.T) {
+	var closed atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"code":0,"message":"","data":{}}`))
+	}))
+	srv.Config.ReadHeaderTimeout = 300 * time.Millisecond
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateClosed {
+			closed.Add(1)
 		}
-		time.Sleep(time.Millisecond)
 	}
-	read := time.Now()
-	if err != nil || string(buf[:n]) != "answer" {
-		t.Fatalf("read %q, %v", buf[:n], err)
+	srv.Start()
+	t.Cleanup(srv.Close)
+	api := newLean(t, srv.URL, 32)
+	loop := api.Loop(32, func(b []byte) []byte { return api.AppendPost(b, "/user/amount", "t", nil) })
+	t.Cleanup(loop.Close)
+	steps, _ := Driver{Ramp: Ramp{Steps: []float64{300, 400}, Hold: time.Second}, Lanes: 32, Target: 50 * time.Millisecond, Loop: loop}.Run(context.Background())
+	if len(steps) != 2 {
+		t.Fatalf("%d steps, want 2", len(steps))
 	}
-	if at.IsZero() || at.Before(before.Add(-time.Millisecond)) || read.Sub(at) < 40*time.Millisecond {
-		t.Fatalf("stamped %v after the write, read %v after it: want the arrival, well before the read", at.Sub(before), read.Sub(before))
+	for i, s := range steps {
+		if want := int64(s.Offered); s.Done != want || s.Errors != 0 {
+			t.Errorf("step %d: done %d errors %d, want %d and none (first error %v)", i, s.Done, s.Errors, want, loop.FirstError)
+		}
+	}
+	if n := closed.Load(); n != 0 {
+		t.Errorf("the server closed %d connections", n)
 	}
 }
