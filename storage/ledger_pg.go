@@ -55,6 +55,36 @@ func (b *ledgerBatch) loadPG(ctx context.Context, tx pgx.Tx, keys []string, acco
 	return pgErr(br.Close())
 }
 
+// The batch's new transfers and entries as whole columns (one statement
+// text whatever the batch's size, prepared once per connection).
+const (
+	insertTransfersPG = `INSERT INTO ledger_transfers (id, idempotency_key, debit_account, credit_account, amount, kind, ref, created_at)
+		SELECT i, k, d, c, a, kd, r, $8
+		FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[]) AS u(i, k, d, c, a, kd, r)`
+	insertEntriesPG = `INSERT INTO ledger_entries (account_id, transfer_id, amount, created_at)
+		SELECT a, t, m, $4 FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(a, t, m)`
+)
+
+// checkBalances reads updateBalancesPG's rows (id, balance after the
+// update) and checks them against what the batch assumed: a wallet exactly
+// its running balance, a no-overdraft account not below zero. It returns
+// how many rows it read.
+func (b *ledgerBatch) checkBalances(rows Rows) (int, error) {
+	n := 0
+	for rows.Next() {
+		var id, bal int64
+		if err := rows.Scan(&id, &bal); err != nil {
+			return n, err
+		}
+		n++
+		a := b.accounts[id]
+		if (a.kind == AccountWallet && bal != a.bal) || (a.kind.NoOverdraft() && bal < 0) {
+			return n, fmt.Errorf("%w: account %d is %d, expected %d", errBalanceMoved, id, bal, a.bal)
+		}
+	}
+	return n, nil
+}
+
 const updateBalancesPG = `UPDATE ledger_accounts AS a SET balance = a.balance + u.delta, updated_at = $3
 	FROM unnest($1::bigint[], $2::bigint[]) AS u(id, delta)
 	WHERE a.id = u.id RETURNING a.id, a.balance`
@@ -78,13 +108,8 @@ func (b *ledgerBatch) writePG(ctx context.Context, tx pgx.Tx, ids, deltas []int6
 			return pgErr(err)
 		}
 	} else {
-		batch.Queue(`INSERT INTO ledger_transfers (id, idempotency_key, debit_account, credit_account, amount, kind, ref, created_at)
-			SELECT i, k, d, c, a, kd, r, $8
-			FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[]) AS u(i, k, d, c, a, kd, r)`,
-			b.tIDs, b.tKey, b.tDebit, b.tCredit, b.tAmount, b.tKind, b.tRef, b.now)
-		batch.Queue(`INSERT INTO ledger_entries (account_id, transfer_id, amount, created_at)
-			SELECT a, t, m, $4 FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(a, t, m)`,
-			b.eAccount, b.eTransfer, b.eAmount, b.now)
+		batch.Queue(insertTransfersPG, b.tIDs, b.tKey, b.tDebit, b.tCredit, b.tAmount, b.tKind, b.tRef, b.now)
+		batch.Queue(insertEntriesPG, b.eAccount, b.eTransfer, b.eAmount, b.now)
 	}
 	var hot []int64
 	for _, id := range ids {
@@ -107,23 +132,13 @@ func (b *ledgerBatch) writePG(ctx context.Context, tx pgx.Tx, ids, deltas []int6
 	if err != nil {
 		return pgErr(err)
 	}
-	n := 0
-	for rows.Next() {
-		var id, bal int64
-		if err := rows.Scan(&id, &bal); err != nil {
-			rows.Close()
-			return pgErr(err)
-		}
-		n++
-		a := b.accounts[id]
-		if (a.kind == AccountWallet && bal != a.bal) || (a.kind.NoOverdraft() && bal < 0) {
-			rows.Close()
-			return fmt.Errorf("%w: account %d is %d, expected %d", errBalanceMoved, id, bal, a.bal)
-		}
-	}
+	n, err := b.checkBalances(pgRows{rows})
 	rows.Close()
-	if err := rows.Err(); err != nil {
-		return pgErr(err)
+	if err == nil {
+		err = pgErr(rows.Err())
+	}
+	if err != nil {
+		return err
 	}
 	if n != len(ids) {
 		return fmt.Errorf("ledger: %d of %d balances updated", n, len(ids))

@@ -160,3 +160,108 @@ func BetsOfUser(ctx context.Context, q Querier, userID int64, filter int, since 
 	bets, err := scanBets(rows, err)
 	return bets, total, err
 }
+
+// QueueBetsByBetIDs queues BetsByBetIDs; found gets the bets.
+func QueueBetsByBetIDs(pl *Pipeline, betIDs []string, found func([]RoundBet)) {
+	if len(betIDs) == 0 {
+		return
+	}
+	scan := func(rows Rows) error {
+		bets, err := scanBets(rows, nil)
+		found(bets)
+		return err
+	}
+	if pl.Dialect() == Postgres {
+		pl.Query(`SELECT `+betColumns+` FROM round_bets WHERE bet_id = ANY($1)`, []any{betIDs}, scan)
+		return
+	}
+	for _, c := range chunks(len(betIDs), 500) {
+		part := betIDs[c[0]:c[1]]
+		pl.Query(`SELECT `+betColumns+` FROM round_bets WHERE bet_id IN (`+placeholders(len(part), 1)+`)`, anySlice(part), scan)
+	}
+}
+
+// insertBetsPG binds round_bets' columns as arrays: one statement text for
+// any number of bets.
+const insertBetsPG = `INSERT INTO round_bets (` + betColumns + `)
+	SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[],
+		$8::bigint[], $9::smallint[], $10::bigint[], $11::bigint[], $12::bigint[])`
+
+// QueueInsertRoundBets queues InsertRoundBets: COPY for a big batch on
+// PostgreSQL, else one array-bound INSERT; multi-row INSERTs elsewhere. A
+// bet id already taken fails the pipeline with ErrConflict.
+func QueueInsertRoundBets(pl *Pipeline, bets []RoundBet) {
+	if len(bets) == 0 {
+		return
+	}
+	if pl.Dialect() == Postgres && len(bets) < copyThreshold {
+		n := len(bets)
+		id, user, round, window, amount, payout, placed, settled := make([]int64, n), make([]int64, n), make([]int64, n),
+			make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		betID, issue, content := make([]string, n), make([]string, n), make([]string, n)
+		state := make([]int16, n)
+		for i, b := range bets {
+			id[i], betID[i], user[i], round[i], window[i], issue[i] = b.ID, b.BetID, b.UserID, b.RoundID, b.WindowID, b.Issue
+			content[i], amount[i], state[i], payout[i], placed[i], settled[i] = b.Content, b.Amount, int16(b.State), b.Payout, b.PlacedAt, b.SettledAt
+		}
+		pl.Exec(insertBetsPG, []any{id, betID, user, round, window, issue, content, amount, state, payout, placed, settled}, nil)
+		return
+	}
+	pl.Copy("round_bets", strings.Split(strings.Join(strings.Fields(betColumns), ""), ","), len(bets), 500, func(i int) []any {
+		b := bets[i]
+		return []any{b.ID, b.BetID, b.UserID, b.RoundID, b.WindowID, b.Issue, b.Content, b.Amount,
+			int16(b.State), b.Payout, b.PlacedAt, b.SettledAt}
+	})
+}
+
+// QueueOpenBets queues OpenBets (the rows locked on PostgreSQL); found
+// gets the bets.
+func QueueOpenBets(pl *Pipeline, roundID int64, limit int, found func([]RoundBet)) {
+	pl.Query(`SELECT `+betColumns+` FROM round_bets
+		WHERE round_id = $1 AND state = $2 ORDER BY id LIMIT $3`+pl.Dialect().ForUpdate(),
+		[]any{roundID, BetOpen, limit}, func(rows Rows) error {
+			bets, err := scanBets(rows, nil)
+			found(bets)
+			return err
+		})
+}
+
+// QueueSettleBets queues SettleBets of the bets won and the bets lost;
+// done gets how many of them changed.
+func QueueSettleBets(pl *Pipeline, won, lost []int64, oddsBP, now int64, done func(n int64)) {
+	for _, x := range []struct {
+		ids   []int64
+		state int
+		pay   string
+	}{{won, BetWon, "amount * " + strconv.FormatInt(oddsBP, 10) + " / 10000"}, {lost, BetLost, "0"}} {
+		if len(x.ids) == 0 {
+			continue
+		}
+		count := func(n int64) error { done(n); return nil }
+		if pl.Dialect() == Postgres {
+			pl.Exec(`UPDATE round_bets SET state = $1, settled_at = $2, payout = `+x.pay+`
+				WHERE state = $3 AND id = ANY($4)`, []any{x.state, now, BetOpen, x.ids}, count)
+			continue
+		}
+		for _, c := range chunks(len(x.ids), 500) {
+			part := x.ids[c[0]:c[1]]
+			pl.Exec(`UPDATE round_bets SET state = $1, settled_at = $2, payout = `+x.pay+`
+				WHERE state = $3 AND id IN (`+placeholders(len(part), 4)+`)`, append([]any{x.state, now, BetOpen}, anySlice(part)...), count)
+		}
+	}
+}
+
+// QueueRefundBets queues RefundBets; done gets how many changed.
+func QueueRefundBets(pl *Pipeline, ids []int64, now int64, done func(n int64)) {
+	count := func(n int64) error { done(n); return nil }
+	if pl.Dialect() == Postgres {
+		pl.Exec(`UPDATE round_bets SET state = $1, settled_at = $2, payout = amount
+			WHERE state = $3 AND id = ANY($4)`, []any{BetRefunded, now, BetOpen, ids}, count)
+		return
+	}
+	for _, c := range chunks(len(ids), 500) {
+		part := ids[c[0]:c[1]]
+		pl.Exec(`UPDATE round_bets SET state = $1, settled_at = $2, payout = amount
+			WHERE state = $3 AND id IN (`+placeholders(len(part), 4)+`)`, append([]any{BetRefunded, now, BetOpen}, anySlice(part)...), count)
+	}
+}

@@ -432,6 +432,8 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 	keys := make([]roundKey, 0, 1)
 	seen := map[roundKey]bool{}
 	ids := make([]string, 0, len(batch))
+	wallets := []storage.AccountRef{storage.BetsInPlay}
+	players := map[int64]bool{}
 	for _, c := range batch {
 		for _, q := range c.reqs {
 			k := roundKey{q.WindowID, q.Issue}
@@ -440,37 +442,51 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 				keys = append(keys, k)
 			}
 			ids = append(ids, q.BetID)
+			if !players[q.UserID] {
+				players[q.UserID] = true
+				wallets = append(wallets, storage.Wallet(q.UserID))
+			}
 		}
 	}
 	slices.SortFunc(keys, func(a, b roundKey) int {
 		return cmp.Or(cmp.Compare(a.window, b.window), cmp.Compare(a.issue, b.issue))
 	})
+	// One round trip reads the rounds, the bet ids already stored and the
+	// wallets of the batch's players (with bets in play, which every stake
+	// credits); the stakes' ledger keys are fresh unless their bet ids are
+	// stored, as a stake is written only with its bet.
 	rounds := map[roundKey]*storage.Round{}
 	missing := map[roundKey]error{}
+	var existing []storage.RoundBet
+	reads := storage.NewPipeline(tx.Dialect())
 	for _, k := range keys {
-		r, err := storage.RoundByIssue(ctx, tx, k.window, k.issue, false)
-		switch {
-		case err == nil:
-			rounds[k] = &r
-		case errors.Is(err, storage.ErrNotFound):
-			w, err := storage.RoundWindowByID(ctx, tx, k.window)
-			switch {
-			case errors.Is(err, storage.ErrNotFound) || err == nil && w.Enabled != 1:
-				missing[k] = ErrUnknownWindow
-			case err != nil:
-				return nil, nil, nil, err
-			default:
-				missing[k] = ErrUnknownIssue
+		storage.QueueRoundByIssue(reads, k.window, k.issue, func(r storage.Round, ok bool) {
+			if ok {
+				rounds[k] = &r
 			}
-		default:
+		})
+	}
+	storage.QueueBetsByBetIDs(reads, ids, func(bets []storage.RoundBet) { existing = append(existing, bets...) })
+	plan := storage.NewLedgerPlan(d.clock.Now().UnixMilli(), true)
+	plan.QueueLoad(reads, nil, wallets)
+	if err := reads.Run(ctx, tx); err != nil {
+		return nil, nil, nil, err
+	}
+	for _, k := range keys {
+		if rounds[k] != nil {
+			continue
+		}
+		w, err := storage.RoundWindowByID(ctx, tx, k.window)
+		switch {
+		case errors.Is(err, storage.ErrNotFound) || err == nil && w.Enabled != 1:
+			missing[k] = ErrUnknownWindow
+		case err != nil:
 			return nil, nil, nil, err
+		default:
+			missing[k] = ErrUnknownIssue
 		}
 	}
 
-	existing, err := storage.BetsByBetIDs(ctx, tx, ids)
-	if err != nil {
-		return nil, nil, nil, err
-	}
 	byBetID := make(map[string]storage.RoundBet, len(existing))
 	for _, b := range existing {
 		byBetID[b.BetID] = b
@@ -517,7 +533,7 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 	}
 
 	if len(ops) > 0 {
-		res, err := d.ledger.Post(ctx, tx, d.clock.Now().UnixMilli(), ops)
+		res, err := d.ledger.Apply(ctx, tx, plan, ops)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -543,22 +559,31 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall) ([]b
 				stakes[b.RoundID] = [2]int64{s[0] + 1, s[1] + b.Amount}
 			}
 		}
-		if err := storage.InsertRoundBets(ctx, tx, kept); err != nil {
-			return nil, nil, nil, err
-		}
+		// One round trip writes the stakes, the bets and each round's
+		// totals; the rounds' rows are locked last (a fixed order), on
+		// condition that they are still open.
+		writes := storage.NewPipeline(tx.Dialect())
+		plan.QueueWrite(writes)
+		storage.QueueInsertRoundBets(writes, kept)
+		moved := false
 		for _, k := range keys {
 			if r := rounds[k]; r != nil {
 				if s := stakes[r.ID]; s[0] > 0 {
-					open, bets, staked, err := storage.AddOpenRoundStakesTotals(ctx, tx, r.ID, s[0], s[1])
-					if err != nil {
-						return nil, nil, nil, err
-					}
-					if !open {
-						return nil, nil, nil, errRoundMoved
-					}
-					totals = append(totals, roundTotals{WindowID: r.WindowID, RoundID: r.ID, Bets: bets, Staked: staked})
+					storage.QueueAddOpenRoundStakesTotals(writes, r.ID, s[0], s[1], func(open bool, bets, staked int64) {
+						if !open {
+							moved = true
+							return
+						}
+						totals = append(totals, roundTotals{WindowID: r.WindowID, RoundID: r.ID, Bets: bets, Staked: staked})
+					})
 				}
 			}
+		}
+		if err := writes.Run(ctx, tx); err != nil {
+			return nil, nil, nil, err
+		}
+		if moved {
+			return nil, nil, nil, errRoundMoved
 		}
 	}
 

@@ -27,18 +27,18 @@ func newStallingLedger() *stallingLedger {
 
 func (l *stallingLedger) let() { l.released.Do(func() { close(l.release) }) }
 
-func (l *stallingLedger) Post(ctx context.Context, tx storage.Tx, now int64, ops []storage.Op) ([]storage.OpResult, error) {
+func (l *stallingLedger) Apply(ctx context.Context, tx storage.Tx, plan *storage.LedgerPlan, ops []storage.Op) ([]storage.OpResult, error) {
 	first := false
 	l.once.Do(func() { first = true })
 	if first {
 		close(l.stalled)
 		<-l.release
 	}
-	return l.StoreLedger.Post(ctx, tx, now, ops)
+	return l.StoreLedger.Apply(ctx, tx, plan, ops)
 }
 
 // stalledDesk is a desk on PostgreSQL whose first batch stalls in its
-// ledger post until released, beside an armed window 1 and its open round.
+// ledger apply until released, beside an armed window 1 and its open round.
 func stalledDesk(t *testing.T) (storage.DB, *env, storage.Round, *stallingLedger, *Desk) {
 	t.Helper()
 	db := storagetest.Postgres(t)

@@ -23,11 +23,13 @@ var ErrInsufficientBalance = storage.ErrInsufficientBalance
 
 // Ledger is what the windows need from the double-entry ledger: apply
 // operations inside the caller's transaction, so a batch of bet rows and
-// their stakes (or of settled bets and their payouts) commit together;
-// read a wallet; and tell a transaction worth running again from a real
-// failure.
+// their stakes (or of settled bets and their payouts) commit together —
+// Apply runs them against the balances a plan read in the desk's read
+// round trip, and the plan's writes go out with the desk's own
+// (storage.LedgerPlan); read a wallet; and tell a transaction worth running
+// again from a real failure.
 type Ledger interface {
-	Post(ctx context.Context, tx storage.Tx, now int64, ops []storage.Op) ([]storage.OpResult, error)
+	Apply(ctx context.Context, tx storage.Tx, plan *storage.LedgerPlan, ops []storage.Op) ([]storage.OpResult, error)
 	Balance(ctx context.Context, q storage.Querier, userID int64) (int64, error)
 	Retryable(err error) bool
 }
@@ -36,8 +38,8 @@ type Ledger interface {
 // ledger), used inside the rounds' own transactions.
 type StoreLedger struct{}
 
-func (StoreLedger) Post(ctx context.Context, tx storage.Tx, now int64, ops []storage.Op) ([]storage.OpResult, error) {
-	return storage.PostLedgerOps(ctx, tx, now, ops)
+func (StoreLedger) Apply(ctx context.Context, tx storage.Tx, plan *storage.LedgerPlan, ops []storage.Op) ([]storage.OpResult, error) {
+	return plan.Apply(ctx, tx, ops)
 }
 
 func (StoreLedger) Balance(ctx context.Context, q storage.Querier, userID int64) (int64, error) {

@@ -15,7 +15,8 @@ func loseKey(betID string) string   { return "bet:" + betID + ":lose" }
 func refundKey(betID string) string { return "bet:" + betID + ":refund" }
 
 // settleBatch settles up to c.limit open bets of the drawn round in one
-// transaction and answers them as settled. A winner gets the stake back
+// transaction (BEGIN, one round trip of reads, the transfers' COPY, one
+// round trip of writes, COMMIT) and answers them as settled. A winner gets the stake back
 // from bets-in-play and the gain (payout − stake) from the house, in one
 // operation; a loser's stake goes from bets-in-play to the house. The bets'
 // rows are locked and only open ones change, and every transfer has a key
@@ -34,7 +35,7 @@ func (d *Desk) settleBatch(c *settleCall) {
 	err := d.tx(ctx, "settle", func(tx storage.Tx) error {
 		settled, changes = nil, walletChanges{}
 		now := d.clock.Now().UnixMilli()
-		bets, err := storage.OpenBets(ctx, tx, r.ID, c.limit)
+		bets, plan, err := openBetsAndWallets(ctx, tx, r.ID, c.limit, now, storage.House)
 		if err != nil || len(bets) == 0 {
 			return err
 		}
@@ -65,7 +66,7 @@ func (d *Desk) settleBatch(c *settleCall) {
 			settled = append(settled, b)
 			ops = append(ops, storage.Op{Transfers: ts})
 		}
-		res, err := d.ledger.Post(ctx, tx, now, ops)
+		res, err := d.ledger.Apply(ctx, tx, plan, ops)
 		if err != nil {
 			return err
 		}
@@ -77,18 +78,20 @@ func (d *Desk) settleBatch(c *settleCall) {
 			}
 			changes.add(ops[i].Transfers, x.Results)
 		}
-		nw, err := storage.SettleBets(ctx, tx, won, true, r.OddsBP, now)
-		if err != nil {
+		// The transfers (COPY), then one round trip: the balances, the
+		// bets' results and the round's payouts.
+		writes := storage.NewPipeline(tx.Dialect())
+		plan.QueueWrite(writes)
+		var changed int64
+		storage.QueueSettleBets(writes, won, lost, r.OddsBP, now, func(n int64) { changed += n })
+		storage.QueueAddRoundPayouts(writes, r.ID, int64(len(bets)), paid)
+		if err := writes.Run(ctx, tx); err != nil {
 			return err
 		}
-		nl, err := storage.SettleBets(ctx, tx, lost, false, r.OddsBP, now)
-		if err != nil {
-			return err
+		if changed != int64(len(bets)) {
+			return fmt.Errorf("window: settle %s: %d of %d bets changed", r.Issue, changed, len(bets))
 		}
-		if nw+nl != int64(len(bets)) {
-			return fmt.Errorf("window: settle %s: %d of %d bets changed", r.Issue, nw+nl, len(bets))
-		}
-		return storage.AddRoundPayouts(ctx, tx, r.ID, int64(len(bets)), paid)
+		return nil
 	})
 	if err != nil {
 		settled = nil
@@ -111,7 +114,7 @@ func (d *Desk) refundBatch(c *settleCall) {
 	err := d.tx(ctx, "refund", func(tx storage.Tx) error {
 		refunded, changes = nil, walletChanges{}
 		now := d.clock.Now().UnixMilli()
-		bets, err := storage.OpenBets(ctx, tx, r.ID, c.limit)
+		bets, plan, err := openBetsAndWallets(ctx, tx, r.ID, c.limit, now)
 		if err != nil || len(bets) == 0 {
 			return err
 		}
@@ -127,7 +130,7 @@ func (d *Desk) refundBatch(c *settleCall) {
 				Credit: storage.Wallet(b.UserID), Amount: b.Amount, Kind: KindReturn,
 				Ref: strconv.FormatInt(b.ID, 10), IdempotencyKey: refundKey(b.BetID)}}})
 		}
-		res, err := d.ledger.Post(ctx, tx, now, ops)
+		res, err := d.ledger.Apply(ctx, tx, plan, ops)
 		if err != nil {
 			return err
 		}
@@ -137,14 +140,18 @@ func (d *Desk) refundBatch(c *settleCall) {
 			}
 			changes.add(ops[i].Transfers, x.Results)
 		}
-		n, err := storage.RefundBets(ctx, tx, ids, now)
-		if err != nil {
+		writes := storage.NewPipeline(tx.Dialect())
+		plan.QueueWrite(writes)
+		var n int64
+		storage.QueueRefundBets(writes, ids, now, func(c int64) { n += c })
+		storage.QueueAddRoundPayouts(writes, r.ID, int64(len(bets)), paid)
+		if err := writes.Run(ctx, tx); err != nil {
 			return err
 		}
 		if n != int64(len(bets)) {
 			return fmt.Errorf("window: refund %s: %d of %d bets changed", r.Issue, n, len(bets))
 		}
-		return storage.AddRoundPayouts(ctx, tx, r.ID, int64(len(bets)), paid)
+		return nil
 	})
 	if err != nil {
 		refunded = nil
@@ -152,4 +159,22 @@ func (d *Desk) refundBatch(c *settleCall) {
 		changes.push(ctx, d.bus, d.log)
 	}
 	c.res <- settleResult{bets: refunded, err: err}
+}
+
+// openBetsAndWallets reads, in one round trip, up to limit open bets of the
+// round (locked until the transaction ends) and the balances of their
+// wallets, bets in play and the other system accounts named, for a ledger
+// plan of the bets' settlement. The settlement's ledger keys are fresh: a
+// bet's are written only with its leaving the open state, and the bets are
+// open and locked.
+func openBetsAndWallets(ctx context.Context, tx storage.Tx, roundID int64, limit int, now int64, system ...storage.AccountRef) ([]storage.RoundBet, *storage.LedgerPlan, error) {
+	var bets []storage.RoundBet
+	reads := storage.NewPipeline(tx.Dialect())
+	storage.QueueOpenBets(reads, roundID, limit, func(b []storage.RoundBet) { bets = b })
+	plan := storage.NewLedgerPlan(now, true)
+	plan.QueueLoadOfBets(reads, roundID, limit, append(system, storage.BetsInPlay)...)
+	if err := reads.Run(ctx, tx); err != nil {
+		return nil, nil, err
+	}
+	return bets, plan, nil
 }
