@@ -24,6 +24,7 @@ func register(m map[string]handlerFunc) {
 			panic("chat: call registered twice: " + k)
 		}
 		calls[k] = v
+		callNames[k] = k
 	}
 }
 

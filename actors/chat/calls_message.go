@@ -179,7 +179,9 @@ func callCreateFace(c *call) (any, error) {
 func callSend(c *call) (any, error) {
 	var m Message
 	a := c.argReader()
-	a.Object(0, "message", &m)
+	if err := c.args.NewMessage(0, "message", &m); err != nil {
+		return nil, err
+	}
 	recv, group, onlineOnly := a.OptString(1, "recvID"), a.OptString(2, "groupID"), a.OptBool(4, "isOnlineOnly")
 	if a.err != nil {
 		return nil, a.err

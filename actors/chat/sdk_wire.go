@@ -51,10 +51,19 @@ var errFrame = errors.New("chat: malformed frame")
 // is not a JSON array fails with a bad-argument error (the request is
 // identified, so the reply can name it).
 func DecodeRequest(b []byte) (Request, Args, error) {
-	var r Request
 	if !utf8.Valid(b) {
-		return r, Args{}, errFrame
+		return Request{}, Args{}, errFrame
 	}
+	if r, a, ok := decodeRequestFast(b); ok {
+		return r, a, nil
+	}
+	return decodeRequestJSON(b)
+}
+
+// decodeRequestJSON is DecodeRequest with encoding/json, for the frames
+// decodeRequestFast leaves to it (and the fuzz test's reference).
+func decodeRequestJSON(b []byte) (Request, Args, error) {
+	var r Request
 	// Unmarshal, not a Decoder: one object and nothing after it, without
 	// the Decoder and its read buffer (~2 KB of garbage per request).
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -124,6 +133,9 @@ func (a Args) String(i int, name string) (string, error) {
 	v, ok := a.get(i)
 	if !ok || v[0] != '"' {
 		return "", badArg(name)
+	}
+	if end, esc, ok := scanString(v, 0); ok && !esc && end == len(v) {
+		return string(v[1 : end-1]), nil
 	}
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil {
@@ -209,6 +221,15 @@ func (a Args) Object(i int, name string, dst any) error {
 		return badArg(name)
 	}
 	return decodeInto(v, name, dst)
+}
+
+// NewMessage decodes a message argument, as Object does, into m, which is
+// zero: a text message without reflection (decodeMessageFast).
+func (a Args) NewMessage(i int, name string, m *Message) error {
+	if v, ok := a.get(i); ok && decodeMessageFast(v, m) {
+		return nil
+	}
+	return a.Object(i, name, m)
 }
 
 // StringList reads an array of strings, sent as a JSON string or bare.
