@@ -96,6 +96,22 @@ func (l *HTTPLoop) Close() {
 	l.conns, l.stamped = nil, false
 }
 
+// Open dials up to Conns connections ahead of the next step, for a step
+// whose first moments need many at once (W4's burst: every player has
+// the app open before it), so the step does not dial them while it
+// sends. Left unused they are closed by a server's header timeout (kj's:
+// 10 s), which the loop then takes as closed and dials again when needed.
+func (l *HTTPLoop) Open() error {
+	for len(l.conns) < max(1, l.Conns) {
+		fd, err := l.dial()
+		if err != nil {
+			return err
+		}
+		l.conns = append(l.conns, &loopConn{fd: fd, in: make([]byte, 0, 4096)})
+	}
+	return nil
+}
+
 // dial opens a connection as a non-blocking descriptor.
 func (l *HTTPLoop) dial() (int, error) {
 	conn, err := net.DialTimeout("tcp", l.Addr, 5*time.Second)

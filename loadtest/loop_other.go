@@ -18,6 +18,9 @@ type HTTPLoop struct {
 	FirstError error
 }
 
+// Open does nothing here.
+func (l *HTTPLoop) Open() error { return nil }
+
 // Close does nothing here.
 func (l *HTTPLoop) Close() {}
 

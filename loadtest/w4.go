@@ -136,6 +136,11 @@ func w4Burst(ctx context.Context, o *Options, name string, sh w4Shape, sample fu
 	rate := float64(sh.players) / sh.burst.Seconds()
 	loop := api.Loop(sh.conns, next)
 	defer loop.Close()
+	// The players have the app open: their connections are, before the
+	// burst's clock starts.
+	if err := loop.Open(); err != nil {
+		return StepResult{}, nil, err
+	}
 	steps, h := Driver{Ramp: Ramp{Start: rate, Max: rate, Hold: sh.burst}, Lanes: sh.conns, MaxLag: time.Minute,
 		Target: 50 * time.Millisecond, Sample: sample, Loop: loop}.Run(ctx)
 	if len(steps) == 0 {
