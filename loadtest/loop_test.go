@@ -54,7 +54,10 @@ func TestHTTPLoopSendsOnScheduleAndReadsEveryAnswer(t *testing.T) {
 		if s.Sent != want || s.Done != want || s.Errors != 0 || s.Missed != 0 {
 			t.Errorf("step %d: sent %d done %d errors %d missed %d, want %d done and no errors (first error %v)", i, s.Sent, s.Done, s.Errors, s.Missed, want, loop.FirstError)
 		}
-		if s.Achieved < float64(want)*0.9 || s.Achieved > float64(want)*1.1 {
+		// The step lasts until its last answer: on a loaded box under -race
+		// that can be 100-300 ms after the hold (the loop of 46e2945 fell
+		// below 0.9 in 1 run of 6 there too).
+		if s.Achieved < float64(want)*0.75 || s.Achieved > float64(want)*1.1 {
 			t.Errorf("step %d achieved %.0f/s, want about %d", i, s.Achieved, want)
 		}
 	}
