@@ -173,12 +173,20 @@ type msgRef struct{ i, j int }
 // of a clientMsgID within the batch (answered with the first's result)
 // and counts the rest.
 func (c *chatBatch) dedupe(stored map[chatKey]ChatMessage) {
-	first := map[chatKey]msgRef{}
-	c.repeats = map[msgRef]msgRef{}
+	total := 0
+	for _, a := range c.in {
+		total += len(a.Messages)
+	}
+	// One array each for the results' messages and flags, sized once
+	// (a batch of many small appends made two allocations per append).
+	msgs, dups := make([]ChatMessage, total), make([]bool, total)
+	first := make(map[chatKey]msgRef, total)
+	c.repeats = nil // made at the first repeat, which is rare
 	for i, a := range c.in {
 		r := &c.out[i]
-		r.Messages = make([]ChatMessage, len(a.Messages))
-		r.Dup = make([]bool, len(a.Messages))
+		n := len(a.Messages)
+		r.Messages, r.Dup = msgs[:n:n], dups[:n:n]
+		msgs, dups = msgs[n:], dups[n:]
 		for j, m := range a.Messages {
 			k := chatKey{a.Conversation.ID, m.ClientMsgID}
 			if s, ok := stored[k]; ok {
@@ -187,6 +195,9 @@ func (c *chatBatch) dedupe(stored map[chatKey]ChatMessage) {
 			}
 			if f, ok := first[k]; ok {
 				r.Dup[j] = true
+				if c.repeats == nil {
+					c.repeats = map[msgRef]msgRef{}
+				}
 				c.repeats[msgRef{i, j}] = f
 				continue
 			}
@@ -252,8 +263,13 @@ func (c *chatBatch) assign(maxSeqs map[string]int64, p batchPlan) error {
 		}
 		next[id] = max - p.counts[k] + 1
 	}
-	readUp := map[readKey]int64{}
-	var readOrder []readKey
+	fresh := 0
+	for _, n := range c.fresh {
+		fresh += n
+	}
+	c.rows = make([]ChatMessage, 0, fresh)
+	readUp := make(map[readKey]int64, fresh)
+	readOrder := make([]readKey, 0, fresh)
 	for i, a := range c.in {
 		if c.fresh[i] == 0 {
 			continue
@@ -278,6 +294,9 @@ func (c *chatBatch) assign(maxSeqs map[string]int64, p batchPlan) error {
 	for rep, f := range c.repeats {
 		c.out[rep.i].Messages[rep.j] = c.out[f.i].Messages[f.j]
 	}
+	c.readUser = make([]int64, 0, len(readOrder))
+	c.readConv = make([]string, 0, len(readOrder))
+	c.readSeq = make([]int64, 0, len(readOrder))
 	for _, k := range readOrder {
 		c.readUser = append(c.readUser, k.user)
 		c.readConv = append(c.readConv, k.conv)

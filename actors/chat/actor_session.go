@@ -203,9 +203,10 @@ func (s *session) isLoggedIn() bool { return s.loggedIn.Load() }
 type inbound struct {
 	s       *session
 	frame   []byte
-	size    int64 // len(frame)
-	counted bool  // size is in the session's inflow until the actor takes it
-	limited bool  // over the socket's request rate (frame nil when dropped)
+	buf     *[]byte // frame's framePool buffer, given back once decoded; nil when not pooled
+	size    int64   // len(frame)
+	counted bool    // size is in the session's inflow until the actor takes it
+	limited bool    // over the socket's request rate (frame nil when dropped)
 	req     Request
 	args    Args
 	err     error
@@ -229,8 +230,9 @@ type outFrame struct {
 }
 
 // framePool holds the buffers of frames made for one socket (a member's
-// conversation and unread total), so a busy member's pushes reuse them
-// instead of leaving garbage per push.
+// conversation and unread total, an acknowledgement) and of the frames
+// read from one (until decoded), so a busy socket reuses them instead of
+// leaving garbage per frame.
 var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // maxPooledFrame bounds the buffers framePool keeps.
@@ -534,7 +536,11 @@ func (s *session) reply(name, opID string, data any, err error) {
 		s.replyErr(name, opID, err)
 		return
 	}
-	s.push(encodeReply(name, opID, data, 0, ""))
+	// The frame is this socket's alone: a framePool buffer, given back
+	// once written (an acknowledgement was ~1 KB of garbage per send).
+	p := getFrame()
+	*p = appendReplyData((*p)[:0], name, opID, data, 0, "")
+	s.pushOwned(p)
 }
 
 func (s *session) replyErr(name, opID string, err error) {
@@ -566,6 +572,12 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		s := m.s
 		if !m.limited || m.frame != nil {
 			m.req, m.args, m.err = DecodeRequest(m.frame)
+		}
+		// The request holds copies of what it needs (DecodeRequest):
+		// the frame's buffer is free.
+		if m.buf != nil {
+			putFrame(m.buf)
+			m.buf = nil
 		}
 		m.frame = nil
 		s.taken(m)

@@ -171,3 +171,44 @@ func FuzzDecodeMessageFast(f *testing.F) {
 		checkMessageFast(t, arg)
 	})
 }
+
+func checkMessageJSON(t *testing.T, m *Message) {
+	t.Helper()
+	want, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := appendMessageJSON(nil, m)
+	if !ok {
+		t.Fatalf("appendMessageJSON left a text message to encoding/json: %+v", m)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("appendMessageJSON:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestAppendMessageJSONMatchesMarshal(t *testing.T) {
+	for _, text := range []string{"", "hello", `" \ / <>& ` + "\n\t\r\b\f\x00\x1f", "中文 😀 \u2028\u2029", "bad \xff utf-8"} {
+		checkMessageJSON(t, &Message{ClientMsgID: text, ServerMsgID: "9", CreateTime: -1, SendTime: 1 << 62, SessionType: 3,
+			SendID: "1", RecvID: text, MsgFrom: 100, ContentType: TypeText, SenderPlatformID: 5, SenderNickname: text,
+			SenderFaceURL: "http://x/y?a=1&b=2", GroupID: "7", Content: text, Seq: 42, IsRead: true, Status: 2, IsReact: true,
+			IsExternal: true, AttachedInfo: text, Ex: text, LocalEx: text, TextElem: &TextElem{Content: text}, EditTime: 5})
+	}
+	checkMessageJSON(t, &Message{})
+	checkMessageJSON(t, &Message{Reactions: []MessageReaction{}})
+	if _, ok := appendMessageJSON(nil, &Message{PictureElem: &PictureElem{}}); ok {
+		t.Fatal("appendMessageJSON wrote a picture message")
+	}
+}
+
+func FuzzAppendMessageJSON(f *testing.F) {
+	f.Add("hello", "中文", int64(1), true)
+	f.Add("<\xff>", "\u2028\"\\", int64(-5), false)
+	f.Fuzz(func(t *testing.T, a, b string, n int64, flag bool) {
+		m := &Message{ClientMsgID: a, Content: b, SendID: a + b, Seq: n, IsRead: flag, EditTime: n}
+		if flag {
+			m.TextElem = &TextElem{Content: b + a}
+		}
+		checkMessageJSON(t, m)
+	})
+}

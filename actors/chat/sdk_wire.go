@@ -295,6 +295,12 @@ func decodeInto(v []byte, name string, dst any) error {
 // allocations of an acknowledged send (BenchmarkSendPath). A message
 // whose JSON was made already (Message.encode) is not encoded again.
 func encodeReply(event, opID string, data any, code int, msg string) []byte {
+	return appendReplyData(nil, event, opID, data, code, msg)
+}
+
+// appendReplyData appends what encodeReply returns to out (grown once,
+// to the frame's size, when it is too small).
+func appendReplyData(out []byte, event, opID string, data any, code int, msg string) []byte {
 	var body []byte
 	switch d := data.(type) {
 	case nil:
@@ -309,7 +315,9 @@ func encodeReply(event, opID string, data any, code int, msg string) []byte {
 	default:
 		body = marshalData(d, &code, &msg)
 	}
-	out := make([]byte, 0, escapedLen(body)+2*(len(event)+len(opID)+len(msg))+64)
+	if need := len(out) + escapedLen(body) + 2*(len(event)+len(opID)+len(msg)) + 64; cap(out) < need {
+		out = append(make([]byte, 0, need), out...)
+	}
 	return appendReply(out, event, opID, body, code, msg)
 }
 
@@ -347,7 +355,10 @@ func (m *Message) encode() {
 	if m.encoded != nil {
 		return
 	}
-	m.encoded, _ = json.Marshal(m)
+	var ok bool
+	if m.encoded, ok = appendMessageJSON(make([]byte, 0, messageJSONLen(m)), m); !ok {
+		m.encoded, _ = json.Marshal(m)
+	}
 	// The same bytes as a string: encoded is never written again, so it
 	// need not be copied.
 	m.encodedText = unsafe.String(unsafe.SliceData(m.encoded), len(m.encoded))

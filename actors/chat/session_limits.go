@@ -40,7 +40,7 @@ type inflow struct {
 //   - More than InboundQueue frames or InboundBytes bytes waiting for the
 //     actor closes the socket: its memory stays bounded however fast the
 //     client writes.
-func (s *session) admit(frame []byte) bool {
+func (s *session) admit(frame []byte, buf *[]byte) bool {
 	if !s.allow() {
 		rateLimited.Inc()
 		s.in.refused++
@@ -49,13 +49,16 @@ func (s *session) admit(frame []byte) bool {
 			return false
 		}
 		if len(frame) > limitedEcho {
+			if buf != nil {
+				putFrame(buf)
+			}
 			s.e.root.Send(s.pid, &inbound{s: s, limited: true})
 			return true
 		}
-		return s.toActor(&inbound{s: s, frame: frame, size: int64(len(frame)), limited: true})
+		return s.toActor(&inbound{s: s, frame: frame, buf: buf, size: int64(len(frame)), limited: true})
 	}
 	s.in.refused = 0
-	return s.toActor(&inbound{s: s, frame: frame, size: int64(len(frame))})
+	return s.toActor(&inbound{s: s, frame: frame, buf: buf, size: int64(len(frame))})
 }
 
 // limitedEcho is the largest frame over the rate whose request is still

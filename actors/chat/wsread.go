@@ -162,7 +162,11 @@ func (s *session) frames() (int, error) {
 			_ = s.out.WriteControl(websocket.CloseMessage, reply, time.Now().Add(s.e.cfg.WriteTimeout))
 			return 0, errClosed
 		case fin && r.frag == nil:
-			if err := s.received(append([]byte(nil), payload...)); err != nil {
+			// A framePool buffer: the session actor gives it back once it
+			// decoded the request (whose strings are copies).
+			buf := getFrame()
+			*buf = append((*buf)[:0], payload...)
+			if err := s.received(*buf, buf); err != nil {
 				return 0, err
 			}
 		default:
@@ -173,7 +177,7 @@ func (s *session) frames() (int, error) {
 			if fin {
 				msg := r.frag.msg
 				r.frag = nil
-				if err := s.received(msg); err != nil {
+				if err := s.received(msg, nil); err != nil {
 					return 0, err
 				}
 			}
@@ -184,9 +188,9 @@ func (s *session) frames() (int, error) {
 // received hands a complete data message to the session actor, within the
 // socket's limits (admit, session_limits.go); errClosed when the limits
 // closed the socket.
-func (s *session) received(msg []byte) error {
+func (s *session) received(msg []byte, buf *[]byte) error {
 	framesIn.Inc()
-	if !s.admit(msg) {
+	if !s.admit(msg, buf) {
 		return errClosed
 	}
 	return nil
