@@ -60,18 +60,11 @@ func (p *LedgerPlan) QueueLoad(pl *Pipeline, keys []string, accounts []AccountRe
 	}
 }
 
-// QueueLoadOfBets queues the read of the wallets of the open bets that
-// OpenBets(roundID, limit) reads in the same pipeline, and of the system
-// accounts, so that a settlement reads its bets and their wallets in one
-// round trip (PostgreSQL; elsewhere the wallets are read by Apply).
-func (p *LedgerPlan) QueueLoadOfBets(pl *Pipeline, roundID int64, limit int, system ...AccountRef) {
-	p.QueueLoad(pl, nil, system)
-	if pl.Dialect() != Postgres {
-		return
-	}
-	pl.Query(`SELECT id, kind, balance FROM ledger_accounts WHERE id IN (
-		SELECT user_id FROM (SELECT user_id FROM round_bets WHERE round_id = $1 AND state = $2 ORDER BY id LIMIT $3) AS b)`,
-		[]any{roundID, BetOpen, limit}, p.b.scanAccounts)
+// noteAccount records an account's balance read by one of the caller's
+// statements in the load pipeline.
+func (p *LedgerPlan) noteAccount(id int64, kind AccountKind, balance int64) {
+	p.idsRead[id] = true
+	p.b.accounts[id] = &ledgerAccount{kind: kind, start: balance, bal: balance}
 }
 
 func queueTransfersByKey(pl *Pipeline, keys []string, scan func(Rows) error) {

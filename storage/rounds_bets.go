@@ -1,7 +1,9 @@
 package storage
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -214,54 +216,86 @@ func QueueInsertRoundBets(pl *Pipeline, bets []RoundBet) {
 	})
 }
 
-// QueueOpenBets queues OpenBets (the rows locked on PostgreSQL); found
-// gets the bets.
-func QueueOpenBets(pl *Pipeline, roundID int64, limit int, found func([]RoundBet)) {
-	pl.Query(`SELECT `+betColumns+` FROM round_bets
-		WHERE round_id = $1 AND state = $2 ORDER BY id LIMIT $3`+pl.Dialect().ForUpdate(),
-		[]any{roundID, BetOpen, limit}, func(rows Rows) error {
-			bets, err := scanBets(rows, nil)
+// QueueSettleOpenBets queues the settlement of up to limit open bets of a
+// drawn round, in note order, as one UPDATE that picks and changes them:
+// a bet whose content is among winners is won and paid amount × oddsBP /
+// 10000 cents (rounded down), any other lost. Only bets still open change
+// (another node's settlement of the same bets, committed meanwhile, leaves
+// them out), and found gets exactly the bets this statement changed, as
+// settled — the ones whose payouts the caller posts in the same
+// transaction. On PostgreSQL the same statement reads their wallets into
+// plan.
+func QueueSettleOpenBets(pl *Pipeline, plan *LedgerPlan, roundID int64, limit int, winners []string, oddsBP, now int64, found func([]RoundBet)) {
+	if len(winners) == 0 {
+		winners = []string{""}
+	}
+	if pl.Dialect() == Postgres {
+		queueCloseOpenBetsPG(pl, plan, `state = CASE WHEN b.content = ANY($4::text[]) THEN 1 ELSE 2 END,
+			payout = CASE WHEN b.content = ANY($4::text[]) THEN b.amount * $5::bigint / 10000 ELSE 0 END`,
+			[]any{roundID, limit, now, winners, oddsBP}, found)
+		return
+	}
+	in := placeholders(len(winners), 4)
+	args := append([]any{roundID, limit, now}, anySlice(winners)...)
+	queueCloseOpenBetsLite(pl, `state = CASE WHEN content IN (`+in+`) THEN 1 ELSE 2 END,
+		payout = CASE WHEN content IN (`+in+`) THEN amount * `+strconv.FormatInt(oddsBP, 10)+` / 10000 ELSE 0 END`, args, found)
+}
+
+// QueueRefundOpenBets is QueueSettleOpenBets for a voided round: each bet
+// is refunded, its payout its stake.
+func QueueRefundOpenBets(pl *Pipeline, plan *LedgerPlan, roundID int64, limit int, now int64, found func([]RoundBet)) {
+	set := `state = ` + strconv.Itoa(BetRefunded) + `, payout = amount`
+	if pl.Dialect() == Postgres {
+		queueCloseOpenBetsPG(pl, plan, strings.ReplaceAll(set, "amount", "b.amount"), []any{roundID, limit, now}, found)
+		return
+	}
+	queueCloseOpenBetsLite(pl, set, []any{roundID, limit, now}, found)
+}
+
+// openBetsOfRound picks a round's first open bets ($1 the round, $2 how
+// many); the UPDATE around it takes their row locks and, if another
+// transaction changed one first, checks again that it is still open.
+const openBetsOfRound = `SELECT id FROM round_bets WHERE round_id = $1 AND state = 0 ORDER BY id LIMIT $2`
+
+// queueCloseOpenBetsPG settles with set ($3 the time), returning the bets
+// with their wallets' kind and balance (0, 0: no wallet), which it notes
+// in plan.
+func queueCloseOpenBetsPG(pl *Pipeline, plan *LedgerPlan, set string, args []any, found func([]RoundBet)) {
+	cols := "s." + strings.Join(strings.Split(strings.Join(strings.Fields(betColumns), ""), ","), ", s.")
+	pl.Query(`WITH s AS (
+			UPDATE round_bets AS b SET `+set+`, settled_at = $3
+			WHERE b.id IN (`+openBetsOfRound+`) AND b.state = 0
+			RETURNING b.*
+		)
+		SELECT `+cols+`, COALESCE(a.kind, 0), COALESCE(a.balance, 0)
+		FROM s LEFT JOIN ledger_accounts a ON a.id = s.user_id ORDER BY s.id`, args,
+		func(rows Rows) error {
+			var bets []RoundBet
+			for rows.Next() {
+				var b RoundBet
+				var kind int16
+				var bal int64
+				if err := rows.Scan(&b.ID, &b.BetID, &b.UserID, &b.RoundID, &b.WindowID, &b.Issue, &b.Content,
+					&b.Amount, &b.State, &b.Payout, &b.PlacedAt, &b.SettledAt, &kind, &bal); err != nil {
+					return err
+				}
+				if kind != 0 {
+					plan.noteAccount(b.UserID, AccountKind(kind), bal)
+				}
+				bets = append(bets, b)
+			}
 			found(bets)
-			return err
+			return nil
 		})
 }
 
-// QueueSettleBets queues SettleBets of the bets won and the bets lost;
-// done gets how many of them changed.
-func QueueSettleBets(pl *Pipeline, won, lost []int64, oddsBP, now int64, done func(n int64)) {
-	for _, x := range []struct {
-		ids   []int64
-		state int
-		pay   string
-	}{{won, BetWon, "amount * " + strconv.FormatInt(oddsBP, 10) + " / 10000"}, {lost, BetLost, "0"}} {
-		if len(x.ids) == 0 {
-			continue
-		}
-		count := func(n int64) error { done(n); return nil }
-		if pl.Dialect() == Postgres {
-			pl.Exec(`UPDATE round_bets SET state = $1, settled_at = $2, payout = `+x.pay+`
-				WHERE state = $3 AND id = ANY($4)`, []any{x.state, now, BetOpen, x.ids}, count)
-			continue
-		}
-		for _, c := range chunks(len(x.ids), 500) {
-			part := x.ids[c[0]:c[1]]
-			pl.Exec(`UPDATE round_bets SET state = $1, settled_at = $2, payout = `+x.pay+`
-				WHERE state = $3 AND id IN (`+placeholders(len(part), 4)+`)`, append([]any{x.state, now, BetOpen}, anySlice(part)...), count)
-		}
-	}
-}
-
-// QueueRefundBets queues RefundBets; done gets how many changed.
-func QueueRefundBets(pl *Pipeline, ids []int64, now int64, done func(n int64)) {
-	count := func(n int64) error { done(n); return nil }
-	if pl.Dialect() == Postgres {
-		pl.Exec(`UPDATE round_bets SET state = $1, settled_at = $2, payout = amount
-			WHERE state = $3 AND id = ANY($4)`, []any{BetRefunded, now, BetOpen, ids}, count)
-		return
-	}
-	for _, c := range chunks(len(ids), 500) {
-		part := ids[c[0]:c[1]]
-		pl.Exec(`UPDATE round_bets SET state = $1, settled_at = $2, payout = amount
-			WHERE state = $3 AND id IN (`+placeholders(len(part), 4)+`)`, append([]any{BetRefunded, now, BetOpen}, anySlice(part)...), count)
-	}
+func queueCloseOpenBetsLite(pl *Pipeline, set string, args []any, found func([]RoundBet)) {
+	pl.Query(`UPDATE round_bets SET `+set+`, settled_at = $3
+		WHERE id IN (`+openBetsOfRound+`) AND state = 0
+		RETURNING `+betColumns, args, func(rows Rows) error {
+		bets, err := scanBets(rows, nil)
+		slices.SortFunc(bets, func(a, b RoundBet) int { return cmp.Compare(a.ID, b.ID) })
+		found(bets)
+		return err
+	})
 }

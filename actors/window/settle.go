@@ -15,13 +15,15 @@ func loseKey(betID string) string   { return "bet:" + betID + ":lose" }
 func refundKey(betID string) string { return "bet:" + betID + ":refund" }
 
 // settleBatch settles up to c.limit open bets of the drawn round in one
-// transaction (BEGIN, one round trip of reads, the transfers' COPY, one
-// round trip of writes, COMMIT) and answers them as settled. A winner gets the stake back
-// from bets-in-play and the gain (payout − stake) from the house, in one
-// operation; a loser's stake goes from bets-in-play to the house. The bets'
-// rows are locked and only open ones change, and every transfer has a key
-// of its own, so a batch that runs twice (a crash, two nodes) pays nothing
-// twice.
+// transaction and answers them as settled: BEGIN; one round trip in which
+// a single UPDATE picks the round's first open bets, gives each its result
+// and returns them with their wallets; the transfers (COPY from 64); one
+// round trip for the balances and the round's payouts; COMMIT. A winner
+// gets the stake back from bets-in-play and the gain (payout − stake) from
+// the house, in one operation; a loser's stake goes from bets-in-play to
+// the house. Only bets still open change, and exactly those are paid, in
+// the same transaction; every transfer has a key of its own, so a batch
+// that runs twice (a crash, two nodes) pays nothing twice.
 func (d *Desk) settleBatch(c *settleCall) {
 	if c.round.State == storage.RoundVoided {
 		d.refundBatch(c)
@@ -32,38 +34,42 @@ func (d *Desk) settleBatch(c *settleCall) {
 	o := Outcome{Digits: [3]int{r.D0, r.D1, r.D2}, Sum: r.D0 + r.D1 + r.D2}
 	var settled []storage.RoundBet
 	var changes walletChanges
+	var winners []string
+	for _, c := range []Content{Big, Small, Single, Double} {
+		if o.Wins(c) {
+			winners = append(winners, string(c))
+		}
+	}
 	err := d.tx(ctx, "settle", func(tx storage.Tx) error {
 		settled, changes = nil, walletChanges{}
 		now := d.clock.Now().UnixMilli()
-		bets, plan, err := openBetsAndWallets(ctx, tx, r.ID, c.limit, now, storage.House)
-		if err != nil || len(bets) == 0 {
+		// One round trip settles the first open bets (the statement picks
+		// and changes them, and reads their wallets) and reads the house
+		// and bets in play.
+		plan := storage.NewLedgerPlan(now, true)
+		reads := storage.NewPipeline(tx.Dialect())
+		storage.QueueSettleOpenBets(reads, plan, r.ID, c.limit, winners, r.OddsBP, now, func(b []storage.RoundBet) { settled = b })
+		plan.QueueLoad(reads, nil, []storage.AccountRef{storage.House, storage.BetsInPlay})
+		if err := reads.Run(ctx, tx); err != nil || len(settled) == 0 {
 			return err
 		}
-		var won, lost []int64
 		var paid int64
-		ops := make([]storage.Op, 0, len(bets))
-		for _, b := range bets {
+		ops := make([]storage.Op, 0, len(settled))
+		for _, b := range settled {
 			ref := strconv.FormatInt(b.ID, 10)
 			var ts []storage.Transfer
-			if o.Wins(Content(b.Content)) {
-				pay := Payout(b.Amount, r.OddsBP)
-				won = append(won, b.ID)
-				paid += pay
-				b.State, b.Payout = storage.BetWon, pay
+			if b.State == storage.BetWon {
+				paid += b.Payout
 				ts = append(ts, storage.Transfer{Debit: storage.BetsInPlay, Credit: storage.Wallet(b.UserID),
 					Amount: b.Amount, Kind: KindReturn, Ref: ref, IdempotencyKey: returnKey(b.BetID)})
-				if gain := pay - b.Amount; gain > 0 {
+				if gain := b.Payout - b.Amount; gain > 0 {
 					ts = append(ts, storage.Transfer{Debit: storage.House, Credit: storage.Wallet(b.UserID),
 						Amount: gain, Kind: KindWin, Ref: ref, IdempotencyKey: winKey(b.BetID)})
 				}
 			} else {
-				lost = append(lost, b.ID)
-				b.State, b.Payout = storage.BetLost, 0
 				ts = append(ts, storage.Transfer{Debit: storage.BetsInPlay, Credit: storage.House,
 					Amount: b.Amount, Kind: KindLose, Ref: ref, IdempotencyKey: loseKey(b.BetID)})
 			}
-			b.SettledAt = now
-			settled = append(settled, b)
 			ops = append(ops, storage.Op{Transfers: ts})
 		}
 		res, err := d.ledger.Apply(ctx, tx, plan, ops)
@@ -74,24 +80,16 @@ func (d *Desk) settleBatch(c *settleCall) {
 			if x.Err != nil {
 				// Nothing here can legitimately fail (no wallet is debited);
 				// rolling back keeps the ledger and the bets in step.
-				return fmt.Errorf("window: settle %s: bet %s: %w", r.Issue, bets[i].BetID, x.Err)
+				return fmt.Errorf("window: settle %s: bet %s: %w", r.Issue, settled[i].BetID, x.Err)
 			}
 			changes.add(ops[i].Transfers, x.Results)
 		}
-		// The transfers (COPY), then one round trip: the balances, the
-		// bets' results and the round's payouts.
+		// The transfers (COPY), then one round trip: the balances and the
+		// round's payouts.
 		writes := storage.NewPipeline(tx.Dialect())
 		plan.QueueWrite(writes)
-		var changed int64
-		storage.QueueSettleBets(writes, won, lost, r.OddsBP, now, func(n int64) { changed += n })
-		storage.QueueAddRoundPayouts(writes, r.ID, int64(len(bets)), paid)
-		if err := writes.Run(ctx, tx); err != nil {
-			return err
-		}
-		if changed != int64(len(bets)) {
-			return fmt.Errorf("window: settle %s: %d of %d bets changed", r.Issue, changed, len(bets))
-		}
-		return nil
+		storage.QueueAddRoundPayouts(writes, r.ID, int64(len(settled)), paid)
+		return writes.Run(ctx, tx)
 	})
 	if err != nil {
 		settled = nil
@@ -114,18 +112,17 @@ func (d *Desk) refundBatch(c *settleCall) {
 	err := d.tx(ctx, "refund", func(tx storage.Tx) error {
 		refunded, changes = nil, walletChanges{}
 		now := d.clock.Now().UnixMilli()
-		bets, plan, err := openBetsAndWallets(ctx, tx, r.ID, c.limit, now)
-		if err != nil || len(bets) == 0 {
+		plan := storage.NewLedgerPlan(now, true)
+		reads := storage.NewPipeline(tx.Dialect())
+		storage.QueueRefundOpenBets(reads, plan, r.ID, c.limit, now, func(b []storage.RoundBet) { refunded = b })
+		plan.QueueLoad(reads, nil, []storage.AccountRef{storage.BetsInPlay})
+		if err := reads.Run(ctx, tx); err != nil || len(refunded) == 0 {
 			return err
 		}
-		ids := make([]int64, 0, len(bets))
-		ops := make([]storage.Op, 0, len(bets))
+		ops := make([]storage.Op, 0, len(refunded))
 		var paid int64
-		for _, b := range bets {
-			ids = append(ids, b.ID)
+		for _, b := range refunded {
 			paid += b.Amount
-			b.State, b.Payout, b.SettledAt = storage.BetRefunded, b.Amount, now
-			refunded = append(refunded, b)
 			ops = append(ops, storage.Op{Transfers: []storage.Transfer{{Debit: storage.BetsInPlay,
 				Credit: storage.Wallet(b.UserID), Amount: b.Amount, Kind: KindReturn,
 				Ref: strconv.FormatInt(b.ID, 10), IdempotencyKey: refundKey(b.BetID)}}})
@@ -136,22 +133,14 @@ func (d *Desk) refundBatch(c *settleCall) {
 		}
 		for i, x := range res {
 			if x.Err != nil {
-				return fmt.Errorf("window: refund %s: bet %s: %w", r.Issue, bets[i].BetID, x.Err)
+				return fmt.Errorf("window: refund %s: bet %s: %w", r.Issue, refunded[i].BetID, x.Err)
 			}
 			changes.add(ops[i].Transfers, x.Results)
 		}
 		writes := storage.NewPipeline(tx.Dialect())
 		plan.QueueWrite(writes)
-		var n int64
-		storage.QueueRefundBets(writes, ids, now, func(c int64) { n += c })
-		storage.QueueAddRoundPayouts(writes, r.ID, int64(len(bets)), paid)
-		if err := writes.Run(ctx, tx); err != nil {
-			return err
-		}
-		if n != int64(len(bets)) {
-			return fmt.Errorf("window: refund %s: %d of %d bets changed", r.Issue, n, len(bets))
-		}
-		return nil
+		storage.QueueAddRoundPayouts(writes, r.ID, int64(len(refunded)), paid)
+		return writes.Run(ctx, tx)
 	})
 	if err != nil {
 		refunded = nil
@@ -159,22 +148,4 @@ func (d *Desk) refundBatch(c *settleCall) {
 		changes.push(ctx, d.bus, d.log)
 	}
 	c.res <- settleResult{bets: refunded, err: err}
-}
-
-// openBetsAndWallets reads, in one round trip, up to limit open bets of the
-// round (locked until the transaction ends) and the balances of their
-// wallets, bets in play and the other system accounts named, for a ledger
-// plan of the bets' settlement. The settlement's ledger keys are fresh: a
-// bet's are written only with its leaving the open state, and the bets are
-// open and locked.
-func openBetsAndWallets(ctx context.Context, tx storage.Tx, roundID int64, limit int, now int64, system ...storage.AccountRef) ([]storage.RoundBet, *storage.LedgerPlan, error) {
-	var bets []storage.RoundBet
-	reads := storage.NewPipeline(tx.Dialect())
-	storage.QueueOpenBets(reads, roundID, limit, func(b []storage.RoundBet) { bets = b })
-	plan := storage.NewLedgerPlan(now, true)
-	plan.QueueLoadOfBets(reads, roundID, limit, append(system, storage.BetsInPlay)...)
-	if err := reads.Run(ctx, tx); err != nil {
-		return nil, nil, err
-	}
-	return bets, plan, nil
 }

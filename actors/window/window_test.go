@@ -290,7 +290,7 @@ func TestCrashBetweenDrawAndSettlement(t *testing.T) {
 		dead := make(chan struct{})
 		var once atomic.Bool
 		crash := func(sql string) error {
-			if strings.Contains(sql, "AND state = $2 ORDER BY id LIMIT $3") {
+			if strings.Contains(sql, "round_bets WHERE round_id = $1 AND state = 0 ORDER BY id LIMIT $2") {
 				if once.CompareAndSwap(false, true) {
 					close(dead)
 				}
