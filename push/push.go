@@ -103,6 +103,10 @@ type Notice struct {
 	// Text its text, for the kinds that have one.
 	Kind int
 	Text string
+	// Seq is the message's seq in its conversation: the worker keeps the
+	// newest of a conversation's notifications, since a push service does
+	// not promise to deliver in order.
+	Seq int64
 }
 
 // Content types of the OpenIM protocol the notification names in words.
@@ -122,6 +126,7 @@ type Payload struct {
 	Title          string `json:"title"`
 	Body           string `json:"body"`
 	URL            string `json:"url"` // the conversation's page, opened on a tap
+	Seq            int64  `json:"seq"` // the message's seq: an older push never replaces a newer one
 }
 
 // subscribedSubject carries a user id that got a subscription on some node.
@@ -447,7 +452,7 @@ func ConversationURL(conversationID string) string {
 // payloadFor is what one device shows: the sender and the text, or with
 // the preview off only that a message came.
 func payloadFor(sub storage.PushSubscription, n Notice) Payload {
-	p := Payload{ConversationID: n.ConversationID, URL: ConversationURL(n.ConversationID)}
+	p := Payload{ConversationID: n.ConversationID, URL: ConversationURL(n.ConversationID), Seq: n.Seq}
 	lang := sub.Lang
 	if lang == "" {
 		lang = apierr.DefaultLang

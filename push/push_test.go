@@ -439,9 +439,11 @@ func TestPushesReachOfflineDevicesEncryptedAndSigned(t *testing.T) {
 		f.start()
 
 		members := []int64{alice, bob, carol, dave, erin, frank, grace, ivy, 99}
+		seq := int64(0)
 		offer := func(text string) {
+			seq++
 			f.sender.Offer(push.Notice{ConversationID: conv, Group: true, Recipients: members, SenderID: alice,
-				SenderName: "Alice", Kind: 101, Text: text})
+				SenderName: "Alice", Kind: 101, Text: text, Seq: seq})
 		}
 		offer("hello bob")
 		waitFor(t, "the first pushes", func() bool { return f.ps.count() >= 4 })
@@ -462,7 +464,7 @@ func TestPushesReachOfflineDevicesEncryptedAndSigned(t *testing.T) {
 			if r.ttl != "3600" || r.topic != push.Topic(conv) || r.urgency != "high" {
 				t.Errorf("%s: TTL %q Topic %q Urgency %q", name, r.ttl, r.topic, r.urgency)
 			}
-			if r.payload.ConversationID != conv || r.payload.URL != "/pages/chat/conversation?conversationID=sg_42" {
+			if r.payload.ConversationID != conv || r.payload.URL != "/pages/chat/conversation?conversationID=sg_42" || r.payload.Seq != 1 {
 				t.Errorf("%s: payload %+v", name, r.payload)
 			}
 		}

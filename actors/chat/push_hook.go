@@ -47,7 +47,7 @@ func (e *Engine) offerPush(userIDs []int64, ev *userEvent) {
 		}
 		sender, _ := strconv.ParseInt(m.SendID, 10, 64)
 		box.Offer(push.Notice{ConversationID: ev.Conv, Group: m.GroupID != "", Recipients: userIDs,
-			SenderID: sender, SenderName: m.SenderNickname, Kind: m.ContentType, Text: messageText(m)})
+			SenderID: sender, SenderName: m.SenderNickname, Kind: m.ContentType, Text: messageText(m), Seq: m.Seq})
 		return
 	}
 }

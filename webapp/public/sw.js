@@ -47,17 +47,27 @@ self.addEventListener('push', (event) => {
   } catch {
     data = {};
   }
-  const conversationID = typeof data.conversationID === 'string' ? data.conversationID : '';
-  event.waitUntil(
-    self.registration.showNotification(typeof data.title === 'string' && data.title ? data.title : 'kj', {
-      body: typeof data.body === 'string' ? data.body : '',
-      tag: conversationID ? `conversation-${conversationID}` : 'kj',
-      renotify: true,
-      icon: '/icons/icon-192.png',
-      data: { url: appURL(data.url), conversationID },
-    }),
-  );
+  event.waitUntil(showPush(data));
 });
+
+/**
+ * Shows a push unless the conversation already shows a newer message: a push service does not
+ * promise to deliver in order, and an older message must not replace a newer one.
+ */
+async function showPush(data) {
+  const conversationID = typeof data.conversationID === 'string' ? data.conversationID : '';
+  const tag = conversationID ? `conversation-${conversationID}` : 'kj';
+  const seq = typeof data.seq === 'number' ? data.seq : 0;
+  const shown = await self.registration.getNotifications({ tag });
+  if (seq > 0 && shown.some((n) => n.data && typeof n.data.seq === 'number' && n.data.seq > seq)) return;
+  await self.registration.showNotification(typeof data.title === 'string' && data.title ? data.title : 'kj', {
+    body: typeof data.body === 'string' ? data.body : '',
+    tag,
+    renotify: true,
+    icon: '/icons/icon-192.png',
+    data: { url: appURL(data.url), conversationID, seq },
+  });
+}
 
 /** A path of this app only: anything else (another origin, `//host`) opens the app's start. */
 function appURL(url) {

@@ -172,7 +172,9 @@ export default async function webPushFlow(t) {
         title: b.nickname,
         body: sent,
         url: `/pages/chat/conversation?conversationID=${conversation}`,
+        seq: payload.seq,
       });
+      assert.ok(Number.isInteger(payload.seq) && payload.seq > 0, `the push names its message's seq: ${payload.seq}`);
 
       // The app's worker, driven as the browser's push service would.
       await page.goto(t.url('/pages/tabBar/mine'));
@@ -191,7 +193,7 @@ export default async function webPushFlow(t) {
       await cdp.send('ServiceWorker.deliverPushMessage', {
         origin,
         registrationId,
-        data: JSON.stringify({ ...payload, body: `${sent} (2)` }),
+        data: JSON.stringify({ ...payload, body: `${sent} (2)`, seq: payload.seq + 1 }),
       });
       await page.waitForFunction(
         async (body) => (await (await navigator.serviceWorker.ready).getNotifications()).some((n) => n.body === body),

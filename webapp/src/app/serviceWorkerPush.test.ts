@@ -9,13 +9,14 @@ type Listener = (event: Record<string, unknown>) => void;
 
 interface Shown {
   title: string;
-  options: { body: string; tag: string; data: { url: string; conversationID: string } };
+  options: { body: string; tag: string; data: { url: string; conversationID: string; seq: number } };
 }
 
 /** Runs webapp/public/sw.js with stand-ins for the worker's globals, recording what it shows and opens. */
 function loadWorker(windows: { url: string; navigate: (url: string) => Promise<unknown> }[] = []) {
   const listeners = new Map<string, Listener>();
   const shown: Shown[] = [];
+  const current = new Map<string, Shown['options']>(); // what the browser shows, one per tag
   const opened: string[] = [];
   const focused: string[] = [];
   const scope = {
@@ -24,7 +25,12 @@ function loadWorker(windows: { url: string; navigate: (url: string) => Promise<u
     registration: {
       showNotification: (title: string, options: Shown['options']) => {
         shown.push({ title, options });
+        current.set(options.tag, options);
         return Promise.resolve();
+      },
+      getNotifications: ({ tag }: { tag: string }) => {
+        const n = current.get(tag);
+        return Promise.resolve(n ? [{ data: n.data }] : []);
       },
     },
     clients: {
@@ -69,6 +75,20 @@ describe('the service worker shows Web Push messages', () => {
       ['Bob', 'group', 'conversation-sg_9'],
     ]);
     expect(w.shown[0]?.options.data.url).toBe('/pages/chat/conversation?conversationID=si_1_2');
+  });
+
+  it('never replaces a newer message of the conversation with an older one (push services do not keep order)', async () => {
+    const w = loadWorker();
+    const push = (seq: number, body: string) => pushOf({ conversationID: 'si_1_2', title: 'Alice', body, url: '/', seq });
+    await w.fire('push', push(5, 'fifth'));
+    await w.fire('push', push(3, 'third, late'));
+    await w.fire('push', push(6, 'sixth'));
+    await w.fire('push', push(6, 'sixth, again'));
+    expect(w.shown.map((s) => [s.options.body, s.options.data.seq])).toEqual([
+      ['fifth', 5],
+      ['sixth', 6],
+      ['sixth, again', 6],
+    ]);
   });
 
   it('shows something for a push it cannot read, and never a link off the app', async () => {
