@@ -24,16 +24,21 @@ import (
 // staleTablesPG lists the tables of the current schema that autovacuum
 // will not analyze and that have changed since their last analyze by more
 // than autovacuum's own threshold (autovacuum_analyze_threshold plus
-// autovacuum_analyze_scale_factor of the rows).
-const staleTablesPG = `SELECT s.relname
-	FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
-	WHERE s.schemaname = current_schema()
+// autovacuum_analyze_scale_factor of the rows). It reads pg_class for the
+// schema and asks the statistics only of those tables: the view
+// pg_stat_user_tables computes some twenty counters for every table of the
+// database before the schema is filtered: 30-180 ms of PostgreSQL per run
+// on the test box, against 7-10 ms for this (that query and the analyzes
+// it started were a fifth of PostgreSQL's time in a W4 run).
+const staleTablesPG = `SELECT c.relname
+	FROM pg_class c
+	WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'm')
 	  AND (current_setting('autovacuum') = 'off'
 	       OR EXISTS (SELECT 1 FROM unnest(c.reloptions) o
 	                  WHERE lower(o) ~ '^autovacuum_enabled=(f|false|off|n|no|0)$'))
-	  AND s.n_mod_since_analyze > current_setting('autovacuum_analyze_threshold')::float8
+	  AND pg_stat_get_mod_since_analyze(c.oid) > current_setting('autovacuum_analyze_threshold')::float8
 	      + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)
-	ORDER BY s.relname`
+	ORDER BY c.relname`
 
 // AnalyzeStale analyzes the tables autovacuum would have analyzed by now
 // had it been on for them, and returns their names. A table another
