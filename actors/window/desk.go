@@ -426,7 +426,9 @@ func (d *Desk) write(batch []*betCall) {
 //
 // A first attempt does not look up its bet ids: a resend is rare, and a
 // stored bet id fails the batch's writes on the unique indexes (the bet's,
-// and its stake's key), with ErrConflict, which tx retries; every later
+// and its stake's key), with ErrConflict, which tx retries, or, where the
+// first attempt refused it, is found by a lookup of the refused ids only
+// (errBetIDRaced, retried); every later
 // attempt (lookup) reads the stored bets first and answers resends from
 // them. The lookup is left out of the common path because it is the one
 // statement whose cost grows with the table: PostgreSQL caches a generic
@@ -598,6 +600,31 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall, look
 		}
 		if moved {
 			return nil, nil, nil, errRoundMoved
+		}
+	}
+
+	// A first attempt judged resends as new bets. One that was accepted
+	// failed the writes on the unique indexes; one that was refused (the
+	// round closed since, the balance it spent, another player's id) wrote
+	// nothing, so look those ids up: if one is stored, the batch runs
+	// again with the lookup and answers it as a resend.
+	if !lookup {
+		var refused []string
+		for i, c := range batch {
+			if _, dup := dupOf[i]; !dup && results[i].err != nil {
+				for _, q := range c.reqs {
+					refused = append(refused, q.BetID)
+				}
+			}
+		}
+		if len(refused) > 0 {
+			stored, err := storage.BetsByBetIDs(ctx, tx, refused)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			if len(stored) > 0 {
+				return nil, nil, nil, errBetIDRaced
+			}
 		}
 	}
 
