@@ -329,22 +329,29 @@ func (b *ledgerBatch) openWallets(ctx context.Context, tx Tx, ids []int64) error
 	return b.loadAccounts(ctx, tx, ids)
 }
 
-// write inserts the new transfers and entries and moves each touched
-// balance once.
-func (b *ledgerBatch) write(ctx context.Context, tx Tx) error {
-	ids := make([]int64, 0, len(b.accounts))
+// moved returns the accounts whose balance the batch changed, in id order
+// (one lock order for every writer, so two nodes never deadlock), and each
+// one's change.
+func (b *ledgerBatch) moved() (ids, deltas []int64) {
+	ids = make([]int64, 0, len(b.accounts))
 	for id, a := range b.accounts {
 		if a.bal != a.start {
 			ids = append(ids, id)
 		}
 	}
-	// One lock order for every writer, so two nodes never deadlock.
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	deltas := make([]int64, len(ids))
+	deltas = make([]int64, len(ids))
 	for i, id := range ids {
 		a := b.accounts[id]
 		deltas[i] = a.bal - a.start
 	}
+	return ids, deltas
+}
+
+// write inserts the new transfers and entries and moves each touched
+// balance once.
+func (b *ledgerBatch) write(ctx context.Context, tx Tx) error {
+	ids, deltas := b.moved()
 	if ptx, ok := PgxTx(tx); ok {
 		return b.writePG(ctx, ptx, ids, deltas)
 	}

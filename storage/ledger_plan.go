@@ -167,18 +167,7 @@ func (p *LedgerPlan) QueueWrite(pl *Pipeline) {
 	if len(b.tIDs) == 0 {
 		return
 	}
-	ids := make([]int64, 0, len(b.accounts))
-	for id, a := range b.accounts {
-		if a.bal != a.start {
-			ids = append(ids, id)
-		}
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	deltas := make([]int64, len(ids))
-	for i, id := range ids {
-		a := b.accounts[id]
-		deltas[i] = a.bal - a.start
-	}
+	ids, deltas := b.moved()
 	now := b.now
 	if pl.Dialect() != Postgres || len(b.tIDs) >= copyThreshold {
 		pl.Copy("ledger_transfers", []string{"id", "idempotency_key", "debit_account", "credit_account", "amount", "kind", "ref", "created_at"},
