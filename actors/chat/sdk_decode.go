@@ -165,36 +165,38 @@ func scanNumber(b []byte, i int) (int, bool) {
 	case j < len(b) && b[j] == '0':
 		j++
 	case j < len(b) && b[j] >= '1' && b[j] <= '9':
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
+		j = skipDigits(b, j)
 	default:
 		return 0, false
 	}
 	if j < len(b) && b[j] == '.' {
-		j++
-		k := j
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
-		if j == k {
+		k := skipDigits(b, j+1)
+		if k == j+1 {
 			return 0, false
 		}
+		j = k
 	}
 	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
 		j++
 		if j < len(b) && (b[j] == '+' || b[j] == '-') {
 			j++
 		}
-		k := j
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
-		if j == k {
+		k := skipDigits(b, j)
+		if k == j {
 			return 0, false
 		}
+		j = k
 	}
 	return j, true
+}
+
+// skipDigits returns the index of the first byte from b[j] on that is not
+// a decimal digit.
+func skipDigits(b []byte, j int) int {
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	return j
 }
 
 // scanValue reads the JSON value at b[i] (no space before it) and returns
