@@ -558,9 +558,11 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall, look
 		for n, bets := range opBets {
 			i := owner[n]
 			if errors.Is(res[n].Err, storage.ErrKeyReused) {
-				// Another batch (this desk's other writer, or another node)
-				// committed a bet with this id since we looked: judge the
-				// batch again, which finds that bet and answers as a resend.
+				// The plan reads no stake keys (they are fresh unless their
+				// bet is stored, which the unique index and the refused-ids
+				// lookup below catch), so only a key the ledger finds used
+				// is a bet stored meanwhile: judge the batch again, with
+				// the lookup, which answers it as a resend.
 				return nil, nil, nil, errBetIDRaced
 			}
 			if res[n].Err != nil {
