@@ -195,13 +195,18 @@ export default async function webPushFlow(t) {
         registrationId,
         data: JSON.stringify({ ...payload, body: `${sent} (2)`, seq: payload.seq + 1 }),
       });
-      await page.waitForFunction(
-        async (body) => (await (await navigator.serviceWorker.ready).getNotifications()).some((n) => n.body === body),
-        `${sent} (2)`,
-      );
-      assert.deepEqual(await notifications(), [
-        { title: b.nickname, body: `${sent} (2)`, tag: `conversation-${conversation}`, url: payload.url },
-      ]);
+      // Polled until it holds, and not read again after: with a same-tag replacement Chromium's
+      // own bookkeeping of the first notification can land after the second and show the first
+      // again for a moment (seen in headless Chromium 156: the worker saw the first, showed the
+      // second, and a later read returned the first).
+      const expected = [{ title: b.nickname, body: `${sent} (2)`, tag: `conversation-${conversation}`, url: payload.url }];
+      await page.waitForFunction(async (want) => {
+        const shown = await (await navigator.serviceWorker.ready).getNotifications();
+        const got = shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url }));
+        return JSON.stringify(got) === JSON.stringify(want);
+      }, expected).catch(async (error) => {
+        assert.deepEqual(await notifications(), expected, `one notification, the second push's: ${error.message}`);
+      });
     });
 
     await t.test("opening the notification opens its conversation", async () => {
@@ -228,13 +233,14 @@ export default async function webPushFlow(t) {
       assert.ok(!`${payload.title} ${payload.body}`.includes(sent) && !`${payload.title} ${payload.body}`.includes(b.nickname), JSON.stringify(payload));
       await page.goto(t.url('/pages/tabBar/mine'));
       await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: JSON.stringify(payload) });
-      await page.waitForFunction(
-        async (title) => (await (await navigator.serviceWorker.ready).getNotifications()).some((n) => n.title === title),
-        payload.title,
-      );
-      const shown = await notifications();
-      assert.equal(shown.length, 1);
-      assert.equal(shown[0].body, payload.body);
+      // One notification, the wordless one (polled, as above).
+      await page.waitForFunction(async ({ title, body }) => {
+        const shown = await (await navigator.serviceWorker.ready).getNotifications();
+        return shown.length === 1 && shown[0].title === title && shown[0].body === body;
+      }, { title: payload.title, body: payload.body }).catch(async (error) => {
+        const shown = await notifications();
+        assert.deepEqual(shown.map((n) => [n.title, n.body]), [[payload.title, payload.body]], error.message);
+      });
     });
   } finally {
     await cdp.detach().catch(() => undefined);
