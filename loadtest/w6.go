@@ -135,12 +135,16 @@ func runW6Floor(ctx context.Context, o *Options, accounts []Account) (*PeerResul
 // leanGenerator says which client the HTTP workloads send with.
 const leanGenerator = "HTTPLoop (loop_linux.go): one thread over epoll, as wrk; HTTP/1.1 keep-alive, one request in flight per connection, requests built up front (LeanAPI for set-up); one wake sends the requests due within the next millisecond, answers are timed by the kernel's receive stamp (SO_TIMESTAMPNS)"
 
-// w6Warm has every user read once (the connections open, the server's
-// caches fill) and returns the size of one answer of each path.
+// w6Warm has every user read each path once (the connections open, the
+// server's caches fill: /user/mine's view and /user/amount's balance are
+// kept apart, so warming one left the other to be loaded during the first
+// steps) and returns the size of one answer of each path.
 func w6Warm(ctx context.Context, api *LeanAPI, accounts []Account) (map[string]int, error) {
 	for i, a := range accounts {
-		if err := api.Call(ctx, "/user/amount", a.Token, nil, nil); err != nil {
-			return nil, fmt.Errorf("warm-up call %d: %w", i, err)
+		for _, path := range w6Paths {
+			if err := api.Call(ctx, path, a.Token, nil, nil); err != nil {
+				return nil, fmt.Errorf("warm-up call %d (%s): %w", i, path, err)
+			}
 		}
 	}
 	return answerSizes(ctx, api, accounts[0].Token, w6Paths...)
