@@ -278,3 +278,47 @@ func TestChatBatchConversationWithoutRowFailsAlone(t *testing.T) {
 		}
 	})
 }
+
+// On PostgreSQL a batch's statements are one implicit transaction (no
+// BEGIN or COMMIT of their own): when the messages' insert fails, the rows
+// the batch created before it in the same round trip (a new conversation
+// and its users' rows) are gone too, no connection is left inside a
+// transaction, and the next batch commits.
+func TestChatBatchFailedRoundTripWritesNothing(t *testing.T) {
+	db := storagetest.Postgres(t)
+	ctx := context.Background()
+	for _, q := range []string{`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS
+			$$ BEGIN RAISE EXCEPTION 'poison'; END $$`,
+		`CREATE TRIGGER refuse_poison BEFORE INSERT ON chat_messages FOR EACH ROW
+			WHEN (NEW.content = '{"content":"poison"}') EXECUTE FUNCTION refuse_poison()`} {
+		if _, err := db.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := single(11, 12)
+	x.Messages = []storage.ChatMessage{batchText(11, "x1", "poison")}
+	res, err := storage.CommitChatBatch(ctx, db, 50, []storage.ChatAppend{x})
+	if err != nil || res[0].Err == nil {
+		t.Fatalf("poisoned batch: %v, %+v", err, res)
+	}
+	if _, err := storage.ChatConversationByID(ctx, db, x.Conversation.ID); err != storage.ErrNotFound {
+		t.Fatalf("the failed batch's conversation row: %v, want ErrNotFound", err)
+	}
+	var members int
+	if err := db.QueryRow(ctx, `SELECT count(*) FROM chat_user_conversations WHERE conversation_id = $1`,
+		x.Conversation.ID).Scan(&members); err != nil || members != 0 {
+		t.Fatalf("the failed batch's users' rows: %d (%v)", members, err)
+	}
+	for _, c := range db.(*storage.PG).Pool.AcquireAllIdle(ctx) {
+		if st := c.Conn().PgConn().TxStatus(); st != 'I' {
+			t.Fatalf("a pooled connection is in transaction state %q", st)
+		}
+		c.Release()
+	}
+	y := single(11, 12)
+	y.Messages = []storage.ChatMessage{batchText(11, "x1", "fine"), batchText(11, "x2", "fine")}
+	res, err = storage.CommitChatBatch(ctx, db, 51, []storage.ChatAppend{y})
+	if err != nil || res[0].Err != nil || res[0].Messages[1].Seq != 2 {
+		t.Fatalf("next batch: %v, %+v", err, res)
+	}
+}

@@ -1,39 +1,77 @@
 package chat
 
 import (
-	"hash/fnv"
 	"sync"
 	"time"
 
 	"kj/storage"
 )
 
-// writer commits the sends of many conversations together: a few
-// long-lived workers (shards, by conversation id), each taking everything
-// queued for it as one transaction of set-based statements
-// (storage.CommitChatBatch). With 1:1 traffic a conversation rarely has
-// more than one message waiting, so batching per conversation gave one
-// transaction per message; batching across conversations gives one per
-// burst. A conversation's actor still sends its next batch only after the
-// previous one came back, so a conversation's messages keep their order,
-// and a conversation always lands on the same shard, so on one node two
-// shards never contend for a conversation row.
+// writer commits the sends of many conversations together, each
+// transaction taking everything queued (storage.CommitChatBatch: one
+// round trip of set-based statements). With 1:1 traffic a conversation
+// rarely has more than one message waiting, so batching per conversation
+// gave one transaction per message; batching across conversations gives
+// one per round trip.
+//
+// Batches grow with load because the writer keeps one transaction in
+// flight: what arrives while it commits waits and goes in the next, so at
+// a low rate a send is committed at once (the writer is idle) and at a
+// high rate a transaction carries whatever a round trip's worth of
+// traffic is. Two shards committing side by side, as before, halved the
+// batches at every rate and PostgreSQL paid a transaction for every
+// message or two at 2,000 msg/s (W2: 342 µs of its CPU per message, most
+// of it the transaction's own cost, not the rows'). A further transaction
+// starts beside the first (up to Config.Writers) only when the queue holds
+// more than the transactions in flight carry (and at least spillMin): the
+// store is falling behind and one round trip at a time no longer keeps up.
+//
+// When sends arrive faster than lingerMinRate the writer also waits up to
+// lingerMax before it starts a transaction that would carry fewer than
+// lingerBatch messages, for the next few to share it. Below that rate
+// (W2's 250 and 500 msg/s steps) it never waits: a send is committed as
+// soon as nothing else is.
+//
+// A conversation's actor sends its next batch only after the previous one
+// came back, so a conversation's messages keep their order and two
+// transactions of one node never hold the same conversation.
 type writer struct {
-	e      *Engine
-	shards []*writerShard
-	stop   chan struct{}
-	done   sync.WaitGroup
+	e    *Engine
+	max  int // most transactions in flight
+	stop chan struct{}
+	done sync.WaitGroup
+	wake chan struct{} // one token: work was queued
+
+	mu       sync.Mutex
+	queue    []*writeJob
+	queued   int // messages in queue
+	running  int // transactions in flight, and a worker lingering before one
+	carrying int // messages in them
+
+	// The arrival rate: messages submitted since the last batch was
+	// taken, when that was, and the rate's moving average (msgs/s).
+	arrived  int
+	lastTake time.Time
+	rate     float64
+
 	// onBatch sees each transaction's conversations and messages (tests
 	// and the benchmark).
 	onBatch func(convs, msgs int)
 }
 
-type writerShard struct {
-	w     *writer
-	mu    sync.Mutex
-	queue []*writeJob
-	wake  chan struct{} // one token: work was queued
-}
+// The linger: a transaction about to start with fewer than lingerBatch
+// messages waits up to lingerMax for more when the rate says at least two
+// more will come in that time (lingerMinRate: 1,000 msg/s).
+const (
+	lingerBatch   = 16
+	lingerMax     = 2 * time.Millisecond
+	lingerMinRate = 2 / (float64(lingerMax) / float64(time.Second))
+)
+
+// spillMin is the least backlog that starts a transaction beside one in
+// flight: below it the next round trip takes the backlog at little cost
+// in latency, and fewer, larger transactions cost PostgreSQL less.
+const spillMin = 64
 
 // writeJob is one conversation's batch of sends; report gets the result
 // (the actor's mailbox in the engine, a channel in benchmarks).
@@ -44,30 +82,27 @@ type writeJob struct {
 	done   *sendsDone
 }
 
-func newWriter(e *Engine, shards int) *writer {
+func newWriter(e *Engine, max int) *writer {
 	if e.db.Dialect() == storage.SQLite {
-		shards = 1 // SQLite has one writer at a time: more would only queue on its lock
+		max = 1 // SQLite has one writer at a time: more would only queue on its lock
 	}
-	w := &writer{e: e, stop: make(chan struct{})}
-	for range shards {
-		sh := &writerShard{w: w, wake: make(chan struct{}, 1)}
-		w.shards = append(w.shards, sh)
+	w := &writer{e: e, max: max, stop: make(chan struct{}), wake: make(chan struct{}, 1)}
+	for range max {
 		w.done.Add(1)
-		go sh.run()
+		go w.run()
 	}
 	return w
 }
 
-// submit queues a job on its conversation's shard.
+// submit queues a job and wakes a worker.
 func (w *writer) submit(j *writeJob) {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(j.spec.id))
-	sh := w.shards[h.Sum32()%uint32(len(w.shards))]
-	sh.mu.Lock()
-	sh.queue = append(sh.queue, j)
-	sh.mu.Unlock()
+	w.mu.Lock()
+	w.queue = append(w.queue, j)
+	w.queued += len(j.items)
+	w.arrived += len(j.items)
+	w.mu.Unlock()
 	select {
-	case sh.wake <- struct{}{}:
+	case w.wake <- struct{}{}:
 	default:
 	}
 }
@@ -79,41 +114,83 @@ func (w *writer) close() {
 	w.done.Wait()
 }
 
-func (sh *writerShard) run() {
-	defer sh.w.done.Done()
+func (w *writer) run() {
+	defer w.done.Done()
 	for {
 		select {
-		case <-sh.wake:
-		case <-sh.w.stop:
+		case <-w.wake:
+		case <-w.stop:
 			return
 		}
+		finished, lingered := 0, false
 		for {
-			jobs := sh.take()
+			jobs, n, linger := w.take(finished, lingered)
+			if linger > 0 {
+				time.Sleep(linger)
+				finished, lingered = 0, true
+				continue
+			}
 			if len(jobs) == 0 {
 				break
 			}
-			sh.w.commit(jobs)
+			w.commit(jobs)
+			finished, lingered = n, false
 		}
 	}
 }
 
-// take removes the next batch: whole jobs up to the batch cap (at least
-// one job).
-func (sh *writerShard) take() []*writeJob {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	max := sh.w.e.cfg.WriterBatch
+// take ends the caller's transaction of finished messages (0: none) or
+// its linger, and removes the next batch when one should start now: whole
+// jobs up to the batch cap (at least one job), when no transaction is in
+// flight or the queue has outgrown the ones in flight. Otherwise the
+// worker in flight takes the queue when its commit ends, here. It returns
+// the batch and its messages, or how long to linger first (the caller then
+// calls again with lingered).
+func (w *writer) take(finished int, lingered bool) ([]*writeJob, int, time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if finished > 0 || lingered {
+		w.running--
+		w.carrying -= finished
+	}
+	if len(w.queue) == 0 || (w.running > 0 && (w.running >= w.max || w.queued < max(spillMin, w.carrying))) {
+		return nil, 0, 0
+	}
+	now := time.Now()
+	if !lingered && w.running == 0 && w.queued < lingerBatch && w.rate >= lingerMinRate {
+		// Counted as running, so that a send arriving meanwhile does not
+		// start a transaction of its own on another worker.
+		w.running++
+		return nil, 0, min(lingerMax, time.Duration(float64(lingerBatch-w.queued)/w.rate*float64(time.Second)))
+	}
+	if !w.lastTake.IsZero() {
+		if dt := now.Sub(w.lastTake).Seconds(); dt > 0 {
+			w.rate += 0.25 * (float64(w.arrived)/dt - w.rate)
+		}
+	}
+	w.arrived, w.lastTake = 0, now
+	limit := w.e.cfg.WriterBatch
 	n, msgs := 0, 0
-	for n < len(sh.queue) && (n == 0 || msgs+len(sh.queue[n].items) <= max) {
-		msgs += len(sh.queue[n].items)
+	for n < len(w.queue) && (n == 0 || msgs+len(w.queue[n].items) <= limit) {
+		msgs += len(w.queue[n].items)
 		n++
 	}
 	jobs := make([]*writeJob, n)
-	copy(jobs, sh.queue)
-	rest := copy(sh.queue, sh.queue[n:])
-	clear(sh.queue[rest:])
-	sh.queue = sh.queue[:rest]
-	return jobs
+	copy(jobs, w.queue)
+	rest := copy(w.queue, w.queue[n:])
+	clear(w.queue[rest:])
+	w.queue = w.queue[:rest]
+	w.queued -= msgs
+	w.running++
+	w.carrying += msgs
+	if len(w.queue) > 0 && w.running < w.max && w.queued >= max(spillMin, w.carrying) {
+		// More than this batch is left behind: another worker starts one.
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+	}
+	return jobs, msgs, 0
 }
 
 // commit writes one batch and reports each job. Nothing is answered

@@ -1,9 +1,13 @@
 package chat
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -94,4 +98,169 @@ func benchChatWriter(b *testing.B, db storage.DB, pair *atomic.Int64, writers, i
 		b.ReportMetric(float64(b.N)/float64(batches), "msgs/batch")
 		b.ReportMetric(float64(convs)/float64(batches), "convs/batch")
 	}
+}
+
+// BenchmarkChatWriterRate is the chat writer alone on PostgreSQL (fsync
+// on) at a fixed offered rate, as W2's steps offer it: sends arrive on
+// their own clock over 5,000 conversations, whatever the acks, each
+// conversation with at most one send in flight (a send due on a busy one
+// goes to the next). It reports the transactions' size, the ack latency
+// and PostgreSQL's CPU per message (its processes on this machine, from
+// /proc: the server must be local), the figure W2 costs at 2,000 msg/s.
+//
+//	go test -run '^$' -bench ChatWriterRate -benchtime 20000x ./actors/chat/
+func BenchmarkChatWriterRate(b *testing.B) {
+	for _, rate := range []int{250, 2000, 10000} {
+		db := storagetest.Postgres(b)
+		var n *sendNode
+		var specs []convSpec
+		b.Run(fmt.Sprintf("rate=%d", rate), func(sb *testing.B) {
+			if n == nil { // the node outlives the sub-benchmark's first, short run
+				n = newSendNode(b, db, Config{})
+				specs = warmConversations(sb, n, 5000)
+			}
+			benchChatWriterRate(sb, n, specs, rate)
+		})
+		if n != nil {
+			n.close()
+		}
+	}
+}
+
+// warmConversations makes count 1:1 conversations with one message each,
+// so the measured sends find their rows (as W2's do after its warm-up).
+func warmConversations(b *testing.B, n *sendNode, count int) []convSpec {
+	specs := make([]convSpec, count)
+	reports := make(chan *sendsDone, count)
+	for p := range specs {
+		a, c := int64(2*p+1), int64(2*p+2)
+		ref, _ := parseConversationID(singleConversationID(storage.FormatID(a), storage.FormatID(c)))
+		specs[p] = convSpec{id: ref.ID, kind: sessionSingle, a: ref.A, b: ref.B}
+		n.e.commits.writer.submit(&writeJob{spec: specs[p], items: []*sendItem{{msg: benchMessage(a, c, "warm")}},
+			report: func(d *sendsDone) { reports <- d }})
+	}
+	for range specs {
+		if d := <-reports; d.results[0].err != nil {
+			b.Fatal(d.results[0].err)
+		}
+	}
+	for p := range specs {
+		specs[p].rowsReady = true
+	}
+	return specs
+}
+
+func benchMessage(from, to int64, client string) *Message {
+	return &Message{ClientMsgID: client, SendID: storage.FormatID(from), RecvID: storage.FormatID(to),
+		SessionType: sessionSingle, MsgFrom: msgFromUser, ContentType: TypeText, CreateTime: 1,
+		SenderNickname: "benchmark user", Content: `{"content":"a message of about sixty characters, as people write"}`}
+}
+
+var benchRateRun atomic.Int64
+
+func benchChatWriterRate(b *testing.B, n *sendNode, specs []convSpec, rate int) {
+	run := benchRateRun.Add(1)
+	var batchMu sync.Mutex
+	var batches, msgs int
+	n.e.commits.writer.onBatch = func(_, m int) {
+		batchMu.Lock()
+		batches++
+		msgs += m
+		batchMu.Unlock()
+	}
+	busy := make([]atomic.Bool, len(specs))
+	lat := make([]time.Duration, 0, b.N)
+	var latMu sync.Mutex
+	var pending sync.WaitGroup
+	var failed atomic.Int64
+	pg0, self0 := backendCPU(b, n.e.db), processCPU()
+	b.ResetTimer()
+	start := time.Now()
+	interval := time.Second / time.Duration(rate)
+	next := 0
+	for i := 0; i < b.N; i++ {
+		due := start.Add(time.Duration(i) * interval)
+		if d := time.Until(due); d > 0 {
+			time.Sleep(d)
+		}
+		for busy[next].Load() {
+			next = (next + 1) % len(specs)
+		}
+		p := next
+		next = (next + 1) % len(specs)
+		busy[p].Store(true)
+		pending.Add(1)
+		a, c := int64(2*p+1), int64(2*p+2)
+		n.e.commits.writer.submit(&writeJob{spec: specs[p],
+			items: []*sendItem{{msg: benchMessage(a, c, fmt.Sprintf("r%d-%d", run, i))}},
+			report: func(d *sendsDone) {
+				if d.results[0].err != nil {
+					failed.Add(1)
+				}
+				l := time.Since(due)
+				latMu.Lock()
+				lat = append(lat, l)
+				latMu.Unlock()
+				busy[p].Store(false)
+				pending.Done()
+			}})
+	}
+	pending.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	self := processCPU() - self0
+	pg1 := backendCPU(b, n.e.db)
+	var pg time.Duration
+	for pid, t := range pg1 {
+		pg += t - pg0[pid] // a connection opened since counts from 0
+	}
+	if f := failed.Load(); f > 0 {
+		b.Fatalf("%d sends failed", f)
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "msgs/s")
+	b.ReportMetric(float64(lat[len(lat)/2])/float64(time.Millisecond), "p50-ack-ms")
+	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)])/float64(time.Millisecond), "p99-ack-ms")
+	if pg1 != nil {
+		b.ReportMetric(float64(pg.Microseconds())/float64(b.N), "pg-cpu-us/msg")
+	}
+	b.ReportMetric(float64(self.Microseconds())/float64(b.N), "cpu-us/msg")
+	batchMu.Lock()
+	defer batchMu.Unlock()
+	if batches > 0 {
+		b.ReportMetric(float64(msgs)/float64(batches), "msgs/batch")
+	}
+}
+
+// backendCPU is the CPU time (user and system) of db's PostgreSQL
+// backends, from /proc, by backend pid: the server must be on this machine.
+// The backends are the pool's idle connections (all of them, between
+// measurements); other users of the server are not counted.
+func backendCPU(b testing.TB, db storage.DB) map[int]time.Duration {
+	pg, ok := db.(*storage.PG)
+	if !ok {
+		return nil
+	}
+	ctx := context.Background()
+	out := map[int]time.Duration{}
+	for _, c := range pg.Pool.AcquireAllIdle(ctx) {
+		var pid int
+		err := c.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&pid)
+		c.Release()
+		if err != nil {
+			b.Fatal(err)
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return nil // not on this machine
+		}
+		// pid (comm) state ppid ... utime stime: fields 14 and 15, counted
+		// after the comm's closing parenthesis.
+		s := string(stat)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		k, _ := strconv.ParseInt(f[12], 10, 64)
+		out[pid] = time.Duration(u+k) * (time.Second / 100) // USER_HZ
+	}
+	return out
 }

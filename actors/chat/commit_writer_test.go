@@ -342,3 +342,85 @@ func TestWriterTwoNodesKeepSeqsGapless(t *testing.T) {
 type testLog struct{ t testing.TB }
 
 func (w testLog) Write(b []byte) (int, error) { w.t.Log(string(b)); return len(b), nil }
+
+// The writer's schedule (take, without workers or a store): an idle
+// writer starts a transaction at once; one in flight keeps the queue for
+// its next round trip unless the queue outgrows it; a busy writer lingers
+// before a small batch, and only one worker does.
+func TestWriterTakeSchedule(t *testing.T) {
+	w := &writer{e: &Engine{cfg: Config{WriterBatch: 1024}}, max: 2, wake: make(chan struct{}, 1)}
+	job := func(n int) *writeJob { return &writeJob{items: make([]*sendItem, n)} }
+	drain := func() {
+		select {
+		case <-w.wake:
+		default:
+		}
+	}
+
+	// Idle, no rate yet: the first send goes at once.
+	w.submit(job(1))
+	jobs, n, linger := w.take(0, false)
+	if len(jobs) != 1 || n != 1 || linger != 0 {
+		t.Fatalf("idle writer: %d jobs, %d msgs, linger %v", len(jobs), n, linger)
+	}
+	// In flight: a few more wait for its round trip, on any worker.
+	for range 5 {
+		w.submit(job(2))
+	}
+	if jobs, _, linger := w.take(0, false); jobs != nil || linger != 0 {
+		t.Fatalf("second worker took %d jobs (linger %v) beside a transaction in flight", len(jobs), linger)
+	}
+	// Its commit ends: the same worker takes all of them.
+	jobs, n, _ = w.take(1, false)
+	if len(jobs) != 5 || n != 10 || w.running != 1 || w.carrying != 10 {
+		t.Fatalf("after the commit: %d jobs, %d msgs; running %d carrying %d", len(jobs), n, w.running, w.carrying)
+	}
+	// A backlog past spillMin and past what is in flight starts a second
+	// transaction, and its worker is woken.
+	drain()
+	for range spillMin {
+		w.submit(job(1))
+	}
+	if jobs, n, _ := w.take(0, false); len(jobs) != spillMin || n != spillMin || w.running != 2 {
+		t.Fatalf("backlog of %d: %d jobs taken, running %d", spillMin, len(jobs), w.running)
+	}
+	// Both end; the writer is idle again.
+	w.take(10, false)
+	w.take(spillMin, false)
+	if w.running != 0 || w.carrying != 0 || w.queued != 0 {
+		t.Fatalf("idle: running %d carrying %d queued %d", w.running, w.carrying, w.queued)
+	}
+
+	// Below lingerMinRate a small batch never waits.
+	w.rate = lingerMinRate / 2
+	w.submit(job(1))
+	if jobs, _, linger := w.take(0, false); len(jobs) != 1 || linger != 0 {
+		t.Fatalf("at %.0f msg/s: %d jobs, linger %v", w.rate, len(jobs), linger)
+	}
+	w.take(1, false)
+	// Busy: a small batch lingers, at most lingerMax; meanwhile no other
+	// worker starts one; then the lingering worker takes everything.
+	w.lastTake = time.Now()
+	w.rate = 4 * lingerMinRate
+	w.submit(job(1))
+	_, _, linger = w.take(0, false)
+	if linger <= 0 || linger > lingerMax {
+		t.Fatalf("at %.0f msg/s: linger %v, want (0, %v]", w.rate, linger, lingerMax)
+	}
+	w.submit(job(1))
+	if jobs, _, l := w.take(0, false); jobs != nil || l != 0 {
+		t.Fatalf("another worker took %d jobs (linger %v) during a linger", len(jobs), l)
+	}
+	jobs, n, linger = w.take(0, true)
+	if len(jobs) != 2 || n != 2 || linger != 0 || w.running != 1 {
+		t.Fatalf("after the linger: %d jobs, %d msgs, linger %v, running %d", len(jobs), n, linger, w.running)
+	}
+	w.take(2, false)
+	// A batch of lingerBatch or more goes at once, busy or not.
+	for range lingerBatch {
+		w.submit(job(1))
+	}
+	if jobs, _, linger := w.take(0, false); len(jobs) != lingerBatch || linger != 0 {
+		t.Fatalf("full batch: %d jobs, linger %v", len(jobs), linger)
+	}
+}

@@ -37,10 +37,10 @@
 //     Config.MaxBatch), counts it (Engine.begin) and submits it as a
 //     writeJob. An op (revoke, kick, mute ...) instead runs alone in a
 //     goroutine (Engine.runOp) and comes back as *opDone.
-//  4. Write. writer.submit (commit_writer.go) queues the job on the shard
-//     of its conversation id; that shard's worker (writerShard.run,
-//     writerShard.take) commits everything queued, across conversations,
-//     in writer.commit.
+//  4. Write. writer.submit (commit_writer.go) queues the job; a worker
+//     (writer.run, writer.take) commits everything queued, across
+//     conversations, in writer.commit, one transaction in flight unless
+//     the queue outgrows it.
 //  5. Store. storage.CommitChatBatch (storage/chat_batch.go): one
 //     transaction takes each conversation's row lock and seqs, inserts
 //     the messages and moves the senders' read seqs; a clientMsgID the
@@ -100,8 +100,8 @@
 //	(actor_conversation.go)                inflight), pairRules, rowsReady
 //	group actor (actor_group.go)           its pipeline, groupRules, member list, unmute timers,
 //	                                       the group's bus subscription
-//	writer worker (commit_writer.go)       one shard's transactions; its queue under
-//	                                       writerShard.mu (actors add, the worker takes)
+//	writer worker (commit_writer.go)       one transaction at a time; the queue under
+//	                                       writer.mu (actors add, the workers take)
 //	op goroutine (Engine.runOp)            one op's transaction, on a copy of the spec
 //	registry shard lock (registry.go)      which socket or actor serves an id; a sender
 //	                                       enqueues and an actor retires under it

@@ -65,8 +65,9 @@ type Config struct {
 	// MaxBatch caps the messages of one conversation handed to the writer
 	// at once, 128.
 	MaxBatch int
-	// Writers is the number of chat writer workers (KJ_CHAT_WRITERS), 2;
-	// each commits the sends of its share of conversations.
+	// Writers is the most chat writer transactions in flight at once
+	// (KJ_CHAT_WRITERS), 2: one commits everything queued, a second starts
+	// only when the queue outgrows it (commit_writer.go).
 	Writers int
 	// WriterBatch caps the messages of one writer transaction, 1024.
 	WriterBatch int
