@@ -297,7 +297,7 @@ var Vars = []Var{
 	{"KJ_WINDOW_BETTING", "window-betting", "60s", "betting phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowBetting })},
 	{"KJ_WINDOW_DRAWING", "window-drawing", "10s", "drawing phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowDrawing })},
 	{"KJ_WINDOW_REST", "window-rest", "20s", "rest phase of a new window's rounds", phaseVar(func(c *Config) *time.Duration { return &c.WindowRest })},
-	{"KJ_WINDOW_DESK_LINGER", "window-desk-linger", "5ms", "how long the bet desk lets a batch wait for more bets after its first, so that at a moderate rate several bets share a transaction (0 to 1s; 0 writes each batch as soon as a writer is free)", shortDurationVar("5ms", func(c *Config) *time.Duration { return &c.DeskLinger })},
+	{"KJ_WINDOW_DESK_LINGER", "window-desk-linger", "20ms", "the longest the bet desk lets a batch wait for more bets after its first, so that at a moderate rate several bets share a transaction; the desk waits as long as the recent arrival rate takes to bring a batch to 32 bets, and not at all when fewer than 4 would come (0 to 1s; 0 writes each batch as soon as a writer is free)", shortDurationVar("20ms", func(c *Config) *time.Duration { return &c.DeskLinger })},
 	{"KJ_WINDOW_ODDS", "window-odds", "1.98", "payout multiple of a winning bet in a new window (stake included), up to 4 decimals", func(c *Config, v string) error {
 		bp, ok := parseOdds(v)
 		if !ok || bp < 10000 || bp > 1000000 {

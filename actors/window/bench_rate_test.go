@@ -1,0 +1,136 @@
+package window
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"kj/internal/bus"
+	"kj/internal/clock"
+	"kj/storage"
+	"kj/storage/storagetest"
+)
+
+// BenchmarkW4DeskAtRate places bets through one desk at a steady rate for
+// 4 s (1,000 and 5,000 bets/s, W4's cost step and its target) and reports
+// the desk's batches, the ack latency and the PostgreSQL CPU per bet of
+// this benchmark's own backends only (/proc of the pool's connections), so
+// that other clients of a shared PostgreSQL do not count, as they do in
+// W4's figure of every postgres process. The WAL writer's and
+// checkpointer's share is not in it.
+//
+//	go test -run '^$' -bench W4DeskAtRate -benchtime 1x ./actors/window/
+func BenchmarkW4DeskAtRate(b *testing.B) {
+	for _, rate := range []int{1000, 5000} {
+		b.Run(fmt.Sprint(rate), func(b *testing.B) {
+			for range b.N {
+				benchDeskAtRate(b, rate, 4*time.Second)
+			}
+		})
+	}
+}
+
+func benchDeskAtRate(b *testing.B, rate int, hold time.Duration) {
+	db := storagetest.Postgres(b)
+	pg, ok := db.(*storage.PG)
+	if !ok {
+		b.Skip("needs PostgreSQL's pool")
+	}
+	fake, mb, quiet := clock.NewFake(t0), bus.NewMemory(), slog.New(slog.NewTextHandler(io.Discard, nil))
+	defer mb.Close()
+	desk := NewDesk(db, StoreLedger{}, fake, mb, quiet, 1000)
+	defer desk.Close()
+	linger := 20 * time.Millisecond
+	if v := os.Getenv("KJ_BENCH_LINGER"); v != "" {
+		var err error
+		if linger, err = time.ParseDuration(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	desk.SetLinger(linger)
+	var batches batchLog
+	desk.onBatch = batches.add
+	rules := storage.RoundWindow{OddsBP: 19800, MinBet: 100, MaxBet: 100000, BettingMs: 3600000, DrawingMs: 10000, RestMs: 20000}
+	ctx := context.Background()
+	if err := storage.EnsureRoundWindows(ctx, db, 1, rules, ms(t0)); err != nil {
+		b.Fatal(err)
+	}
+	r := storage.Round{ID: storage.NewID(), WindowID: 1, Seq: 1, Issue: "rate-1", State: storage.RoundOpen,
+		StartsAt: ms(t0), BettingEndsAt: ms(t0) + 3600000, DrawingEndsAt: ms(t0) + 3610000, RestEndsAt: ms(t0) + 3630000,
+		OddsBP: 19800, MinBet: 100, MaxBet: 100000, Seed: "00", SeedHash: "x"}
+	if err := storage.CreateRound(ctx, db, r); err != nil {
+		b.Fatal(err)
+	}
+	n := rate * int(hold/time.Second)
+	players := seedPlayers(b, db, min(n, 10000), 10_000_000)
+	// A warm-up second, so that every connection the desk uses exists and
+	// has its statements prepared before the CPU is counted.
+	place := func(i int, tag string) error {
+		_, err := desk.Place(ctx, BetRequest{UserID: players[i%len(players)], WindowID: 1, Issue: r.Issue,
+			Content: Contents[i%4], Amount: 100 + int64(i%50)*10, BetID: fmt.Sprintf("%s-%d", tag, i), ArrivedAt: fake.Now()})
+		return err
+	}
+	steady := func(count int, tag string, lat []time.Duration) {
+		var wg sync.WaitGroup
+		start := time.Now()
+		for i := range count {
+			time.Sleep(time.Until(start.Add(time.Second * time.Duration(i) / time.Duration(rate))))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				t := time.Now()
+				if err := place(i, tag); err != nil {
+					b.Error(err)
+				}
+				if lat != nil {
+					lat[i] = time.Since(t)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	steady(rate, "warm", nil)
+	before := backendCPU(b, pg)
+	batches = batchLog{}
+	lat := make([]time.Duration, n)
+	b.ResetTimer()
+	steady(n, "bet", lat)
+	b.StopTimer()
+	after := backendCPU(b, pg)
+	var cpu float64
+	for pid, s := range after {
+		cpu += s - before[pid]
+	}
+	b.ReportMetric(cpu/float64(n)*1e6, "pg-cpu-us/bet")
+	b.ReportMetric(float64(pct(lat, 0.5))/1e6, "p50-ack-ms")
+	b.ReportMetric(float64(pct(lat, 0.99))/1e6, "p99-ack-ms")
+	batches.report(b)
+}
+
+// backendCPU is the CPU seconds so far of each backend of pg's pool, by
+// pid (PostgreSQL on this host).
+func backendCPU(tb testing.TB, pg *storage.PG) map[uint32]float64 {
+	tb.Helper()
+	conns := pg.Pool.AcquireAllIdle(context.Background())
+	out := map[uint32]float64{}
+	for _, c := range conns {
+		pid := c.Conn().PgConn().PID()
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(int(pid)) + "/stat")
+		c.Release()
+		if err != nil {
+			tb.Skipf("PostgreSQL's backends are not on this host: %v", err)
+		}
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		utime, _ := strconv.ParseFloat(f[11], 64)
+		stime, _ := strconv.ParseFloat(f[12], 64)
+		out[pid] = (utime + stime) / 100 // USER_HZ
+	}
+	return out
+}
