@@ -224,47 +224,62 @@ func QueueInsertRoundBets(pl *Pipeline, bets []RoundBet) {
 // them out), and found gets exactly the bets this statement changed, as
 // settled — the ones whose payouts the caller posts in the same
 // transaction. On PostgreSQL the same statement reads their wallets into
-// plan.
-func QueueSettleOpenBets(pl *Pipeline, plan *LedgerPlan, roundID int64, limit int, winners []string, oddsBP, now int64, found func([]RoundBet)) {
+// plan. Only the bets of part's players are picked (see BetPart).
+func QueueSettleOpenBets(pl *Pipeline, plan *LedgerPlan, roundID int64, part BetPart, limit int, winners []string, oddsBP, now int64, found func([]RoundBet)) {
 	if len(winners) == 0 {
 		winners = []string{""}
 	}
 	if pl.Dialect() == Postgres {
-		queueCloseOpenBetsPG(pl, plan, `state = CASE WHEN b.content = ANY($4::text[]) THEN 1 ELSE 2 END,
+		queueCloseOpenBetsPG(pl, plan, part, `state = CASE WHEN b.content = ANY($4::text[]) THEN 1 ELSE 2 END,
 			payout = CASE WHEN b.content = ANY($4::text[]) THEN b.amount * $5::bigint / 10000 ELSE 0 END`,
 			[]any{roundID, limit, now, winners, oddsBP}, found)
 		return
 	}
 	in := placeholders(len(winners), 4)
 	args := append([]any{roundID, limit, now}, anySlice(winners)...)
-	queueCloseOpenBetsLite(pl, `state = CASE WHEN content IN (`+in+`) THEN 1 ELSE 2 END,
+	queueCloseOpenBetsLite(pl, part, `state = CASE WHEN content IN (`+in+`) THEN 1 ELSE 2 END,
 		payout = CASE WHEN content IN (`+in+`) THEN amount * `+strconv.FormatInt(oddsBP, 10)+` / 10000 ELSE 0 END`, args, found)
 }
 
 // QueueRefundOpenBets is QueueSettleOpenBets for a voided round: each bet
 // is refunded, its payout its stake.
-func QueueRefundOpenBets(pl *Pipeline, plan *LedgerPlan, roundID int64, limit int, now int64, found func([]RoundBet)) {
+func QueueRefundOpenBets(pl *Pipeline, plan *LedgerPlan, roundID int64, part BetPart, limit int, now int64, found func([]RoundBet)) {
 	set := `state = ` + strconv.Itoa(BetRefunded) + `, payout = amount`
 	if pl.Dialect() == Postgres {
-		queueCloseOpenBetsPG(pl, plan, strings.ReplaceAll(set, "amount", "b.amount"), []any{roundID, limit, now}, found)
+		queueCloseOpenBetsPG(pl, plan, part, strings.ReplaceAll(set, "amount", "b.amount"), []any{roundID, limit, now}, found)
 		return
 	}
-	queueCloseOpenBetsLite(pl, set, []any{roundID, limit, now}, found)
+	queueCloseOpenBetsLite(pl, part, set, []any{roundID, limit, now}, found)
 }
 
-// openBetsOfRound picks a round's first open bets ($1 the round, $2 how
-// many); the UPDATE around it takes their row locks and, if another
-// transaction changed one first, checks again that it is still open.
-const openBetsOfRound = `SELECT id FROM round_bets WHERE round_id = $1 AND state = 0 ORDER BY id LIMIT $2`
+// BetPart names the bets of one part of the players: those whose user id
+// is Is modulo Of (Of ≤ 1: every bet). Settlement runs the parts of a
+// round side by side, one transaction each: no wallet is in two of them,
+// so none fails another's balance check, and only the system accounts and
+// the round's row, locked last in a fixed order, are shared.
+type BetPart struct{ Of, Is int }
+
+// openBetsOfRound picks a round's first open bets of part ($1 the round,
+// $2 how many); the UPDATE around it takes their row locks and, if
+// another transaction changed one first, checks again that it is still
+// open. The part is written into the text (two small integers), so each
+// part is a statement of its own, prepared once per connection.
+func openBetsOfRound(part BetPart) string {
+	of := ""
+	if part.Of > 1 {
+		of = ` AND user_id % ` + strconv.Itoa(part.Of) + ` = ` + strconv.Itoa(part.Is)
+	}
+	return `SELECT id FROM round_bets WHERE round_id = $1 AND state = 0` + of + ` ORDER BY id LIMIT $2`
+}
 
 // queueCloseOpenBetsPG settles with set ($3 the time), returning the bets
 // with their wallets' kind and balance (0, 0: no wallet), which it notes
 // in plan.
-func queueCloseOpenBetsPG(pl *Pipeline, plan *LedgerPlan, set string, args []any, found func([]RoundBet)) {
+func queueCloseOpenBetsPG(pl *Pipeline, plan *LedgerPlan, part BetPart, set string, args []any, found func([]RoundBet)) {
 	cols := "s." + strings.Join(strings.Split(strings.Join(strings.Fields(betColumns), ""), ","), ", s.")
 	pl.Query(`WITH s AS (
 			UPDATE round_bets AS b SET `+set+`, settled_at = $3
-			WHERE b.id IN (`+openBetsOfRound+`) AND b.state = 0
+			WHERE b.id IN (`+openBetsOfRound(part)+`) AND b.state = 0
 			RETURNING b.*
 		)
 		SELECT `+cols+`, COALESCE(a.kind, 0), COALESCE(a.balance, 0)
@@ -289,9 +304,9 @@ func queueCloseOpenBetsPG(pl *Pipeline, plan *LedgerPlan, set string, args []any
 		})
 }
 
-func queueCloseOpenBetsLite(pl *Pipeline, set string, args []any, found func([]RoundBet)) {
+func queueCloseOpenBetsLite(pl *Pipeline, part BetPart, set string, args []any, found func([]RoundBet)) {
 	pl.Query(`UPDATE round_bets SET `+set+`, settled_at = $3
-		WHERE id IN (`+openBetsOfRound+`) AND state = 0
+		WHERE id IN (`+openBetsOfRound(part)+`) AND state = 0
 		RETURNING `+betColumns, args, func(rows Rows) error {
 		bets, err := scanBets(rows, nil)
 		slices.SortFunc(bets, func(a, b RoundBet) int { return cmp.Compare(a.ID, b.ID) })

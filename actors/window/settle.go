@@ -1,9 +1,11 @@
 package window
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"kj/storage"
 )
@@ -14,8 +16,9 @@ func winKey(betID string) string    { return "bet:" + betID + ":win" }
 func loseKey(betID string) string   { return "bet:" + betID + ":lose" }
 func refundKey(betID string) string { return "bet:" + betID + ":refund" }
 
-// settleBatch settles up to c.limit open bets of the drawn round in one
-// transaction and answers them as settled: BEGIN; one round trip in which
+// settleBatch settles up to c.limit open bets of the drawn round (refunds
+// them, if it was voided) and answers them as settled. Each part (below)
+// is one transaction: BEGIN; one round trip in which
 // a single UPDATE picks the round's first open bets, gives each its result
 // and returns them with their wallets; the transfers (COPY from 64); one
 // round trip for the balances and the round's payouts; COMMIT. A winner
@@ -24,13 +27,57 @@ func refundKey(betID string) string { return "bet:" + betID + ":refund" }
 // the house. Only bets still open change, and exactly those are paid, in
 // the same transaction; every transfer has a key of its own, so a batch
 // that runs twice (a crash, two nodes) pays nothing twice.
+//
+// On PostgreSQL the batch is settlePartsPG transactions side by side, each
+// over the bets of its part of the players (storage.BetPart), so that two
+// backends do the rows' work at once: no wallet is in two of them, and
+// the system accounts and the round's row they share are locked last, in
+// a fixed order. A part that fails is left for the next call (the bets it
+// picked stay open); the call fails only when no part settled a bet.
 func (d *Desk) settleBatch(c *settleCall) {
-	if c.round.State == storage.RoundVoided {
-		d.refundBatch(c)
-		return
+	parts := 1
+	if d.db.Dialect() == storage.Postgres {
+		parts = settlePartsPG
 	}
+	limit := max(1, (c.limit+parts-1)/parts)
+	res := make([]settleResult, parts)
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			part := storage.BetPart{Of: parts, Is: i}
+			if c.round.State == storage.RoundVoided {
+				res[i] = d.refundPart(c.round, part, limit)
+			} else {
+				res[i] = d.settlePart(c.round, part, limit)
+			}
+		}()
+	}
+	wg.Wait()
+	var out settleResult
+	for _, r := range res {
+		if r.err != nil {
+			out.err = cmp.Or(out.err, r.err)
+			continue
+		}
+		out.bets = append(out.bets, r.bets...)
+	}
+	if out.err != nil && len(out.bets) > 0 {
+		d.log.Error("settlement part failed; the next batch takes its bets", "round", c.round.Issue, "err", out.err)
+		out.err = nil
+	}
+	c.res <- out
+}
+
+// settlePartsPG is how many transactions settle a batch side by side on
+// PostgreSQL: one per core of the 2-core box the targets are set on.
+const settlePartsPG = 2
+
+// settlePart settles up to limit open bets of part's players in one
+// transaction (settleBatch).
+func (d *Desk) settlePart(r storage.Round, part storage.BetPart, limit int) settleResult {
 	ctx := context.Background()
-	r := c.round
 	o := Outcome{Digits: [3]int{r.D0, r.D1, r.D2}, Sum: r.D0 + r.D1 + r.D2}
 	var settled []storage.RoundBet
 	var changes walletChanges
@@ -48,7 +95,7 @@ func (d *Desk) settleBatch(c *settleCall) {
 		// and bets in play.
 		plan := storage.NewLedgerPlan(now, true)
 		reads := storage.NewPipeline(tx.Dialect())
-		storage.QueueSettleOpenBets(reads, plan, r.ID, c.limit, winners, r.OddsBP, now, func(b []storage.RoundBet) { settled = b })
+		storage.QueueSettleOpenBets(reads, plan, r.ID, part, limit, winners, r.OddsBP, now, func(b []storage.RoundBet) { settled = b })
 		plan.QueueLoad(reads, nil, []storage.AccountRef{storage.House, storage.BetsInPlay})
 		if err := reads.Run(ctx, tx); err != nil || len(settled) == 0 {
 			return err
@@ -92,21 +139,20 @@ func (d *Desk) settleBatch(c *settleCall) {
 		return writes.Run(ctx, tx)
 	})
 	if err != nil {
-		settled = nil
-	} else {
-		changes.push(ctx, d.bus, d.log)
+		return settleResult{err: err}
 	}
-	c.res <- settleResult{bets: settled, err: err}
+	changes.push(ctx, d.bus, d.log)
+	return settleResult{bets: settled}
 }
 
-// refundBatch refunds up to c.limit open bets of a voided round in one
-// transaction: each stake goes back from bets-in-play to its wallet (a
-// stake back, kind bet_return, key bet:<betId>:refund), the bet becomes
-// refunded with payout = stake, and the round counts them as paid. The same
-// guards as settleBatch's make a batch that runs twice refund nothing twice.
-func (d *Desk) refundBatch(c *settleCall) {
+// refundPart refunds up to limit open bets of part's players of a voided
+// round in one transaction: each stake goes back from bets-in-play to its
+// wallet (a stake back, kind bet_return, key bet:<betId>:refund), the bet
+// becomes refunded with payout = stake, and the round counts them as paid.
+// The same guards as settlePart's make a batch that runs twice refund
+// nothing twice.
+func (d *Desk) refundPart(r storage.Round, part storage.BetPart, limit int) settleResult {
 	ctx := context.Background()
-	r := c.round
 	var refunded []storage.RoundBet
 	var changes walletChanges
 	err := d.tx(ctx, "refund", func(tx storage.Tx) error {
@@ -114,7 +160,7 @@ func (d *Desk) refundBatch(c *settleCall) {
 		now := d.clock.Now().UnixMilli()
 		plan := storage.NewLedgerPlan(now, true)
 		reads := storage.NewPipeline(tx.Dialect())
-		storage.QueueRefundOpenBets(reads, plan, r.ID, c.limit, now, func(b []storage.RoundBet) { refunded = b })
+		storage.QueueRefundOpenBets(reads, plan, r.ID, part, limit, now, func(b []storage.RoundBet) { refunded = b })
 		plan.QueueLoad(reads, nil, []storage.AccountRef{storage.BetsInPlay})
 		if err := reads.Run(ctx, tx); err != nil || len(refunded) == 0 {
 			return err
@@ -143,9 +189,8 @@ func (d *Desk) refundBatch(c *settleCall) {
 		return writes.Run(ctx, tx)
 	})
 	if err != nil {
-		refunded = nil
-	} else {
-		changes.push(ctx, d.bus, d.log)
+		return settleResult{err: err}
 	}
-	c.res <- settleResult{bets: refunded, err: err}
+	changes.push(ctx, d.bus, d.log)
+	return settleResult{bets: refunded}
 }

@@ -290,7 +290,7 @@ func TestCrashBetweenDrawAndSettlement(t *testing.T) {
 		dead := make(chan struct{})
 		var once atomic.Bool
 		crash := func(sql string) error {
-			if strings.Contains(sql, "round_bets WHERE round_id = $1 AND state = 0 ORDER BY id LIMIT $2") {
+			if strings.Contains(sql, "FROM round_bets WHERE round_id = $1 AND state = 0") { // every part's pick of open bets
 				if once.CompareAndSwap(false, true) {
 					close(dead)
 				}
