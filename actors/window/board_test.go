@@ -3,7 +3,9 @@ package window
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -173,4 +175,61 @@ func TestBoardAnswersTheLobbyAndPrechecksFromMemory(t *testing.T) {
 			t.Fatal("an old board did not read the store")
 		}
 	})
+}
+
+// gatedDB holds every query outside a transaction until open is closed.
+type gatedDB struct {
+	countingDB
+	open chan struct{}
+}
+
+func (g *gatedDB) Query(ctx context.Context, sql string, args ...any) (storage.Rows, error) {
+	<-g.open
+	return g.countingDB.Query(ctx, sql, args...)
+}
+
+func (g *gatedDB) QueryRow(ctx context.Context, sql string, args ...any) storage.Row {
+	<-g.open
+	return g.countingDB.QueryRow(ctx, sql, args...)
+}
+
+// A burst of bets on a node with no board (never loaded, or dropped) makes
+// one load, not one per bet: the others wait for it and answer from it.
+func TestBoardLoadsOnceForABurst(t *testing.T) {
+	db := storagetest.SQLite(t)
+	e := newEnv(t, db, 1, testRules)
+	r := e.firstRound()
+	g := &gatedDB{countingDB: countingDB{DB: db}, open: make(chan struct{})}
+	board, err := NewBoard(g, nil, e.clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 50
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, ok, err := board.Round(context.Background(), 1, r.Issue)
+			if err == nil && (!ok || got.ID != r.ID) {
+				err = fmt.Errorf("round %+v, ok %v; want %d", got, ok, r.ID)
+			}
+			errs <- err
+		}()
+	}
+	// Let the callers pile up on the first load (the store is held), then
+	// let it through.
+	time.Sleep(100 * time.Millisecond)
+	close(g.open)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if q := g.outside.Load(); q != 3 {
+		t.Fatalf("%d callers made %d store queries; want one load's 3", n, q)
+	}
 }
