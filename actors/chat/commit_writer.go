@@ -48,10 +48,10 @@ type writer struct {
 	running  int // transactions in flight, and a worker lingering before one
 	carrying int // messages in them
 
-	// The arrival rate: messages submitted since the last batch was
-	// taken, when that was, and the rate's moving average (msgs/s).
+	// The arrival rate (msgs/s) of the last window of at least
+	// rateWindow, and the messages submitted since the current one began.
 	arrived  int
-	lastTake time.Time
+	winStart time.Time
 	rate     float64
 
 	// onBatch sees each transaction's conversations and messages (tests
@@ -67,6 +67,12 @@ const (
 	lingerMax     = 2 * time.Millisecond
 	lingerMinRate = 2 / (float64(lingerMax) / float64(time.Second))
 )
+
+// rateWindow is the least time the arrival rate is counted over: long
+// enough that at W2's 250 msg/s (5 a window) a burst of a few sends does
+// not read as 1,000 msg/s and make sends wait, short enough that the rate
+// follows a ramp's steps.
+const rateWindow = 20 * time.Millisecond
 
 // spillMin is the least backlog that starts a transaction beside one in
 // flight: below it the next round trip takes the backlog at little cost
@@ -156,19 +162,18 @@ func (w *writer) take(finished int, lingered bool) ([]*writeJob, int, time.Durat
 	if len(w.queue) == 0 || (w.running > 0 && (w.running >= w.max || w.queued < max(spillMin, w.carrying))) {
 		return nil, 0, 0
 	}
-	now := time.Now()
+	if now := time.Now(); w.winStart.IsZero() {
+		w.winStart = now
+	} else if dt := now.Sub(w.winStart); dt >= rateWindow {
+		w.rate = float64(w.arrived) / dt.Seconds()
+		w.arrived, w.winStart = 0, now
+	}
 	if !lingered && w.running == 0 && w.queued < lingerBatch && w.rate >= lingerMinRate {
 		// Counted as running, so that a send arriving meanwhile does not
 		// start a transaction of its own on another worker.
 		w.running++
 		return nil, 0, min(lingerMax, time.Duration(float64(lingerBatch-w.queued)/w.rate*float64(time.Second)))
 	}
-	if !w.lastTake.IsZero() {
-		if dt := now.Sub(w.lastTake).Seconds(); dt > 0 {
-			w.rate += 0.25 * (float64(w.arrived)/dt - w.rate)
-		}
-	}
-	w.arrived, w.lastTake = 0, now
 	limit := w.e.cfg.WriterBatch
 	n, msgs := 0, 0
 	for n < len(w.queue) && (n == 0 || msgs+len(w.queue[n].items) <= limit) {

@@ -391,7 +391,19 @@ func TestWriterTakeSchedule(t *testing.T) {
 		t.Fatalf("idle: running %d carrying %d queued %d", w.running, w.carrying, w.queued)
 	}
 
+	// The rate is counted over a window of at least rateWindow: 5 sends
+	// in it read as their rate, whatever their spacing.
+	w.winStart, w.arrived = time.Now().Add(-2*rateWindow), 0
+	for range 5 {
+		w.submit(job(1))
+	}
+	w.take(0, false)
+	if want := 5 / (2 * rateWindow).Seconds(); w.rate > want || w.rate < want/2 {
+		t.Fatalf("5 sends over %v: rate %.0f, want about %.0f", 2*rateWindow, w.rate, want)
+	}
+	w.take(5, false)
 	// Below lingerMinRate a small batch never waits.
+	w.winStart = time.Now().Add(time.Hour)
 	w.rate = lingerMinRate / 2
 	w.submit(job(1))
 	if jobs, _, linger := w.take(0, false); len(jobs) != 1 || linger != 0 {
@@ -399,8 +411,9 @@ func TestWriterTakeSchedule(t *testing.T) {
 	}
 	w.take(1, false)
 	// Busy: a small batch lingers, at most lingerMax; meanwhile no other
-	// worker starts one; then the lingering worker takes everything.
-	w.lastTake = time.Now()
+	// worker starts one; then the lingering worker takes everything. (The
+	// rate's window does not close during the test: the rate stays set.)
+	w.winStart = time.Now().Add(time.Hour)
 	w.rate = 4 * lingerMinRate
 	w.submit(job(1))
 	_, _, linger = w.take(0, false)
