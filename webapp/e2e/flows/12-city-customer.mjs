@@ -3,6 +3,7 @@
 // API), page back through older messages, and see the agent's image.
 import assert from 'node:assert/strict';
 import { operatorLogin, registerUser, signInThroughUi } from '../support/accounts.mjs';
+import { sendToCustomerService } from '../support/customer.mjs';
 
 export const server = { demo: true, env: { KJ_WINDOW_COUNT: '1' } };
 
@@ -63,9 +64,7 @@ export default async function cityCustomer(t) {
 
   await t.test('a guest sends a message and sees the agent reply live', async () => {
     const field = page.getByRole('textbox', { name: t.text('customer.message') });
-    await page.locator('.customer-page__banner').waitFor({ state: 'detached' }); // socket open
-    await field.fill(hello);
-    await field.press('Enter');
+    await sendToCustomerService(t, page, hello);
     const mine = page.locator('.bubble-row[data-from="visitor"]').filter({ hasText: hello });
     await mine.waitFor();
     await page.locator('.bubble-row[data-from="visitor"][data-state="sent"]').filter({ hasText: hello }).waitFor();

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { accountName, PASSWORD, registerUser, signInThroughUi } from '../support/accounts.mjs';
+import { sendToCustomerService } from '../support/customer.mjs';
 import { confirmDialog, consoleSignIn, openConsole, rawCall } from '../console/console.mjs';
 
 // One short window, so a changed rule reaches the next round within seconds.
@@ -165,10 +166,7 @@ export default async function operatorConsole(t) {
       const guest = await t.openSession();
       const hello = `need help ${t.language} ${Date.now()}`;
       await guest.page.goto(t.url('/pages/customer/customer'));
-      const field = guest.page.getByRole('textbox', { name: t.text('customer.message') });
-      await guest.page.locator('.customer-page__banner').waitFor({ state: 'detached' });
-      await field.fill(hello);
-      await field.press('Enter');
+      await sendToCustomerService(t, guest.page, hello);
       // The server took the guest's message (it shows as the guest's own bubble) before the
       // agent looks for it: a failure here is the guest's send, not the console.
       await guest.page.locator('.bubble-row[data-from="visitor"]').filter({ hasText: hello }).waitFor();
@@ -193,8 +191,7 @@ export default async function operatorConsole(t) {
       await guest.page.locator('.bubble-row[data-from="agent"]').filter({ hasText: answer }).waitFor();
       // The guest writes again: the agent's inbox updates without a reload.
       const again = `thanks ${Date.now()}`;
-      await field.fill(again);
-      await field.press('Enter');
+      await sendToCustomerService(t, guest.page, again);
       await p.getByTestId('messages').getByText(again).waitFor();
       await agent.screenshot('customer');
     });

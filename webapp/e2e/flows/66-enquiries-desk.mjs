@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { consoleSignIn, openConsole } from '../console/console.mjs';
 import { operatorLogin, registerUser, signInThroughUi } from '../support/accounts.mjs';
+import { sendToCustomerService } from '../support/customer.mjs';
 
 export const server = { demo: true, env: { KJ_WINDOW_COUNT: '1', KJ_CUSTOMER_UNCLAIMED_AFTER: '2s' } };
 
@@ -87,9 +88,7 @@ export default async function enquiriesDesk(t) {
       assert.equal((await about.textContent()).trim(), t.text('customer.about.listing'));
       assertInView(await about.boundingBox(), 'what is asked about');
       apart(await about.boundingBox(), await field.boundingBox(), 'what is asked about and the composer');
-      await page.locator('.customer-page__banner').waitFor({ state: 'detached' }); // socket open
-      await field.fill(`${draft} ${asked}`);
-      await field.press('Enter');
+      await sendToCustomerService(t, page, `${draft} ${asked}`);
       await page.locator('.bubble-row[data-from="visitor"][data-state="sent"]').filter({ hasText: asked }).waitFor();
       await t.screenshot('asked');
     });
@@ -142,10 +141,8 @@ export default async function enquiriesDesk(t) {
       const draft = await field.inputValue();
       assert.ok(draft.includes(videoTitle) && !draft.includes(videoId), `the draft: ${draft}`);
       assert.equal((await page.getByTestId('customer-about').textContent()).trim(), t.text('customer.about.video'));
-      await page.locator('.customer-page__banner').waitFor({ state: 'detached' });
       const video = `video ${t.language} ${Date.now()}`;
-      await field.fill(`${draft} ${video}`);
-      await field.press('Enter');
+      await sendToCustomerService(t, page, `${draft} ${video}`);
       // Signing in took this browser's guest chat over, which the console has open: the message
       // may be read at once.
       await page.locator('.bubble-row[data-from="visitor"]:is([data-state="sent"], [data-state="read"])').filter({ hasText: video }).waitFor();
@@ -166,10 +163,7 @@ export default async function enquiriesDesk(t) {
       const other = await t.openSession();
       const waiting = `waiting ${t.language} ${Date.now()}`;
       await other.page.goto(t.url('/pages/customer/customer'));
-      const field = other.page.getByRole('textbox', { name: t.text('customer.message') });
-      await other.page.locator('.customer-page__banner').waitFor({ state: 'detached' });
-      await field.fill(waiting);
-      await field.press('Enter');
+      await sendToCustomerService(t, other.page, waiting);
       await other.page.locator('.bubble-row[data-from="visitor"][data-state="sent"]').filter({ hasText: waiting }).waitFor();
 
       const { page: console_, text } = desk;
