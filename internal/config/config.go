@@ -92,7 +92,7 @@ type Config struct {
 	RoundsBeaconWait time.Duration // KJ_ROUNDS_BEACON_WAIT: how long a draw waits for a late value before the round is voided
 	GroupMaxMembers  int           // KJ_GROUP_MAX_MEMBERS: largest group or channel
 	ReceiptGroupMax  int           // KJ_CHAT_RECEIPT_GROUP_MAX: largest group whose reads are reported to senders
-	ChatWriters      int           // KJ_CHAT_WRITERS: chat writer workers (sends of many conversations per transaction)
+	ChatWriters      int           // KJ_CHAT_WRITERS: most chat writer transactions in flight (sends of many conversations per transaction)
 	ChatBatch        int           // KJ_CHAT_BATCH: messages per chat writer transaction at most
 	RevokeWindow     time.Duration // KJ_REVOKE_WINDOW: how long a sender may revoke a chat message
 	ChatEditWindow   time.Duration // KJ_CHAT_EDIT_WINDOW: how long a sender may edit a chat text message
@@ -335,7 +335,7 @@ var Vars = []Var{
 		return nil
 	}},
 	{"KJ_ROUNDS_BEACON_WAIT", "rounds-beacon-wait", "30s", "how long a draw waits for a late beacon value (after the drawing deadline or the beacon round's time, whichever is later) before the round is voided and every bet refunded", durationVar(func(c *Config) *time.Duration { return &c.RoundsBeaconWait })},
-	{"KJ_CHAT_WRITERS", "chat-writers", "2", "chat writer workers (1-64), each committing the sends of its share of conversations; SQLite uses one", intVar(1, 64, func(c *Config) *int { return &c.ChatWriters })},
+	{"KJ_CHAT_WRITERS", "chat-writers", "2", "most chat writer transactions in flight at once (1-64): one takes every send queued, another starts beside it only when the queue outgrows it; SQLite uses one", intVar(1, 64, func(c *Config) *int { return &c.ChatWriters })},
 	{"KJ_CHAT_BATCH", "chat-batch", "1024", "most messages written in one chat writer transaction (1-4096)", intVar(1, 4096, func(c *Config) *int { return &c.ChatBatch })},
 	{"KJ_GROUP_MAX_MEMBERS", "group-max-members", "2000", "largest number of members of a chat group or channel", intVar(2, 100000, func(c *Config) *int { return &c.GroupMaxMembers })},
 	{"KJ_CHAT_RECEIPT_GROUP_MAX", "chat-receipt-group-max", "100", "largest chat group (members) whose senders see who read their messages (1-2000)", intVar(1, 2000, func(c *Config) *int { return &c.ReceiptGroupMax })},
