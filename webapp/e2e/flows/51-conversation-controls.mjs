@@ -35,6 +35,9 @@ export default async function conversationControlsFlow(t) {
   const chatBadge = pageA.getByTestId('tab-badge-chat');
 
   await t.test('pinning the older chat moves it to the top, and the server keeps it there', async () => {
+    // This browser allows notifications from the start: A's first message asks for them (once),
+    // and a browser that refused would leave them off in the app.
+    await t.context.grantPermissions(['notifications'], { origin: new URL(t.baseURL).origin });
     await signIn(pageA, a);
     await pageA.goto(chatURL(withB));
     await send(pageA, `hello b ${suffix}`);
@@ -115,10 +118,10 @@ export default async function conversationControlsFlow(t) {
   });
 
   await t.test('while the app is hidden, a new message raises a notification that opens its chat', async () => {
-    await t.context.grantPermissions(['notifications'], { origin: new URL(t.baseURL).origin });
     await pageA.goto(t.url(`/pages/chat/conversation-settings?conversationID=${withC}`));
     const notify = pageA.getByRole('switch', { name: t.text('chat.controls.notifications') });
-    // The browser allows them: on unless turned off here; the switch turns them off and on.
+    // The browser allows them (granted before A's first message): on unless turned off here; the
+    // switch turns them off and on.
     await pageA.getByRole('switch', { name: t.text('chat.controls.notifications'), checked: true }).waitFor();
     await notify.tap();
     await pageA.getByRole('switch', { name: t.text('chat.controls.notifications'), checked: false }).waitFor();
