@@ -1,13 +1,9 @@
 package chat
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"runtime"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -173,7 +169,7 @@ func benchChatWriterRate(b *testing.B, n *sendNode, specs []convSpec, rate int) 
 	var latMu sync.Mutex
 	var pending sync.WaitGroup
 	var failed atomic.Int64
-	pg0, self0 := backendCPU(b, n.e.db), processCPU()
+	pg0, self0 := storagetest.BackendCPU(b, n.e.db), processCPU()
 	b.ResetTimer()
 	start := time.Now()
 	interval := time.Second / time.Duration(rate)
@@ -209,11 +205,8 @@ func benchChatWriterRate(b *testing.B, n *sendNode, specs []convSpec, rate int) 
 	elapsed := time.Since(start)
 	b.StopTimer()
 	self := processCPU() - self0
-	pg1 := backendCPU(b, n.e.db)
-	var pg time.Duration
-	for pid, t := range pg1 {
-		pg += t - pg0[pid] // a connection opened since counts from 0
-	}
+	pg1 := storagetest.BackendCPU(b, n.e.db)
+	pg := storagetest.BackendCPUSince(pg0, pg1)
 	if f := failed.Load(); f > 0 {
 		b.Fatalf("%d sends failed", f)
 	}
@@ -230,37 +223,4 @@ func benchChatWriterRate(b *testing.B, n *sendNode, specs []convSpec, rate int) 
 	if batches > 0 {
 		b.ReportMetric(float64(msgs)/float64(batches), "msgs/batch")
 	}
-}
-
-// backendCPU is the CPU time (user and system) of db's PostgreSQL
-// backends, from /proc, by backend pid: the server must be on this machine.
-// The backends are the pool's idle connections (all of them, between
-// measurements); other users of the server are not counted.
-func backendCPU(b testing.TB, db storage.DB) map[int]time.Duration {
-	pg, ok := db.(*storage.PG)
-	if !ok {
-		return nil
-	}
-	ctx := context.Background()
-	out := map[int]time.Duration{}
-	for _, c := range pg.Pool.AcquireAllIdle(ctx) {
-		var pid int
-		err := c.QueryRow(ctx, `SELECT pg_backend_pid()`).Scan(&pid)
-		c.Release()
-		if err != nil {
-			b.Fatal(err)
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			return nil // not on this machine
-		}
-		// pid (comm) state ppid ... utime stime: fields 14 and 15, counted
-		// after the comm's closing parenthesis.
-		s := string(stat)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		u, _ := strconv.ParseInt(f[11], 10, 64)
-		k, _ := strconv.ParseInt(f[12], 10, 64)
-		out[pid] = time.Duration(u+k) * (time.Second / 100) // USER_HZ
-	}
-	return out
 }

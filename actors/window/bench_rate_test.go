@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -97,40 +95,19 @@ func benchDeskAtRate(b *testing.B, rate int, hold time.Duration) {
 		wg.Wait()
 	}
 	steady(rate, "warm", nil)
-	before := backendCPU(b, pg)
+	before := storagetest.BackendCPU(b, pg)
 	batches = batchLog{}
 	lat := make([]time.Duration, n)
 	b.ResetTimer()
 	steady(n, "bet", lat)
 	b.StopTimer()
-	after := backendCPU(b, pg)
-	var cpu float64
-	for pid, s := range after {
-		cpu += s - before[pid]
+	after := storagetest.BackendCPU(b, pg)
+	if after == nil {
+		b.Skip("PostgreSQL's backends are not on this host: their CPU cannot be read")
 	}
-	b.ReportMetric(cpu/float64(n)*1e6, "pg-cpu-us/bet")
+	cpu := storagetest.BackendCPUSince(before, after)
+	b.ReportMetric(float64(cpu.Microseconds())/float64(n), "pg-cpu-us/bet")
 	b.ReportMetric(float64(pct(lat, 0.5))/1e6, "p50-ack-ms")
 	b.ReportMetric(float64(pct(lat, 0.99))/1e6, "p99-ack-ms")
 	batches.report(b)
-}
-
-// backendCPU is the CPU seconds so far of each backend of pg's pool, by
-// pid (PostgreSQL on this host).
-func backendCPU(tb testing.TB, pg *storage.PG) map[uint32]float64 {
-	tb.Helper()
-	conns := pg.Pool.AcquireAllIdle(context.Background())
-	out := map[uint32]float64{}
-	for _, c := range conns {
-		pid := c.Conn().PgConn().PID()
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(int(pid)) + "/stat")
-		c.Release()
-		if err != nil {
-			tb.Skipf("PostgreSQL's backends are not on this host: %v", err)
-		}
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		utime, _ := strconv.ParseFloat(f[11], 64)
-		stime, _ := strconv.ParseFloat(f[12], 64)
-		out[pid] = (utime + stime) / 100 // USER_HZ
-	}
-	return out
 }
