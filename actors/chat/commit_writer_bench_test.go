@@ -33,14 +33,7 @@ func BenchmarkChatWriter(b *testing.B) {
 func benchChatWriter(b *testing.B, db storage.DB, pair *atomic.Int64, writers, inflight int) {
 	n := newSendNode(b, db, Config{Writers: writers})
 	defer n.close()
-	var batchMu sync.Mutex
-	var batches, convs int
-	n.e.commits.writer.onBatch = func(c, _ int) {
-		batchMu.Lock()
-		batches++
-		convs += c
-		batchMu.Unlock()
-	}
+	batches := countBatches(n.e.commits.writer)
 	var latMu sync.Mutex
 	var lat []time.Duration
 	var failed atomic.Int64
@@ -88,11 +81,9 @@ func benchChatWriter(b *testing.B, db storage.DB, pair *atomic.Int64, writers, i
 	if len(lat) > 0 {
 		b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)])/float64(time.Millisecond), "p99-ack-ms")
 	}
-	batchMu.Lock()
-	defer batchMu.Unlock()
-	if batches > 0 {
-		b.ReportMetric(float64(b.N)/float64(batches), "msgs/batch")
-		b.ReportMetric(float64(convs)/float64(batches), "convs/batch")
+	if txs, convs, _ := batches.totals(); txs > 0 {
+		b.ReportMetric(float64(b.N)/float64(txs), "msgs/batch")
+		b.ReportMetric(float64(convs)/float64(txs), "convs/batch")
 	}
 }
 
@@ -156,14 +147,7 @@ var benchRateRun atomic.Int64
 
 func benchChatWriterRate(b *testing.B, n *sendNode, specs []convSpec, rate int) {
 	run := benchRateRun.Add(1)
-	var batchMu sync.Mutex
-	var batches, msgs int
-	n.e.commits.writer.onBatch = func(_, m int) {
-		batchMu.Lock()
-		batches++
-		msgs += m
-		batchMu.Unlock()
-	}
+	batches := countBatches(n.e.commits.writer)
 	busy := make([]atomic.Bool, len(specs))
 	lat := make([]time.Duration, 0, b.N)
 	var latMu sync.Mutex
@@ -218,9 +202,31 @@ func benchChatWriterRate(b *testing.B, n *sendNode, specs []convSpec, rate int) 
 		b.ReportMetric(float64(pg.Microseconds())/float64(b.N), "pg-cpu-us/msg")
 	}
 	b.ReportMetric(float64(self.Microseconds())/float64(b.N), "cpu-us/msg")
-	batchMu.Lock()
-	defer batchMu.Unlock()
-	if batches > 0 {
-		b.ReportMetric(float64(msgs)/float64(batches), "msgs/batch")
+	if txs, _, msgs := batches.totals(); txs > 0 {
+		b.ReportMetric(float64(msgs)/float64(txs), "msgs/batch")
 	}
+}
+
+// batchCount counts a writer's transactions and what they carried.
+type batchCount struct {
+	mu                   sync.Mutex
+	batches, convs, msgs int
+}
+
+// countBatches counts w's transactions from now on.
+func countBatches(w *writer) *batchCount {
+	c := &batchCount{}
+	w.onBatch = func(convs, msgs int) {
+		c.mu.Lock()
+		c.batches, c.convs, c.msgs = c.batches+1, c.convs+convs, c.msgs+msgs
+		c.mu.Unlock()
+	}
+	return c
+}
+
+// totals is the transactions so far, their conversations and messages.
+func (c *batchCount) totals() (batches, convs, msgs int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.batches, c.convs, c.msgs
 }
