@@ -102,12 +102,21 @@ export default async function trend(t) {
         road: [...el.querySelectorAll('[data-grid="road"] li')].map((li) => [li.dataset.issue, li.dataset.value]),
         counts: Object.fromEntries([...el.querySelectorAll('[data-board] [data-value]')].map((d) => [d.dataset.value, d.querySelector('[data-stat="count"]').textContent])),
       }), 'data-board');
-    const history = (await t.api('/activation/historyPrize', { windowId: 1, page: 1, pageSize: 100 })).data.list;
     const check = async (kind, index) => {
-      const seen = await read();
+      // The history is read after the board: a round drawn between the two reads is then in the
+      // history too. A round the board got pushed may reach the history a moment later, so the
+      // pair is read again (for a few seconds) until the board's newest round is in it.
+      let seen;
+      let history;
+      let start = -1;
+      for (const until = Date.now() + 5_000; ; await page.waitForTimeout(100)) {
+        seen = await read();
+        history = (await t.api('/activation/historyPrize', { windowId: 1, page: 1, pageSize: 100 })).data.list;
+        start = history.findIndex((r) => r.issue === seen.latest);
+        if (start >= 0 || Date.now() > until) break;
+      }
       assert.equal(seen.kind, kind);
       assert.ok(seen.rounds >= ROUNDS, `board shows ${seen.rounds} rounds`);
-      const start = history.findIndex((r) => r.issue === seen.latest);
       assert.ok(start >= 0, `the board's newest round ${seen.latest} is not in the history`);
       const expected = history.slice(start, start + seen.rounds).reverse();
       assert.equal(expected.length, seen.rounds);

@@ -34,7 +34,12 @@ export default async function outboxFlow(t) {
   // reconnects, the app's start-up calls after the reload) as a console error, which the run
   // counts against the test it falls in. So the offline steps run between the tests, and the
   // tests check what they leave: each step throws, and fails the flow, if it does not happen.
-  /** Runs steps with A's network off (B's browser keeps its own). */
+  /**
+   * Runs steps with A's network off (B's browser keeps its own). It returns once A's socket is
+   * connected again: a reconnect dialled as the network came back fails with
+   * ERR_INTERNET_DISCONNECTED a moment after setOffline(false), and its console error must land
+   * here, not in the test that follows (a test sees the error as its own and fails).
+   */
   const offline = async (steps) => {
     await t.context.setOffline(true);
     try {
@@ -42,6 +47,7 @@ export default async function outboxFlow(t) {
     } finally {
       await t.context.setOffline(false);
     }
+    await pageA.locator('[data-testid="chat-connecting"]').waitFor({ state: 'detached', timeout: 30_000 });
   };
 
   await t.test('A and B chat, and the app is kept for use without the network', async () => {
