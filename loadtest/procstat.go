@@ -193,6 +193,16 @@ func Window(pid int, from, to ProcSample, peakFDs, peakSockets int) ServerStats 
 // sample (all of it when new), so the figure never goes down; it misses
 // only the last moments of a backend that exits mid-step (the server's
 // own pool keeps its backends).
+//
+// Of PostgreSQL's processes it counts those that serve the server: the
+// client backends whose connection is one of the server processes' own
+// sockets (the client port in the backend's title), and every process
+// that is not a client backend (the postmaster, the WAL writer,
+// checkpointer, background writer, autovacuum and the like), whose work
+// the server's writes cause. Other clients' backends on a shared
+// PostgreSQL (tests, other sessions) do not count, and the box's figures
+// put them under "other". A backend over a Unix socket ("[local]") cannot
+// be told apart and counts.
 type StepSampler struct {
 	pids []int
 	mu   sync.Mutex
@@ -210,22 +220,36 @@ func NewStepSampler(pids ...int) *StepSampler {
 // Sample is SampleBox with Postgres counted per process.
 func (s *StepSampler) Sample() BoxSample {
 	b := SampleBox(s.pids...)
-	now := postgresCPUs()
+	now := postgresCPUs(socketPorts(s.pids))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.last != nil {
-		for pid, cpu := range now {
-			s.sum += max(0, cpu-s.last[pid])
+		for pid, p := range now {
+			if p.serves {
+				s.sum += max(0, p.cpu-s.last[pid])
+			}
 		}
 	}
-	s.last = now
+	s.last = make(map[int]float64, len(now))
+	for pid, p := range now {
+		s.last[pid] = p.cpu
+	}
 	b.Postgres = s.sum
 	return b
 }
 
-// postgresCPUs is the CPU seconds of every process named postgres, by pid.
-func postgresCPUs() map[int]float64 {
-	out := map[int]float64{}
+// pgProc is a postgres process's CPU seconds and whether it serves the
+// processes whose ports were given to postgresCPUs.
+type pgProc struct {
+	cpu    float64
+	serves bool
+}
+
+// postgresCPUs reads every process named postgres, by pid; a client
+// backend serves when its client port is in ports, any other process
+// always (servesPorts).
+func postgresCPUs(ports map[int]bool) map[int]pgProc {
+	out := map[int]pgProc{}
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return out
@@ -236,12 +260,85 @@ func postgresCPUs() map[int]float64 {
 			continue
 		}
 		if comm, err := os.ReadFile("/proc/" + e.Name() + "/comm"); err == nil && strings.TrimSpace(string(comm)) == "postgres" {
+			cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 			if cpu, ok := statCPU(pid); ok {
-				out[pid] = cpu
+				out[pid] = pgProc{cpu: cpu, serves: servesPorts(string(cmd), ports)}
 			}
 		}
 	}
 	return out
+}
+
+// servesPorts says whether a postgres process, by its title (cmdline),
+// is counted for a client whose TCP sockets have the local ports ports.
+// A client backend's title is "postgres: <cluster>: <user> <database>
+// <host>(<port>) <activity>", or "[local]" for a Unix socket; any other
+// title (the postmaster's command line, "postgres: 15/main: walwriter",
+// "… autovacuum worker …") is a process of the server's own.
+func servesPorts(title string, ports map[int]bool) bool {
+	title = strings.TrimRight(strings.ReplaceAll(title, "\x00", " "), " ")
+	f := strings.Fields(title)
+	if len(f) < 3 || f[0] != "postgres:" {
+		return true // the postmaster, or a title that names no client
+	}
+	for _, w := range f[2:] {
+		if w == "[local]" {
+			return true
+		}
+		i := strings.LastIndexByte(w, '(')
+		if i > 0 && strings.HasSuffix(w, ")") {
+			if port, err := strconv.Atoi(w[i+1 : len(w)-1]); err == nil {
+				return ports[port]
+			}
+		}
+	}
+	return true
+}
+
+// socketPorts is the local ports of the TCP connections the processes
+// pids hold (their descriptors' socket inodes, found in /proc/net/tcp and
+// tcp6).
+func socketPorts(pids []int) map[int]bool {
+	inodes := map[string]bool{}
+	for _, pid := range pids {
+		dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if l, err := os.Readlink(dir + e.Name()); err == nil && strings.HasPrefix(l, "socket:[") {
+				inodes[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
+			}
+		}
+	}
+	ports := map[int]bool{}
+	for _, pid := range pids {
+		read := false
+		for _, f := range []string{"tcp", "tcp6"} {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/net/" + f)
+			if err != nil {
+				continue
+			}
+			read = true
+			for _, line := range strings.Split(string(b), "\n")[1:] {
+				// sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+				w := strings.Fields(line)
+				if len(w) < 10 || !inodes[w[9]] {
+					continue
+				}
+				if _, hexPort, ok := strings.Cut(w[1], ":"); ok {
+					if port, err := strconv.ParseUint(hexPort, 16, 16); err == nil {
+						ports[int(port)] = true
+					}
+				}
+			}
+		}
+		if read {
+			break // one network namespace: the first table read has every socket
+		}
+	}
+	return ports
 }
 
 // statCPU is a process's user + system seconds from /proc/<pid>/stat

@@ -24,8 +24,9 @@ type StepResult struct {
 	Latency  Latency `json:"latency"`          // the workload's headline latency
 	Ack      Latency `json:"ack,omitempty"`    // send → durable acknowledgement (chat)
 	// ServerCPUSec is the server's CPU time over the step; PostgresCPUSec
-	// and GeneratorCPUSec are PostgreSQL's (every postgres process on the
-	// box) and the generator's (this process and its workers), when the
+	// and GeneratorCPUSec are PostgreSQL's (W4 and W6: the backends of the
+	// server's own connections and PostgreSQL's background processes,
+	// StepSampler; W2: every postgres process on the box) and the generator's (this process and its workers), when the
 	// workload samples the box per step (HTTP workloads).
 	ServerCPUSec    float64 `json:"serverCpuSec,omitempty"`
 	PostgresCPUSec  float64 `json:"postgresCpuSec,omitempty"`
