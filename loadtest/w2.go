@@ -3,6 +3,10 @@ package loadtest
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 )
@@ -47,6 +51,9 @@ const (
 func w2Shape(o *Options) (users int, warm time.Duration, ramp Ramp) {
 	users, warm = 10000, 30*time.Second
 	ramp = Ramp{Steps: []float64{w2LowRate, 500, 1000, 1500, w2CostRate, 3000, 4500, 6700, w2HighRate, 15000, 20000}, Hold: 10 * time.Second}
+	if len(o.Steps) > 0 {
+		ramp.Steps = o.Steps
+	}
 	if o.Smoke {
 		users, warm = 20, time.Second
 		ramp = Ramp{Start: 20, Step: 20, Max: 40, Hold: time.Second}
@@ -95,10 +102,20 @@ func runW2KJ(ctx context.Context, o *Options) (*Result, error) {
 	}
 	defer fleet.Close()
 	mark := st.Mark()
+	prof := NewProfiler(o, node, "W2")
+	if prof != nil && len(o.Steps) > 0 {
+		// A short run of chosen steps is for finding stalls: an execution
+		// trace of each step instead of the CPU profiles, which would
+		// perturb it.
+		prof = nil
+		tctx, stopTracing := context.WithCancel(ctx)
+		defer stopTracing()
+		go traceSteps(tctx, o, node, ramp, time.Now().Add(500*time.Millisecond+warm))
+	}
 	// The ramp goes on through steps saturated by latency alone up to the
 	// 2,000 msg/s step, so that step is costed even on a busy box.
 	steps, deliver, ack, fin, err := chatRampBox(ctx, o, fleet, ramp, warm, 50*time.Millisecond, 1, true, "W2",
-		NewProfiler(o, node, "W2"), func() BoxSample { return SampleBox(st.pids()...) }, w2CostRate*1.05)
+		prof, func() BoxSample { return SampleBox(st.pids()...) }, w2CostRate*1.05)
 	if err != nil {
 		return nil, err
 	}
@@ -288,4 +305,51 @@ func bestHolding(steps []StepResult) *StepResult {
 		}
 	}
 	return best
+}
+
+// traceSteps saves a runtime execution trace of the server over each step
+// of the ramp starting at start (from 2 s into the step to 1 s before its
+// end) as <Options.Profile>/W2-<rate>-trace.out, for `go tool trace`.
+func traceSteps(ctx context.Context, o *Options, node *Node, ramp Ramp, start time.Time) {
+	if err := os.MkdirAll(o.Profile, 0o755); err != nil {
+		o.logf("trace: %v", err)
+		return
+	}
+	for i, r := range ramp.Rates() {
+		sleepUntil(ctx, start.Add(time.Duration(i)*ramp.Hold+2*time.Second))
+		if ctx.Err() != nil {
+			return
+		}
+		secs := max(1, int((ramp.Hold-3*time.Second)/time.Second))
+		path := filepath.Join(o.Profile, fmt.Sprintf("W2-%.0f-trace.out", r))
+		if err := fetchTrace(ctx, node, secs, path); err != nil {
+			o.logf("trace of step %.0f: %v", r, err)
+			continue
+		}
+		o.logf("trace of step %.0f (%d s) saved as %s", r, secs, path)
+	}
+}
+
+func fetchTrace(ctx context.Context, node *Node, secs int, path string) error {
+	req, err := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("http://%s/debug/pprof/trace?seconds=%d", node.PprofAddr, secs), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s", resp.Status)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -4,6 +4,7 @@
 //
 //	go run ./loadtest/cmd/kjload -workload W6            # one workload
 //	go run ./loadtest/cmd/kjload -workload W2 -runs 3    # median of three runs
+//	go run ./loadtest/cmd/kjload -workload W2 -steps 250,500 -profile /tmp/p  # low steps only, profiles and a trace of each
 //	go run ./loadtest/cmd/kjload -workload W1 -smoke     # seconds, tiny scale
 //	go run ./loadtest/cmd/kjload -workload C1            # failover: 3 nodes behind HAProxy, one killed
 //	go run ./loadtest/cmd/kjload fixture -users 1000 -out accounts.json
@@ -18,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -58,12 +60,20 @@ func run(args []string) error {
 	fs.StringVar(&o.Bin, "kj", "", "prebuilt kj binary (default: go build)")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "hard bound on one run (default: the workload's)")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the PostgreSQL schema after the run")
-	fs.StringVar(&o.Profile, "profile", "", "directory to save pprof CPU, heap, block and mutex profiles of the server at the target rate")
+	fs.StringVar(&o.Profile, "profile", "", "directory to save pprof CPU, heap, block and mutex profiles of the server at the target rate (W2 with -steps: an execution trace of each step instead)")
 	fs.IntVar(&o.Procs, "procs", 0, "generator processes for socket workloads (default: one per 9,000 connections)")
 	fs.IntVar(&o.Conns, "conns", 0, "W1: connections (default 18,000)")
 	fs.StringVar(&o.Peer, "peer", "", "also run the workload against a peer server in the same run: W1, W3 centrifugo (v6.9.1, built with go install into bin/peer); W2 centrifugo-pg (the same on its PostgreSQL broker, durable); W4, W6 floor (loadtest/cmd/floor, a bare net/http server)")
+	steps := fs.String("steps", "", "W2: the ramp's steps in msg/s, comma-separated and rising (e.g. 250,500 for a short run of the low steps; default the workload's)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	for _, f := range strings.FieldsFunc(*steps, func(r rune) bool { return r == ',' }) {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return fmt.Errorf("-steps: %w", err)
+		}
+		o.Steps = append(o.Steps, x)
 	}
 	if o.Workload == "" {
 		fs.Usage()
