@@ -99,20 +99,25 @@ function WindowCard({ rules, selected, onSelect }: { rules: WindowRules; selecte
             </dd>
           </dl>
         ) : null}
-        <dl className={ui.kv} style={{ marginTop: 12 }} data-testid="rules-settings" data-pending={rules.pending ? 'true' : 'false'}>
-          <dt>{rules.pending && rules.fromIssue ? t('windows.fromRound', { issue: rules.fromIssue }) : t('windows.settings')}</dt>
-          <dd />
-          <dt>{t('windows.odds')}</dt>
-          <dd data-testid="rules-odds">{rules.odds}</dd>
-          <dt>{t('windows.limits')}</dt>
-          <dd data-testid="rules-limits">
-            {money(rules.minBet)} – {money(rules.maxBet)}
-          </dd>
-          <dt>{t('windows.phases')}</dt>
-          <dd>
-            {seconds(rules.bettingMs)}s / {seconds(rules.drawingMs)}s / {seconds(rules.restMs)}s
-          </dd>
-        </dl>
+        {/* The heading is outside the list: as one of its terms, "From round <17 digits>" made
+            the terms' column as wide as the card and squeezed the values to nothing. */}
+        <div style={{ marginTop: 12 }} data-testid="rules-settings" data-pending={rules.pending ? 'true' : 'false'}>
+          <p className={ui.muted} style={{ margin: '0 0 6px', fontSize: 13, overflowWrap: 'anywhere' }}>
+            {rules.pending && rules.fromIssue ? t('windows.fromRound', { issue: rules.fromIssue }) : t('windows.settings')}
+          </p>
+          <dl className={ui.kv}>
+            <dt>{t('windows.odds')}</dt>
+            <dd data-testid="rules-odds">{rules.odds}</dd>
+            <dt>{t('windows.limits')}</dt>
+            <dd data-testid="rules-limits">
+              {money(rules.minBet)} – {money(rules.maxBet)}
+            </dd>
+            <dt>{t('windows.phases')}</dt>
+            <dd>
+              {seconds(rules.bettingMs)}s / {seconds(rules.drawingMs)}s / {seconds(rules.restMs)}s
+            </dd>
+          </dl>
+        </div>
         {session?.role === 'admin' && (
           <div style={{ marginTop: 12 }}>
             <Button small onClick={() => { setEditing(true); }} data-testid="edit-rules">

@@ -61,6 +61,10 @@ export default async function comingRules(t) {
         await settings.getByText(ops.text('windows.fromRound', { issue: list.fromIssue })).waitFor();
         assert.equal(await settings.getAttribute('data-pending'), 'true');
         assert.equal(await settings.getByTestId('rules-odds').textContent(), odds);
+        // The values keep their room beside the long "from round" heading (it once squeezed them
+        // to a width of 0 on the narrow card).
+        const value = await settings.getByTestId('rules-odds').boundingBox();
+        assert.ok(value && value.width >= 20, `the new odds are squeezed: ${JSON.stringify(value)}`);
         await ops.screenshot('windows-from-round');
       }
       // When that round starts it runs with the new values, and the notice goes.
