@@ -16,6 +16,9 @@ type HTTPLoop struct {
 	Next       func(b []byte) []byte
 	Check      func(status int, body []byte) error
 	FirstError error
+	Waits      int64
+	Early      time.Duration
+	Late       time.Duration
 }
 
 // Open does nothing here.

@@ -222,3 +222,44 @@ func TestHTTPLoopLeavesNoConnectionUnused(t *testing.T) {
 		t.Errorf("the server closed %d connections", n)
 	}
 }
+
+// The ring sends each buffer to its own socket in one call and reports
+// each send apart: a peer that has gone fails its send only.
+func TestSendRingSendsEachBufferToItsSocket(t *testing.T) {
+	r, err := newSendRing(4)
+	if err != nil {
+		t.Skipf("no io_uring here (the loop writes request by request): %v", err)
+	}
+	t.Cleanup(r.Close)
+	var fds, peers []int
+	for range 6 { // more than the ring holds: two submissions
+		p, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { unix.Close(p[0]); unix.Close(p[1]) })
+		fds, peers = append(fds, p[0]), append(peers, p[1])
+	}
+	unix.Close(peers[4])
+	bufs := [][]byte{[]byte("a"), []byte("bb"), []byte("ccc"), []byte("dddd"), []byte("gone"), []byte("ffffff")}
+	wrote, failed := make([]int, len(fds)), make([]error, len(fds))
+	if err := r.send(fds, bufs, func(k, n int, err error) { wrote[k], failed[k] = n, err }); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16)
+	for k := range fds {
+		if k == 4 {
+			if failed[k] == nil {
+				t.Errorf("send %d to a closed peer: wrote %d, no error", k, wrote[k])
+			}
+			continue
+		}
+		if failed[k] != nil || wrote[k] != len(bufs[k]) {
+			t.Fatalf("send %d: wrote %d (%v), want %d", k, wrote[k], failed[k], len(bufs[k]))
+		}
+		n, err := unix.Read(peers[k], buf)
+		if err != nil || string(buf[:n]) != string(bufs[k]) {
+			t.Fatalf("peer %d read %q (%v), want %q", k, buf[:n], err, bufs[k])
+		}
+	}
+}

@@ -40,6 +40,9 @@ func w6Shape(o *Options) (users, lanes int, ramp Ramp) {
 		users, lanes = 20, 4
 		ramp = Ramp{Start: 40, Step: 40, Max: 80, Hold: time.Second}
 	}
+	if len(o.Steps) > 0 {
+		ramp.Steps = o.Steps // -steps: a short run of some steps (the generator's cost at 2,000 req/s)
+	}
 	return
 }
 
@@ -165,6 +168,7 @@ func w6Ramp(ctx context.Context, o *Options, name string, api *LeanAPI, accounts
 			o.logf("%s step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s, cpu µs/req server %.1f postgres %.1f generator %.1f → %s%s",
 				name, i, s.Offered, s.Achieved, s.Errors, s.Missed, s.Latency, perDone(s.ServerCPUSec, s.Done), perDone(s.PostgresCPUSec, s.Done),
 				perDone(s.GeneratorCPUSec, s.Done), s.Verdict, firstError(loop))
+			o.logf("%s step %d: sender waits %.2f a request, sent up to %v early and %v late", name, i, float64(loop.Waits)/float64(max(1, s.Sent)), loop.Early, loop.Late)
 		},
 	}
 	return d.Run(ctx)
