@@ -13,6 +13,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"kj/internal/bus"
@@ -240,6 +241,59 @@ func (s *Sessions) Identify(ctx context.Context, token string) (storage.User, st
 	}
 	s.Cache.put(hash, since, sess, u)
 	return identity(u), sess, nil
+}
+
+// RefreshCache confirms in the store, in one statement, the cached tokens
+// that are half their maximum age old and were used within keepIdle, so a
+// token in use never ages out of the cache; a session found ended, renewed,
+// expired or gone leaves it. KeepCacheFresh runs it every maxAge/4.
+func (s *Sessions) RefreshCache(ctx context.Context) error {
+	tc := s.Cache
+	if tc == nil {
+		return nil
+	}
+	entries := tc.due()
+	if len(entries) == 0 {
+		return nil
+	}
+	ids := make([]int64, len(entries))
+	for i, e := range entries {
+		ids[i] = e.session.ID
+	}
+	began := tc.clock.Now()
+	stored, err := storage.SessionsByID(ctx, s.DB, ids)
+	if err != nil {
+		return err
+	}
+	tc.confirm(entries, stored, began)
+	return nil
+}
+
+// KeepCacheFresh runs RefreshCache every maxAge/4 until stop is called. A
+// failed refresh changes nothing: entries then age out as they would
+// without it.
+func (s *Sessions) KeepCacheFresh(log *slog.Logger) (stop func()) {
+	if s.Cache == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(max(s.Cache.maxAge/4, 100*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := s.RefreshCache(ctx); err != nil && ctx.Err() == nil {
+					log.Warn("token cache refresh failed", "err", err)
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // identity keeps the fields of u that never change after registration.

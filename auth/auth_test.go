@@ -147,3 +147,50 @@ func TestSessionLifecycle(t *testing.T) {
 		}
 	})
 }
+
+// The token cache confirms the tokens in use before they age out (many in
+// one statement), so a player who comes back every half minute is not a
+// store lookup each time; and a session ended in the store while its news
+// was lost on the bus leaves the cache at the next refresh, before maxAge.
+func TestTokenCacheRefreshKeepsTokensInUseAndDropsEndedOnes(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		ctx := context.Background()
+		s, c, _, u := setup(t, db)
+		const maxAge = 30 * time.Second
+		cache, err := auth.NewTokenCache(nil, c, 100, maxAge) // no bus: every change news is lost
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Cache = cache
+		tok, _ := signIn(t, s, db, u.ID, 5)
+		_, sess, err := s.Identify(ctx, tok.Token) // cached now (t = 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Advance(20 * time.Second)
+		if _, _, err := s.Identify(ctx, tok.Token); err != nil { // in use at 20 s
+			t.Fatal(err)
+		}
+		if err := s.RefreshCache(ctx); err != nil { // confirmed at 20 s
+			t.Fatal(err)
+		}
+		// Ended in the store, the news lost: the cache trusts the token until
+		// it asks the store again.
+		if err := storage.EndSession(ctx, db, sess.ID, storage.SessionSignedOut); err != nil {
+			t.Fatal(err)
+		}
+		c.Advance(15 * time.Second) // 35 s after the fill: only the refresh keeps it
+		if _, _, err := s.Identify(ctx, tok.Token); err != nil {
+			t.Fatalf("a token confirmed 15 s ago was not answered from the cache: %v", err)
+		}
+		if err := s.RefreshCache(ctx); err != nil { // 15 s after the last confirmation: due
+			t.Fatal(err)
+		}
+		if cache.Len() != 0 {
+			t.Fatal("the refresh kept a session the store says ended")
+		}
+		if _, _, err := s.Identify(ctx, tok.Token); !errors.Is(err, auth.ErrExpired) {
+			t.Fatalf("a signed-out token after the refresh: %v", err)
+		}
+	})
+}

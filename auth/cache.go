@@ -3,6 +3,7 @@ package auth
 import (
 	"encoding/json"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -27,11 +28,17 @@ type TokenRenewed struct {
 // TokenCache keeps validated access tokens in the node with the identity of
 // their user (the fields that never change), so Identify costs no store
 // round trip. It is keyed by the token's hash (the
-// token itself is never kept) and bounded in entries; an entry lives at most
-// maxAge. Every event that ends a session or changes its token drops the
-// entry at once: locally when the event is published, on every node when the
-// bus delivers it (SessionEndedSubject, TokenRenewedSubject). maxAge is only
-// the backstop for a change the bus did not carry.
+// token itself is never kept) and bounded in entries; an entry is trusted
+// at most maxAge after the store last confirmed it. Every event that ends a
+// session or changes its token drops the entry at once: locally when the
+// event is published, on every node when the bus delivers it
+// (SessionEndedSubject, TokenRenewedSubject). maxAge is only the backstop
+// for a change the bus did not carry.
+//
+// Entries in use are confirmed before they age out, many in one statement
+// (Sessions.RefreshCache, every maxAge/4): a player who bets or reads once
+// a minute would otherwise cost a store lookup on every request, because
+// their entry is older than maxAge each time.
 //
 // A lookup that missed reads the store and then fills the cache; an
 // eviction that lands between the read and the fill must win, or a token
@@ -58,8 +65,14 @@ type cachedSession struct {
 	tokenHash string
 	session   storage.AuthSession
 	user      storage.User
-	cachedAt  time.Time
+	cachedAt  atomic.Int64 // unix nanos when the store last confirmed it
+	usedAt    atomic.Int64 // unix nanos of its last lookup (to the second)
 }
+
+// keepIdle is how long after its last lookup an entry is still confirmed
+// (Sessions.RefreshCache): a player back within it finds their token
+// cached; an entry idle longer ages out and costs a lookup when it returns.
+const keepIdle = 10 * time.Minute
 
 var tokenCacheLookups = promauto.NewCounterVec(prometheus.CounterOpts{
 	Name: "kj_token_cache_lookups_total",
@@ -135,12 +148,60 @@ func (tc *TokenCache) get(tokenHash string) (storage.AuthSession, storage.User, 
 	tc.mu.RLock()
 	e := tc.byToken[tokenHash]
 	tc.mu.RUnlock()
-	if e == nil || tc.clock.Now().Sub(e.cachedAt) >= tc.maxAge {
+	now := tc.clock.Now().UnixNano()
+	if e == nil || now-e.cachedAt.Load() >= int64(tc.maxAge) {
 		cacheMisses.Inc()
 		return storage.AuthSession{}, storage.User{}, false
 	}
+	if now-e.usedAt.Load() >= int64(time.Second) { // not a write on every hit
+		e.usedAt.Store(now)
+	}
 	cacheHits.Inc()
 	return e.session, e.user, true
+}
+
+// due returns the entries to confirm now: at least half maxAge old, and
+// looked up within keepIdle.
+func (tc *TokenCache) due() []*cachedSession {
+	now := tc.clock.Now().UnixNano()
+	tc.mu.RLock()
+	defer tc.mu.RUnlock()
+	var out []*cachedSession
+	for _, e := range tc.bySession {
+		if now-e.cachedAt.Load() >= int64(tc.maxAge/2) && now-e.usedAt.Load() < int64(keepIdle) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// confirm applies what the store said, in a read that began at began, of
+// the entries due returned: an entry whose session is unchanged is trusted
+// from began; one whose session ended, changed token or expiry, or is gone,
+// is dropped. An entry evicted or replaced since due is left alone (an
+// eviction always wins).
+func (tc *TokenCache) confirm(entries []*cachedSession, stored []storage.AuthSession, began time.Time) {
+	byID := make(map[int64]storage.AuthSession, len(stored))
+	for _, s := range stored {
+		byID[s.ID] = s
+	}
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	for _, e := range entries {
+		id := e.session.ID
+		if tc.bySession[id] != e {
+			continue
+		}
+		s, ok := byID[id]
+		if ok && s.TokenHash == e.tokenHash && s.State == e.session.State && s.TokenExpiresAt == e.session.TokenExpiresAt {
+			e.cachedAt.Store(began.UnixNano())
+			continue
+		}
+		tc.seq++
+		tc.log[tc.seq%evictionLog] = id
+		delete(tc.byToken, e.tokenHash)
+		delete(tc.bySession, id)
+	}
 }
 
 // mark returns the eviction count a store read starts at; pass it to put.
@@ -175,7 +236,9 @@ func (tc *TokenCache) put(tokenHash string, since uint64, sess storage.AuthSessi
 			break
 		}
 	}
-	e := &cachedSession{tokenHash: tokenHash, session: sess, user: identity(u), cachedAt: tc.clock.Now()}
+	e := &cachedSession{tokenHash: tokenHash, session: sess, user: identity(u)}
+	e.cachedAt.Store(tc.clock.Now().UnixNano())
+	e.usedAt.Store(e.cachedAt.Load())
 	tc.byToken[tokenHash] = e
 	tc.bySession[sess.ID] = e
 }

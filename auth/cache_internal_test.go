@@ -84,3 +84,36 @@ func TestTokenCacheForgetsEverythingWhenTheBusResumes(t *testing.T) {
 		t.Fatal("a read after the resume was not cached")
 	}
 }
+
+// The refresh confirms only entries used within keepIdle and half their
+// age old, and an eviction that lands while its statement runs wins.
+func TestTokenCacheRefreshPicksEntriesInUseAndYieldsToEvictions(t *testing.T) {
+	c := clock.NewFake(time.Unix(1e9, 0))
+	tc, err := NewTokenCache(nil, c, 10, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	active := func(id int64) storage.AuthSession {
+		return storage.AuthSession{ID: id, UserID: id, State: storage.SessionActive, TokenHash: "h" + string(rune('0'+id))}
+	}
+	tc.put("h1", tc.mark(), active(1), storage.User{ID: 1})
+	tc.put("h2", tc.mark(), active(2), storage.User{ID: 2})
+	if due := tc.due(); len(due) != 0 {
+		t.Fatalf("%d entries due right after their fill", len(due))
+	}
+	c.Advance(keepIdle) // both idle since the fill
+	tc.put("h3", tc.mark(), active(3), storage.User{ID: 3})
+	c.Advance(40 * time.Second)
+	if _, _, ok := tc.get("h3"); !ok {
+		t.Fatal("h3 not cached")
+	}
+	due := tc.due()
+	if len(due) != 1 || due[0].session.ID != 3 {
+		t.Fatalf("due %v, want only the entry in use", due)
+	}
+	tc.Evict(3) // a sign-out arrives while the refresh reads the store
+	tc.confirm(due, []storage.AuthSession{active(3)}, c.Now())
+	if _, _, ok := tc.get("h3"); ok {
+		t.Fatal("the refresh put back a session evicted meanwhile")
+	}
+}

@@ -178,6 +178,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*Node, erro
 			return nil, fmt.Errorf("token cache: %w", err)
 		}
 		n.onStop(func(context.Context) { n.Sessions.Cache.Close() })
+		stopRefresh := n.Sessions.KeepCacheFresh(log.With("area", "auth"))
+		n.onStop(func(context.Context) { stopRefresh() })
 	}
 	if err := n.startWindows(ctx); err != nil {
 		return nil, err

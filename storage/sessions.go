@@ -85,6 +85,36 @@ func SessionUserByToken(ctx context.Context, q Querier, token string) (AuthSessi
 	return s, u, err
 }
 
+// SessionsByID loads the sessions of ids that exist (any state), in one
+// statement per 500 ids: the token cache confirms what it keeps this way.
+func SessionsByID(ctx context.Context, q Querier, ids []int64) ([]AuthSession, error) {
+	var out []AuthSession
+	scan := func(rows Rows, err error) error {
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			s, err := scanSession(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, s)
+		}
+		return rows.Err()
+	}
+	if q.Dialect() == Postgres {
+		return out, scan(q.Query(ctx, `SELECT `+sessionColumns+` FROM auth_sessions WHERE id = ANY($1)`, ids))
+	}
+	for _, c := range chunks(len(ids), 500) {
+		part := ids[c[0]:c[1]]
+		if err := scan(q.Query(ctx, `SELECT `+sessionColumns+` FROM auth_sessions WHERE id IN (`+placeholders(len(part), 1)+`)`, anySlice(part)...)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // SessionByJWT finds the session of a renewal token (any state).
 func SessionByJWT(ctx context.Context, q Querier, jwt string) (AuthSession, error) {
 	return scanSession(q.QueryRow(ctx, `SELECT `+sessionColumns+` FROM auth_sessions WHERE jwt_hash = $1`, HashSecret(jwt)))
