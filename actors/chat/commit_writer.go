@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -26,13 +25,6 @@ import (
 // starts beside the first (up to Config.Writers) only when the queue holds
 // more than the transactions in flight carry (and at least spillMin): the
 // store is falling behind and one round trip at a time no longer keeps up.
-// It also starts one when the newest transaction in flight is late: out
-// for more than lateFactor times a typical commit (lateMin at least). A
-// commit that stalls (its backend descheduled, a slow flush) would
-// otherwise hold every send queued behind it for the whole stall and then
-// for a commit of their own: at W2's 250 msg/s on the 2-core box one
-// commit in a hundred took 35 ms or more (an execution trace: the round
-// trip's p50 2.7 ms, p99 36 ms, max 137 ms).
 //
 // When sends arrive faster than lingerMinRate the writer also waits up to
 // lingerMax before it starts a transaction that would carry fewer than
@@ -52,11 +44,9 @@ type writer struct {
 
 	mu       sync.Mutex
 	queue    []*writeJob
-	queued   int           // messages in queue
-	running  int           // transactions in flight, and a worker lingering before one
-	carrying int           // messages in them
-	started  []time.Time   // when each of them started (or its linger began)
-	typical  time.Duration // a commit's usual time, smoothed (noteCommit)
+	queued   int // messages in queue
+	running  int // transactions in flight, and a worker lingering before one
+	carrying int // messages in them
 
 	// The arrival rate (msgs/s) of the last window of at least
 	// rateWindow, and the messages submitted since the current one began.
@@ -88,17 +78,6 @@ const rateWindow = 20 * time.Millisecond
 // flight: below it the next round trip takes the backlog at little cost
 // in latency, and fewer, larger transactions cost PostgreSQL less.
 const spillMin = 64
-
-// A transaction in flight is late once it has been out lateFactor times a
-// typical commit, and never before lateMin: queued sends then start one of
-// their own beside it (when Config.Writers allows) instead of waiting for
-// it. Below lateMin a second transaction would win little and cost
-// PostgreSQL a transaction; a typical commit on the 2-core box is
-// 1.5-3 ms.
-const (
-	lateFactor = 2
-	lateMin    = 3 * time.Millisecond
-)
 
 // writeJob is one conversation's batch of sends; report gets the result
 // (the actor's mailbox in the engine, a channel in benchmarks).
@@ -143,32 +122,21 @@ func (w *writer) close() {
 
 func (w *writer) run() {
 	defer w.done.Done()
-	// late fires when the transaction in flight that the queue waits for
-	// would become late (take's recheck).
-	late := time.NewTimer(time.Hour)
-	late.Stop()
 	for {
 		select {
 		case <-w.wake:
-		case <-late.C:
 		case <-w.stop:
-			late.Stop()
 			return
 		}
-		finished, lingered, began := 0, false, time.Time{}
+		finished, lingered := 0, false
 		for {
-			now := time.Now()
-			jobs, n, linger, recheck := w.take(finished, lingered, began, now)
-			began = now
+			jobs, n, linger := w.take(finished, lingered)
 			if linger > 0 {
 				time.Sleep(linger)
 				finished, lingered = 0, true
 				continue
 			}
 			if len(jobs) == 0 {
-				if recheck > 0 {
-					late.Reset(recheck)
-				}
 				break
 			}
 			w.commit(jobs)
@@ -178,35 +146,23 @@ func (w *writer) run() {
 }
 
 // take ends the caller's transaction of finished messages (0: none) or
-// its linger (either began at began), and removes the next batch when one should start now: whole
+// its linger, and removes the next batch when one should start now: whole
 // jobs up to the batch cap (at least one job), when no transaction is in
-// flight, the queue has outgrown the ones in flight, or the newest of
-// them is late. Otherwise the worker in flight takes the queue when its
-// commit ends, here. It returns the batch and its messages, or how long to
-// linger first (the caller then calls again with lingered), or when none
-// starts, how long until the transaction the queue waits for is late
-// (recheck: the caller calls again then; 0: no need).
-func (w *writer) take(finished int, lingered bool, began, now time.Time) (jobs []*writeJob, msgs int, linger, recheck time.Duration) {
+// flight or the queue has outgrown the ones in flight. Otherwise the
+// worker in flight takes the queue when its commit ends, here. It returns
+// the batch and its messages, or how long to linger first (the caller then
+// calls again with lingered).
+func (w *writer) take(finished int, lingered bool) ([]*writeJob, int, time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if finished > 0 || lingered {
 		w.running--
 		w.carrying -= finished
-		if i := slices.IndexFunc(w.started, began.Equal); i >= 0 {
-			w.started = slices.Delete(w.started, i, i+1)
-		}
 	}
-	if len(w.queue) == 0 || w.running >= w.max {
-		return nil, 0, 0, 0
+	if len(w.queue) == 0 || (w.running > 0 && (w.running >= w.max || w.queued < max(spillMin, w.carrying))) {
+		return nil, 0, 0
 	}
-	if w.running > 0 && len(w.started) > 0 && w.queued < max(spillMin, w.carrying) {
-		// The queue waits for the first of them to end unless even the
-		// newest is late.
-		if wait := slices.MaxFunc(w.started, time.Time.Compare).Add(w.lateAfter()).Sub(now); wait > 0 {
-			return nil, 0, 0, wait
-		}
-	}
-	if w.winStart.IsZero() {
+	if now := time.Now(); w.winStart.IsZero() {
 		w.winStart = now
 	} else if dt := now.Sub(w.winStart); dt >= rateWindow {
 		w.rate = float64(w.arrived) / dt.Seconds()
@@ -216,16 +172,15 @@ func (w *writer) take(finished int, lingered bool, began, now time.Time) (jobs [
 		// Counted as running, so that a send arriving meanwhile does not
 		// start a transaction of its own on another worker.
 		w.running++
-		w.started = append(w.started, now)
-		return nil, 0, min(lingerMax, time.Duration(float64(lingerBatch-w.queued)/w.rate*float64(time.Second))), 0
+		return nil, 0, min(lingerMax, time.Duration(float64(lingerBatch-w.queued)/w.rate*float64(time.Second)))
 	}
 	limit := w.e.cfg.WriterBatch
-	n := 0
+	n, msgs := 0, 0
 	for n < len(w.queue) && (n == 0 || msgs+len(w.queue[n].items) <= limit) {
 		msgs += len(w.queue[n].items)
 		n++
 	}
-	jobs = make([]*writeJob, n)
+	jobs := make([]*writeJob, n)
 	copy(jobs, w.queue)
 	rest := copy(w.queue, w.queue[n:])
 	clear(w.queue[rest:])
@@ -233,7 +188,6 @@ func (w *writer) take(finished int, lingered bool, began, now time.Time) (jobs [
 	w.queued -= msgs
 	w.running++
 	w.carrying += msgs
-	w.started = append(w.started, now)
 	if len(w.queue) > 0 && w.running < w.max && w.queued >= max(spillMin, w.carrying) {
 		// More than this batch is left behind: another worker starts one.
 		select {
@@ -241,25 +195,7 @@ func (w *writer) take(finished int, lingered bool, began, now time.Time) (jobs [
 		default:
 		}
 	}
-	return jobs, msgs, 0, 0
-}
-
-// lateAfter is how long a transaction may be out before it is late.
-func (w *writer) lateAfter() time.Duration {
-	return max(lateMin, lateFactor*w.typical)
-}
-
-// noteCommit folds a commit's time into the typical one: a moving average
-// over ~8 commits in which a commit counts for at most twice the typical
-// time, so a stall does not make the next one look on time.
-func (w *writer) noteCommit(d time.Duration) {
-	w.mu.Lock()
-	if w.typical == 0 {
-		w.typical = d
-	} else {
-		w.typical += (min(d, 2*w.typical) - w.typical) / 8
-	}
-	w.mu.Unlock()
+	return jobs, msgs, 0
 }
 
 // commit writes one batch and reports each job. Nothing is answered
@@ -315,9 +251,7 @@ func (w *writer) commit(jobs []*writeJob) {
 	defer cancel()
 	start := time.Now()
 	res, err := storage.CommitChatBatch(ctx, e.db, now, batch)
-	took := time.Since(start)
-	w.noteCommit(took)
-	commitSeconds.Observe(took.Seconds())
+	commitSeconds.Observe(time.Since(start).Seconds())
 	commitBatch.Observe(float64(total))
 	if w.onBatch != nil {
 		w.onBatch(len(jobs), total)

@@ -350,11 +350,6 @@ func (w testLog) Write(b []byte) (int, error) { w.t.Log(string(b)); return len(b
 func TestWriterTakeSchedule(t *testing.T) {
 	w := &writer{e: &Engine{cfg: Config{WriterBatch: 1024}}, max: 2, wake: make(chan struct{}, 1)}
 	job := func(n int) *writeJob { return &writeJob{items: make([]*sendItem, n)} }
-	clock := time.Now()
-	take := func(finished int, lingered bool) ([]*writeJob, int, time.Duration) {
-		jobs, n, linger, _ := w.take(finished, lingered, clock, clock)
-		return jobs, n, linger
-	}
 	drain := func() {
 		select {
 		case <-w.wake:
@@ -364,7 +359,7 @@ func TestWriterTakeSchedule(t *testing.T) {
 
 	// Idle, no rate yet: the first send goes at once.
 	w.submit(job(1))
-	jobs, n, linger := take(0, false)
+	jobs, n, linger := w.take(0, false)
 	if len(jobs) != 1 || n != 1 || linger != 0 {
 		t.Fatalf("idle writer: %d jobs, %d msgs, linger %v", len(jobs), n, linger)
 	}
@@ -372,44 +367,11 @@ func TestWriterTakeSchedule(t *testing.T) {
 	for range 5 {
 		w.submit(job(2))
 	}
-	if jobs, _, linger := take(0, false); jobs != nil || linger != 0 {
+	if jobs, _, linger := w.take(0, false); jobs != nil || linger != 0 {
 		t.Fatalf("second worker took %d jobs (linger %v) beside a transaction in flight", len(jobs), linger)
 	}
-	// Late: once the one in flight has been out lateMin (no commit timed
-	// yet), another worker takes the queue beside it; before that it is
-	// told when to look again.
-	if _, _, _, recheck := w.take(0, false, time.Time{}, clock.Add(lateMin/3)); recheck != lateMin-lateMin/3 {
-		t.Fatalf("in flight for %v: recheck in %v, want %v", lateMin/3, recheck, lateMin-lateMin/3)
-	}
-	if jobs, n, _, _ := w.take(0, false, time.Time{}, clock.Add(lateMin)); len(jobs) != 5 || n != 10 || w.running != 2 {
-		t.Fatalf("in flight for %v: %d jobs, %d msgs taken, running %d", lateMin, len(jobs), n, w.running)
-	}
-	// Both in flight (max 2): nothing more starts, late or not.
-	w.submit(job(1))
-	if jobs, _, _, recheck := w.take(0, false, time.Time{}, clock.Add(time.Hour)); jobs != nil || recheck != 0 {
-		t.Fatalf("at max: %d jobs taken, recheck %v", len(jobs), recheck)
-	}
-	// The late one ends first; the one still in flight is late too, so
-	// its worker takes the send queued meanwhile at once. Both end; the
-	// writer is idle.
-	late := clock.Add(lateMin + time.Millisecond)
-	if jobs, n, _, _ := w.take(10, false, clock.Add(lateMin), late); len(jobs) != 1 || n != 1 || w.running != 2 {
-		t.Fatalf("after the late one: %d jobs, %d msgs, running %d", len(jobs), n, w.running)
-	}
-	w.take(1, false, late, late)
-	take(1, false)
-	if w.running != 0 || w.carrying != 0 || w.queued != 0 || len(w.started) != 0 {
-		t.Fatalf("idle: running %d carrying %d queued %d started %v", w.running, w.carrying, w.queued, w.started)
-	}
-	// Again one in flight and five queued.
-	drain()
-	w.submit(job(1))
-	take(0, false)
-	for range 5 {
-		w.submit(job(2))
-	}
 	// Its commit ends: the same worker takes all of them.
-	jobs, n, _ = take(1, false)
+	jobs, n, _ = w.take(1, false)
 	if len(jobs) != 5 || n != 10 || w.running != 1 || w.carrying != 10 {
 		t.Fatalf("after the commit: %d jobs, %d msgs; running %d carrying %d", len(jobs), n, w.running, w.carrying)
 	}
@@ -419,82 +381,59 @@ func TestWriterTakeSchedule(t *testing.T) {
 	for range spillMin {
 		w.submit(job(1))
 	}
-	if jobs, n, _ := take(0, false); len(jobs) != spillMin || n != spillMin || w.running != 2 {
+	if jobs, n, _ := w.take(0, false); len(jobs) != spillMin || n != spillMin || w.running != 2 {
 		t.Fatalf("backlog of %d: %d jobs taken, running %d", spillMin, len(jobs), w.running)
 	}
 	// Both end; the writer is idle again.
-	take(10, false)
-	take(spillMin, false)
+	w.take(10, false)
+	w.take(spillMin, false)
 	if w.running != 0 || w.carrying != 0 || w.queued != 0 {
 		t.Fatalf("idle: running %d carrying %d queued %d", w.running, w.carrying, w.queued)
 	}
 
 	// The rate is counted over a window of at least rateWindow: 5 sends
 	// in it read as their rate, whatever their spacing.
-	w.winStart, w.arrived = clock.Add(-2*rateWindow), 0
+	w.winStart, w.arrived = time.Now().Add(-2*rateWindow), 0
 	for range 5 {
 		w.submit(job(1))
 	}
-	take(0, false)
+	w.take(0, false)
 	if want := 5 / (2 * rateWindow).Seconds(); w.rate > want || w.rate < want/2 {
 		t.Fatalf("5 sends over %v: rate %.0f, want about %.0f", 2*rateWindow, w.rate, want)
 	}
-	take(5, false)
+	w.take(5, false)
 	// Below lingerMinRate a small batch never waits.
-	w.winStart = clock.Add(time.Hour)
+	w.winStart = time.Now().Add(time.Hour)
 	w.rate = lingerMinRate / 2
 	w.submit(job(1))
-	if jobs, _, linger := take(0, false); len(jobs) != 1 || linger != 0 {
+	if jobs, _, linger := w.take(0, false); len(jobs) != 1 || linger != 0 {
 		t.Fatalf("at %.0f msg/s: %d jobs, linger %v", w.rate, len(jobs), linger)
 	}
-	take(1, false)
+	w.take(1, false)
 	// Busy: a small batch lingers, at most lingerMax; meanwhile no other
 	// worker starts one; then the lingering worker takes everything. (The
 	// rate's window does not close during the test: the rate stays set.)
-	w.winStart = clock.Add(time.Hour)
+	w.winStart = time.Now().Add(time.Hour)
 	w.rate = 4 * lingerMinRate
 	w.submit(job(1))
-	_, _, linger = take(0, false)
+	_, _, linger = w.take(0, false)
 	if linger <= 0 || linger > lingerMax {
 		t.Fatalf("at %.0f msg/s: linger %v, want (0, %v]", w.rate, linger, lingerMax)
 	}
 	w.submit(job(1))
-	if jobs, _, l := take(0, false); jobs != nil || l != 0 {
+	if jobs, _, l := w.take(0, false); jobs != nil || l != 0 {
 		t.Fatalf("another worker took %d jobs (linger %v) during a linger", len(jobs), l)
 	}
-	jobs, n, linger = take(0, true)
+	jobs, n, linger = w.take(0, true)
 	if len(jobs) != 2 || n != 2 || linger != 0 || w.running != 1 {
 		t.Fatalf("after the linger: %d jobs, %d msgs, linger %v, running %d", len(jobs), n, linger, w.running)
 	}
-	take(2, false)
+	w.take(2, false)
 	// A batch of lingerBatch or more goes at once, busy or not.
 	for range lingerBatch {
 		w.submit(job(1))
 	}
-	if jobs, _, linger := take(0, false); len(jobs) != lingerBatch || linger != 0 {
+	if jobs, _, linger := w.take(0, false); len(jobs) != lingerBatch || linger != 0 {
 		t.Fatalf("full batch: %d jobs, linger %v", len(jobs), linger)
-	}
-}
-
-// A commit's typical time follows commits, and a stall counts for at most
-// twice it: a transaction is late after lateFactor of it (lateMin at least).
-func TestWriterTypicalCommit(t *testing.T) {
-	w := &writer{}
-	if w.lateAfter() != lateMin {
-		t.Fatalf("no commit yet: late after %v, want %v", w.lateAfter(), lateMin)
-	}
-	w.noteCommit(4 * time.Millisecond)
-	if w.typical != 4*time.Millisecond || w.lateAfter() != 8*time.Millisecond {
-		t.Fatalf("one commit of 4ms: typical %v, late after %v", w.typical, w.lateAfter())
-	}
-	w.noteCommit(200 * time.Millisecond)
-	if w.typical != 4500*time.Microsecond {
-		t.Fatalf("a stall of 200ms after 4ms: typical %v, want 4.5ms", w.typical)
-	}
-	for range 64 {
-		w.noteCommit(time.Millisecond)
-	}
-	if w.typical > 1100*time.Microsecond || w.lateAfter() != lateMin {
-		t.Fatalf("after fast commits: typical %v, late after %v", w.typical, w.lateAfter())
 	}
 }
