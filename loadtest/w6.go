@@ -136,7 +136,7 @@ func runW6Floor(ctx context.Context, o *Options, accounts []Account) (*PeerResul
 }
 
 // leanGenerator says which client the HTTP workloads send with.
-const leanGenerator = "HTTPLoop (loop_linux.go): one thread over epoll, as wrk; HTTP/1.1 keep-alive, one request in flight per connection, requests built up front (LeanAPI for set-up); one wake sends the requests due within the next millisecond, answers are timed by the kernel's receive stamp (SO_TIMESTAMPNS)"
+const leanGenerator = "HTTPLoop (loop_linux.go): one thread over epoll, as wrk; HTTP/1.1 keep-alive, one request in flight per connection, requests built up front (LeanAPI for set-up); one wake sends the requests due within the next millisecond, in one io_uring submission, answers are timed by the kernel's receive stamp (SO_TIMESTAMPNS)"
 
 // w6Warm has every user read each path once (the connections open, the
 // server's caches fill: /user/mine's view and /user/amount's balance are
