@@ -298,19 +298,32 @@ func (l *HTTPLoop) step(ctx context.Context, rate float64, hold, maxLag time.Dur
 			for _, i := range batch {
 				batchFds, batchBufs = append(batchFds, l.conns[i].fd), append(batchBufs, l.conns[i].out)
 			}
-			err := ring.send(batchFds, batchBufs, func(k, n int, err error) {
-				c := l.conns[batch[k]]
+			for _, i := range batch {
+				l.conns[i].wrote = -1 // until its completion is seen
+			}
+			ringErr := ring.send(batchFds, batchBufs, func(k, n int, err error) {
+				l.conns[batch[k]].wrote = 0 // a failed send is written again below, and fails there
 				if err == nil {
-					c.wrote = n
+					l.conns[batch[k]].wrote = n
 				}
 			})
-			if err != nil {
-				// The ring failed as a whole: the rest go one by one.
+			if ringErr != nil {
+				// The ring failed as a whole: later wakes write one by one.
 				ring.Close()
 				ring = nil
 			}
+			for _, i := range batch {
+				if l.conns[i].wrote < 0 {
+					// It may have left or not: its connection is not used again.
+					finish(i, fmt.Errorf("send: %w", ringErr))
+					drop(i)
+				}
+			}
 		}
 		for _, i := range batch {
+			if l.conns[i].fd < 0 {
+				continue // dropped above
+			}
 			if err := send(i); err != nil {
 				finish(i, err)
 				drop(i)
