@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -94,9 +93,11 @@ type userEntry struct {
 	spare    []*userEvent // the previous flush's slice, reused
 	flushDue bool
 
-	// flushedAt is when the flusher last told the actor to flush (since
-	// the flusher's start; 0: never). Only the flusher's goroutine uses it.
-	flushedAt time.Duration
+	// flushedAt is when the flusher last told the actor to flush, in
+	// nanoseconds since the flusher's start (0: never). The flusher's
+	// goroutine and flusher.add use it, never at once for one user: add
+	// runs only when no flush is due (flushDue), run only while one is.
+	flushedAt atomic.Int64
 }
 
 func (u *userEntry) sockets() []*session {

@@ -94,8 +94,9 @@
 //	userEntry.pmu (actor_user.go)          pending events and flushDue: fanOut appends,
 //	                                       the flush takes
 //	live.users shard lock (registry.go)    userEntry.conns (copy-on-write; the actor reads)
-//	flusher goroutine (fanout.go)          the held users' wheel, userEntry.flushedAt;
-//	                                       the due list under flusher.mu
+//	flusher goroutine (fanout.go)          the held users' wheel; the due list under
+//	                                       flusher.mu; userEntry.flushedAt (atomic: add,
+//	                                       on fanOut's goroutine, flushes a quiet user)
 //	conversation actor                     its pipeline (queue, pending and recent clientMsgIDs,
 //	(actor_conversation.go)                inflight), pairRules, rowsReady
 //	group actor (actor_group.go)           its pipeline, groupRules, member list, unmute timers,

@@ -78,7 +78,8 @@ type Config struct {
 	// Coalesce is how long a user's conversation and unread-total pushes
 	// wait to take in more changes (KJ_CHAT_COALESCE), 5 ms; negative
 	// pushes after every change. The message frames fanned out meanwhile
-	// wait with them, so they leave in one write.
+	// wait with them, so they leave in one write. A user not flushed
+	// within the last window is flushed at once (flusher.add).
 	Coalesce time.Duration
 	// PushInterval is the least time between two such pushes to one user
 	// (KJ_CHAT_PUSH_INTERVAL): changes within it wait for its end and go

@@ -239,3 +239,27 @@ func TestFlusherHoldsABusyUserForItsInterval(t *testing.T) {
 		t.Fatalf("%d users still held", f.nHeld)
 	}
 }
+
+// TestFlusherTellsAQuietUserAtOnce: a user's change goes to its actor at
+// once when the user was not flushed within the last window (a lone 1:1
+// message does not wait out the window); a change within the window after
+// that flush waits for the flusher's pass, as a burst's should.
+func TestFlusherTellsAQuietUserAtOnce(t *testing.T) {
+	var told []int64
+	f := makeFlusher(5*time.Millisecond, 0, func(u *userEntry) { told = append(told, u.id) })
+	u := &userEntry{id: 7}
+	f.add(u)
+	if fmt.Sprint(told) != "[7]" || len(f.due) != 0 {
+		t.Fatalf("a quiet user's change: told %v, due %d; want told at once", told, len(f.due))
+	}
+	f.add(u) // the next change, within the window
+	if len(told) != 1 || len(f.due) != 1 {
+		t.Fatalf("a change within the window: told %v, due %d; want it gathered for the pass", told, len(f.due))
+	}
+	f.due = f.due[:0]
+	f.start = f.start.Add(-10 * time.Millisecond) // a window and more later
+	f.add(u)
+	if fmt.Sprint(told) != "[7 7]" || len(f.due) != 0 {
+		t.Fatalf("a change a window after the last flush: told %v, due %d; want told at once", told, len(f.due))
+	}
+}
