@@ -37,6 +37,16 @@ func (p Payload) String() string {
 	return payloadPrefix + p.Stream + "|" + strconv.FormatUint(p.N, 10) + "|" + strconv.FormatInt(p.Sched, 10)
 }
 
+// append appends the message text to b.
+func (p Payload) append(b []byte) []byte {
+	b = append(b, payloadPrefix...)
+	b = append(b, p.Stream...)
+	b = append(b, '|')
+	b = strconv.AppendUint(b, p.N, 10)
+	b = append(b, '|')
+	return strconv.AppendInt(b, p.Sched, 10)
+}
+
 // ScanPayload finds a load payload in a frame (however deeply its JSON
 // strings are escaped: the payload has no characters that need escaping).
 func ScanPayload(frame []byte) (Payload, bool) {
@@ -162,8 +172,60 @@ func request(name, opID, userID string, args ...any) ([]byte, error) {
 
 // textMessageFrame is a SendMessage request of a text message, built
 // without reflection: the fields a Create call would have filled, the
-// payload as its text.
+// payload as its text. The message is a JSON string inside the request's
+// args, which are a JSON string inside the frame, so its quotes are
+// escaped twice; it is written that way directly, byte for byte what
+// textMessageFrameJSON makes with encoding/json (which it falls back to
+// for any character other than the ids' and the payload's).
 func textMessageFrame(buf []byte, from, recvID, groupID string, p Payload, clientMsgID string) []byte {
+	if !jsonPlain(from) || !jsonPlain(recvID) || !jsonPlain(groupID) || !jsonPlain(clientMsgID) || !jsonPlain(p.Stream) {
+		return textMessageFrameJSON(buf, from, recvID, groupID, p, clientMsgID)
+	}
+	sessionType := byte('1')
+	if groupID != "" {
+		sessionType = '3'
+	}
+	const q2 = `\\\"` // a quote inside the message inside the args: \\\"
+	buf = append(buf[:0], `{"reqFuncName":"SendMessage","operationID":"k`...)
+	buf = strconv.AppendInt(buf, p.Sched, 10)
+	buf = append(buf, `","userID":"`...)
+	buf = append(buf, from...)
+	buf = append(buf, `","data":"[\"{`+q2+`clientMsgID`+q2+`:`+q2...)
+	buf = append(buf, clientMsgID...)
+	buf = append(buf, q2+`,`+q2+`createTime`+q2+`:`...)
+	buf = strconv.AppendInt(buf, p.Sched/1e6, 10)
+	buf = append(buf, `,`+q2+`sessionType`+q2+`:`...)
+	buf = append(buf, sessionType)
+	buf = append(buf, `,`+q2+`sendID`+q2+`:`+q2...)
+	buf = append(buf, from...)
+	buf = append(buf, q2+`,`+q2+`recvID`+q2+`:`+q2...)
+	buf = append(buf, recvID...)
+	buf = append(buf, q2+`,`+q2+`groupID`+q2+`:`+q2...)
+	buf = append(buf, groupID...)
+	buf = append(buf, q2+`,`+q2+`msgFrom`+q2+`:100,`+q2+`contentType`+q2+`:101,`+q2+`senderPlatformID`+q2+`:5,`+
+		q2+`status`+q2+`:1,`+q2+`textElem`+q2+`:{`+q2+`content`+q2+`:`+q2...)
+	buf = p.append(buf)
+	buf = append(buf, q2+`}}\",\"`...)
+	buf = append(buf, recvID...)
+	buf = append(buf, `\",\"`...)
+	buf = append(buf, groupID...)
+	return append(buf, `\",\"{}\",false]"}`...)
+}
+
+// jsonPlain says whether s needs no escaping in a JSON string, at any
+// depth, by encoding/json (which escapes <, > and & too).
+func jsonPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// textMessageFrameJSON is textMessageFrame through encoding/json.
+func textMessageFrameJSON(buf []byte, from, recvID, groupID string, p Payload, clientMsgID string) []byte {
 	sessionType := "1"
 	if groupID != "" {
 		sessionType = "3"

@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -110,6 +111,25 @@ func TestTextMessageFrame(t *testing.T) {
 		}
 		if got, ok := ScanPayload(b); !ok || got != p {
 			t.Fatalf("the sent frame carries the payload: %+v %v", got, ok)
+		}
+	}
+}
+
+// The frame written by hand is encoding/json's byte for byte, and falls
+// back to it for text that needs escaping.
+func TestTextMessageFrameMatchesJSON(t *testing.T) {
+	for _, c := range []struct {
+		from, recv, group, id string
+		p                     Payload
+	}{
+		{"41", "42", "", "kjl-p7_a-3", Payload{Stream: "p7.a", N: 3, Sched: 1795247521123456789}},
+		{"41", "", "99", "kjl-g3_s12-0", Payload{Stream: "g3.s12", N: 0, Sched: 1}},
+		{"4\"1", "<42>", "", "a&b", Payload{Stream: "p\\7", N: 9, Sched: 17}},
+	} {
+		got := textMessageFrame([]byte("junk"), c.from, c.recv, c.group, c.p, c.id)
+		want := textMessageFrameJSON(nil, c.from, c.recv, c.group, c.p, c.id)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("by hand:\n%s\nencoding/json:\n%s", got, want)
 		}
 	}
 }

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +32,20 @@ import (
 //	worker → coordinator: {"sent": ...}             what it sent, per stream
 //	coordinator → worker: {"cmd": "judge", "sent": all, "grace": d}
 //	worker → coordinator: {"final": ...}            steps, histograms, loss
+
+// WorkerProfileEnv names a directory: when set (in kjload's environment,
+// which its workers inherit), each worker process saves a CPU profile of
+// itself over the ramp (from its time zero to the end of its last step,
+// the warm-up left out) as <dir>/worker-<n>-cpu.pprof, for `go tool
+// pprof`. -profile profiles the server, not the generator.
+const WorkerProfileEnv = "KJLOAD_WORKER_PROFILE"
+
+// WorkerGoroutinesEnv, when set, makes workers run each socket on a
+// goroutine of its own (gorilla/websocket) and each sending lane on
+// another, with its own timer, instead of in one event loop (the only way
+// elsewhere than Linux): the generator as it was before the loop, to
+// compare the two.
+const WorkerGoroutinesEnv = "KJLOAD_WORKER_GOROUTINES"
 
 // MaxConnsPerWorker keeps a worker well under the file limit.
 const MaxConnsPerWorker = 9000
@@ -173,6 +190,8 @@ type worker struct {
 	acks   atomic.Int64
 	logf   func(string, ...any)
 	errLog atomic.Int32 // error replies logged so far
+
+	loop *wsLoop // the event loop over the sockets (nil: goroutines, conns)
 }
 
 // Worker runs one worker process: it reads its plan from in, reports on
@@ -196,7 +215,17 @@ func Worker(ctx context.Context, in io.Reader, out, log io.Writer) error {
 		fmt.Fprintf(log, "%s worker %d: %s\n", time.Now().Format("15:04:05.000"), w.plan.Worker, fmt.Sprintf(format, args...))
 	}
 	w.logf = logf
-	ready := w.connect(ctx, logf)
+	var ready WorkerReady
+	if wsLoopSupported && os.Getenv(WorkerGoroutinesEnv) == "" {
+		var err error
+		if ready, err = w.connectLoop(ctx, logf); err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
+		defer w.loop.close()
+	} else {
+		ready = w.connect(ctx, logf)
+		defer w.closeAll()
+	}
 	send(workerMsg{Ready: &ready})
 	cmds := make(chan workerMsg, 4)
 	go func() {
@@ -209,7 +238,6 @@ func Worker(ctx context.Context, in io.Reader, out, log io.Writer) error {
 			cmds <- m
 		}
 	}()
-	defer w.closeAll()
 	var sendDone chan struct{}
 	for {
 		var m workerMsg
@@ -224,7 +252,9 @@ func Worker(ctx context.Context, in io.Reader, out, log io.Writer) error {
 		}
 		switch m.Cmd {
 		case "go":
+			w.mu.Lock()
 			w.start = time.Unix(0, m.Start)
+			w.mu.Unlock()
 			sendDone = make(chan struct{})
 			go func() {
 				defer close(sendDone)
@@ -254,10 +284,43 @@ func Worker(ctx context.Context, in io.Reader, out, log io.Writer) error {
 	}
 }
 
-// connect dials and logs in every member, Dialers at a time.
+// connect dials and logs in every member, Dialers at a time, each socket
+// with a goroutine of its own.
 func (w *worker) connect(ctx context.Context, logf func(string, ...any)) WorkerReady {
 	t0 := time.Now()
 	w.conns = make([]loadConn, len(w.plan.Members))
+	r := w.dialAll(ctx, func(cctx context.Context, i int, m Member) error {
+		uid := strconv.FormatInt(m.Account.ID, 10)
+		if p := w.plan.Peer; p != nil {
+			own := ""
+			if m.Send != nil {
+				own = m.Send.Stream
+			}
+			token := PeerToken(p.Secret, uid, time.Now().Add(24*time.Hour))
+			pc, err := DialPeer(cctx, p.URL, w.plan.Source, uid, token, m.Channel,
+				func(b []byte) { w.onPeerPushAt(uid, own, b, time.Now()) },
+				func(sched, code int64, b []byte) { w.onAckAt(sched, code, b, time.Now()) })
+			if err != nil {
+				return err
+			}
+			w.conns[i] = pc
+			return nil
+		}
+		cc, err := DialChat(cctx, w.plan.WSBase, w.plan.Source, m.Account, func(b []byte) { w.onFrameAt(uid, b, time.Now()) })
+		if err != nil {
+			return err
+		}
+		w.conns[i] = cc
+		return nil
+	})
+	r.Seconds = time.Since(t0).Seconds()
+	logf("%d sockets logged in from %s in %.1f s (%d failed)", r.Conns, w.plan.Source, r.Seconds, r.Failed)
+	return r
+}
+
+// dialAll runs dial for every member, Dialers at a time, each up to three
+// times (60 s each), and tallies the sockets up.
+func (w *worker) dialAll(ctx context.Context, dial func(ctx context.Context, i int, m Member) error) WorkerReady {
 	dialers := max(1, w.plan.Dialers)
 	sem := make(chan struct{}, dialers)
 	var wg sync.WaitGroup
@@ -268,51 +331,25 @@ func (w *worker) connect(ctx context.Context, logf func(string, ...any)) WorkerR
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			var c loadConn
 			var err error
-			uid := strconv.FormatInt(m.Account.ID, 10)
-			frames := func(b []byte) { w.onFrame(uid, b) }
 			for attempt := 0; attempt < 3; attempt++ {
 				cctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-				if p := w.plan.Peer; p != nil {
-					own := ""
-					if m.Send != nil {
-						own = m.Send.Stream
-					}
-					token := PeerToken(p.Secret, uid, time.Now().Add(24*time.Hour))
-					var pc *PeerConn
-					pc, err = DialPeer(cctx, p.URL, w.plan.Source, uid, token, m.Channel,
-						func(b []byte) { w.onPeerPush(uid, own, b) }, w.onAck)
-					if err == nil {
-						c = pc
-					}
-				} else {
-					var cc *ChatConn
-					cc, err = DialChat(cctx, w.plan.WSBase, w.plan.Source, m.Account, frames)
-					if err == nil {
-						c = cc
-					}
-				}
+				err = dial(cctx, i, m)
 				cancel()
 				if err == nil {
-					break
+					return
 				}
 				time.Sleep(200 * time.Millisecond)
 			}
-			if err != nil {
-				failed.Add(1)
-				firstErr.CompareAndSwap(nil, err.Error())
-				return
-			}
-			w.conns[i] = c
+			failed.Add(1)
+			firstErr.CompareAndSwap(nil, err.Error())
 		}()
 	}
 	wg.Wait()
-	r := WorkerReady{Conns: len(w.plan.Members) - int(failed.Load()), Failed: int(failed.Load()), Seconds: time.Since(t0).Seconds(), Generator: w.plan.Source}
+	r := WorkerReady{Conns: len(w.plan.Members) - int(failed.Load()), Failed: int(failed.Load()), Generator: w.plan.Source}
 	if e, ok := firstErr.Load().(string); ok {
 		r.FirstErr = e
 	}
-	logf("%d sockets logged in from %s in %.1f s (%d failed)", r.Conns, w.plan.Source, r.Seconds, r.Failed)
 	return r
 }
 
@@ -338,10 +375,9 @@ func (w *worker) stepAt(t time.Time) int {
 	return min(i, len(w.plan.Ramp.Rates())-1)
 }
 
-// delivered records the arrival of load message p at user recv (seq in
-// conversation conv; no seq check when conv is empty).
-func (w *worker) delivered(recv string, p Payload, seq int64, conv string) {
-	now := time.Now()
+// delivered records the arrival of load message p at user recv at now
+// (seq in conversation conv; no seq check when conv is empty).
+func (w *worker) delivered(recv string, p Payload, seq int64, conv string, now time.Time) {
 	w.tracker.Receive(recv+"/"+p.Stream, p.N, conv, seq)
 	w.mu.Lock()
 	if i := w.stepAt(time.Unix(0, p.Sched)); i >= 0 {
@@ -355,16 +391,16 @@ func (w *worker) delivered(recv string, p Payload, seq int64, conv string) {
 	w.mu.Unlock()
 }
 
-// onFrame handles every frame of every socket (recv is the socket's
-// user): deliveries, acks, other pushes.
-func (w *worker) onFrame(recv string, b []byte) {
+// onFrameAt handles every frame of every socket (recv is the socket's
+// user), which arrived at now: deliveries, acks, other pushes.
+func (w *worker) onFrameAt(recv string, b []byte, now time.Time) {
 	// The event first: the conversation push that follows each message
 	// carries the same payload in its latest message, and scanning it for
 	// that was wasted work per delivery.
 	if IsEvent(b, "OnRecvNewMessage") {
 		if p, ok := ScanPayload(b); ok {
 			seq, _ := ScanSeq(b)
-			w.delivered(recv, p, seq, recv+"/"+Conversation(p.Stream))
+			w.delivered(recv, p, seq, recv+"/"+Conversation(p.Stream), now)
 			return
 		}
 	}
@@ -373,7 +409,7 @@ func (w *worker) onFrame(recv string, b []byte) {
 		if len(op) > 1 && op[0] == 'k' {
 			sched, err := strconv.ParseInt(op[1:], 10, 64)
 			if err == nil {
-				w.onAck(sched, code, b)
+				w.onAckAt(sched, code, b, now)
 				return
 			}
 		}
@@ -381,10 +417,9 @@ func (w *worker) onFrame(recv string, b []byte) {
 	w.pushes.Add(1)
 }
 
-// onAck records the acknowledgement of a message scheduled at sched
-// (code ≠ 0: refused).
-func (w *worker) onAck(sched, code int64, b []byte) {
-	now := time.Now()
+// onAckAt records the acknowledgement, arrived at now, of a message
+// scheduled at sched (code ≠ 0: refused).
+func (w *worker) onAckAt(sched, code int64, b []byte, now time.Time) {
 	w.acks.Add(1)
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -408,7 +443,7 @@ func (w *worker) onAck(sched, code int64, b []byte) {
 // onPeerPush handles a push from the peer to user recv. The peer also
 // delivers a publication to the socket that published it (kj does not);
 // those are not deliveries and are left out.
-func (w *worker) onPeerPush(recv, own string, b []byte) {
+func (w *worker) onPeerPushAt(recv, own string, b []byte, now time.Time) {
 	p, ok := ScanPayload(b)
 	if !ok {
 		w.pushes.Add(1)
@@ -417,7 +452,7 @@ func (w *worker) onPeerPush(recv, own string, b []byte) {
 	if p.Stream == own {
 		return
 	}
-	w.delivered(recv, p, 0, "")
+	w.delivered(recv, p, 0, "", now)
 }
 
 // run sends on the plan's lanes until the ramp ends or stop closes,
@@ -429,8 +464,26 @@ func (w *worker) run(ctx context.Context, report func(*WorkerStep)) {
 	w.step(len(rates) - 1)
 	w.mu.Unlock()
 	var wg sync.WaitGroup
+	if dir := os.Getenv(WorkerProfileEnv); dir != "" {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.profileRamp(ctx, dir, w.start.Add(time.Duration(len(rates))*hold))
+		}()
+	}
+	if w.loop != nil {
+		w.loop.begin <- w.start
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case <-w.loop.sent:
+			case <-w.loop.done:
+			}
+		}()
+	}
 	for mi, m := range w.plan.Members {
-		if m.Send == nil || w.conns[mi] == nil {
+		if w.loop != nil || m.Send == nil || w.conns[mi] == nil {
 			continue
 		}
 		c, s := w.conns[mi], *m.Send
@@ -468,6 +521,36 @@ func (w *worker) run(ctx context.Context, report func(*WorkerStep)) {
 	}()
 	wg.Wait()
 	<-reported
+}
+
+// profileRamp saves the worker's CPU profile from its time zero to end
+// (or until it is stopped) in dir (WorkerProfileEnv).
+func (w *worker) profileRamp(ctx context.Context, dir string, end time.Time) {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	if !w.sleep(ctx, timer, time.Until(w.start)) {
+		return
+	}
+	path := filepath.Join(dir, fmt.Sprintf("worker-%d-cpu.pprof", w.plan.Worker))
+	err := os.MkdirAll(dir, 0o755)
+	var f *os.File
+	if err == nil {
+		f, err = os.Create(path)
+	}
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		w.logf("profile: %v", err)
+		return
+	}
+	w.sleep(ctx, timer, time.Until(end))
+	pprof.StopCPUProfile()
+	if err := f.Close(); err != nil {
+		w.logf("profile: %v", err)
+		return
+	}
+	w.logf("CPU profile of the ramp saved as %s", path)
 }
 
 // sleep waits d on timer; false when ctx ends or the worker is stopped
@@ -579,7 +662,17 @@ func (w *worker) judge(ctx context.Context, sent map[string]uint64, grace time.D
 	}
 	w.mu.Unlock()
 	f.Unacked = max(0, sentTotal-w.acks.Load())
-	for i, c := range w.conns {
+	for i := range w.plan.Members {
+		var c interface {
+			Alive() bool
+			Err() error
+		}
+		switch {
+		case w.loop != nil && w.loop.conns[i] != nil:
+			c = w.loop.conns[i]
+		case w.loop == nil && w.conns[i] != nil:
+			c = w.conns[i]
+		}
 		if c != nil && c.Alive() {
 			f.Alive++
 		} else if len(f.Closed) < 5 {
