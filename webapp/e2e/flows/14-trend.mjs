@@ -150,9 +150,13 @@ export default async function trend(t) {
     await main.getByRole('tab', { name: t.text('rounds.tabs.fairness') }).tap();
     const size = main.locator('table[data-group="size"]');
     await size.waitFor();
-    const rounds = Number(await main.locator('section[data-rounds]').getAttribute('data-rounds'));
+    // The round count and the counts per outcome are read at once: a draw may add a round
+    // between two reads.
+    const { rounds, observed } = await main.evaluate((el) => ({
+      rounds: Number(el.querySelector('section[data-rounds]')?.getAttribute('data-rounds')),
+      observed: [...el.querySelectorAll('table[data-group="size"] [data-stat="observed"]')].map((d) => d.textContent),
+    }));
     assert.ok(rounds >= ROUNDS);
-    const observed = await size.locator('[data-stat="observed"]').allTextContents();
     assert.equal(observed.map((s) => Number(s.split(' ')[0])).reduce((a, b) => a + b, 0), rounds);
     await size.scrollIntoViewIfNeeded();
     await t.screenshot('fairness');
