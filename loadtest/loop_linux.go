@@ -124,36 +124,18 @@ func (l *HTTPLoop) Open() error {
 	return nil
 }
 
-// dial opens a connection as a non-blocking descriptor.
+// dial opens a connection as a non-blocking descriptor (takeFD: each read
+// carries the kernel's receive time of its bytes, so an answer read late
+// still counts from when it arrived).
 func (l *HTTPLoop) dial() (int, error) {
 	conn, err := net.DialTimeout("tcp", l.Addr, 5*time.Second)
 	if err != nil {
 		return -1, err
 	}
-	tcp, ok := conn.(*net.TCPConn)
-	if !ok {
-		conn.Close()
-		return -1, fmt.Errorf("loop: %s is not TCP", l.Addr)
-	}
-	f, err := tcp.File() // a blocking duplicate; the conn itself is closed below
-	conn.Close()
+	fd, err := takeFD(conn)
 	if err != nil {
-		return -1, err
+		return -1, fmt.Errorf("loop: %s: %w", l.Addr, err)
 	}
-	fd, err := unix.Dup(int(f.Fd()))
-	f.Close()
-	if err != nil {
-		return -1, err
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		unix.Close(fd)
-		return -1, err
-	}
-	_ = unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
-	// Each read carries the kernel's receive time of its bytes (read
-	// carries it in a control message), so an answer read late still
-	// counts from when it arrived.
-	_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
 	return fd, nil
 }
 
