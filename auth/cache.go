@@ -197,10 +197,7 @@ func (tc *TokenCache) confirm(entries []*cachedSession, stored []storage.AuthSes
 			e.cachedAt.Store(began.UnixNano())
 			continue
 		}
-		tc.seq++
-		tc.log[tc.seq%evictionLog] = id
-		delete(tc.byToken, e.tokenHash)
-		delete(tc.bySession, id)
+		tc.evictLocked(id)
 	}
 }
 
@@ -249,12 +246,17 @@ func (tc *TokenCache) Evict(sessionIDs ...int64) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	for _, id := range sessionIDs {
-		tc.seq++
-		tc.log[tc.seq%evictionLog] = id
-		if e := tc.bySession[id]; e != nil {
-			delete(tc.byToken, e.tokenHash)
-			delete(tc.bySession, id)
-		}
+		tc.evictLocked(id)
+	}
+}
+
+// evictLocked drops a session and logs its eviction; tc.mu is held.
+func (tc *TokenCache) evictLocked(id int64) {
+	tc.seq++
+	tc.log[tc.seq%evictionLog] = id
+	if e := tc.bySession[id]; e != nil {
+		delete(tc.byToken, e.tokenHash)
+		delete(tc.bySession, id)
 	}
 }
 
