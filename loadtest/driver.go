@@ -2,6 +2,11 @@ package loadtest
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +38,47 @@ type Driver struct {
 	// each step starts and ends, so each step knows what it cost the
 	// server, PostgreSQL and the generator (StepResult.ServerCPUSec, ...).
 	Sample func() BoxSample
+	// Name names the CPU profiles of GeneratorProfileEnv (W4, W6 floor).
+	Name string
+}
+
+// GeneratorProfileEnv names a directory: when set, a Driver saves a CPU
+// profile of this process over each step (the window GeneratorCPUSec
+// covers) as <dir>/<name>-step<i>-<rate>-cpu.pprof, for `go tool pprof`:
+// what the generator's CPU a request is made of. -profile profiles the
+// server, not the generator.
+const GeneratorProfileEnv = "KJLOAD_GENERATOR_PROFILE"
+
+// profileStep starts the CPU profile of step i when GeneratorProfileEnv
+// asks for it and returns what stops it.
+func (d Driver) profileStep(i int, rate float64) func() {
+	dir := os.Getenv(GeneratorProfileEnv)
+	if dir == "" {
+		return func() {}
+	}
+	name := strings.Join(strings.Fields(strings.ToLower(d.Name)), "-")
+	if name == "" {
+		name = "driver"
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-step%d-%.0f-cpu.pprof", name, i, rate))
+	err := os.MkdirAll(dir, 0o755)
+	var f *os.File
+	if err == nil {
+		f, err = os.Create(path)
+	}
+	if err == nil {
+		if err = pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "generator profile %s: %v\n", path, err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // Run executes the ramp until it ends, a step saturates, or ctx ends. It
@@ -47,13 +93,23 @@ func (d Driver) Run(ctx context.Context) ([]StepResult, *Histogram) {
 		if d.BeforeStep != nil {
 			d.BeforeStep(i, rate)
 		}
+		// The generator's CPU is read after the sample before the step and
+		// before the one after it: the sampler's reading of /proc is the
+		// harness measuring, not the generator sending (the profile covers
+		// the same window).
 		var before BoxSample
 		if d.Sample != nil {
 			before = d.Sample()
 		}
+		stop := d.profileStep(i, rate)
+		before.Generator = GeneratorCPU()
 		s, h := d.step(ctx, rate)
+		gen := GeneratorCPU()
+		stop()
 		if d.Sample != nil {
-			s.setCPU(before, d.Sample())
+			after := d.Sample()
+			after.Generator = gen
+			s.setCPU(before, after)
 		}
 		s.Verdict = Judgement(s, d.Target).String()
 		all.Merge(h)

@@ -203,96 +203,148 @@ func Window(pid int, from, to ProcSample, peakFDs, peakSockets int) ServerStats 
 // PostgreSQL (tests, other sessions) do not count, and the box's figures
 // put them under "other". A backend over a Unix socket ("[local]") cannot
 // be told apart and counts.
+//
+// A sample reads each postgres process's CPU from its stat and decides
+// whether it serves the server once per process (its client port does not
+// change): the server's descriptors (a readlink each, thousands with W4's
+// connections) and the TCP table are read only when a process appears
+// that has not been decided, not at every sample. At each step's ends
+// they cost 60-90 ms of the harness's CPU a sample, which the generator's
+// figure counted: 70 µs a bet of W4's step of 2,000.
 type StepSampler struct {
 	pids []int
 	mu   sync.Mutex
-	last map[int]float64 // postgres pid → CPU seconds at the last sample
-	sum  float64
+	last map[pgKey]float64 // postgres process → CPU seconds at the last sample
+	// serves is whether each postgres process seen serves the server.
+	serves map[pgKey]bool
+	sum    float64
+}
+
+// pgKey names a process across pid reuse: its pid and start time.
+type pgKey struct {
+	pid   int
+	start uint64
 }
 
 // NewStepSampler samples the box for the server processes pids.
 func NewStepSampler(pids ...int) *StepSampler {
-	s := &StepSampler{pids: pids}
+	s := &StepSampler{pids: pids, serves: map[pgKey]bool{}}
 	s.Sample()
 	return s
 }
 
 // Sample is SampleBox with Postgres counted per process.
 func (s *StepSampler) Sample() BoxSample {
-	b := SampleBox(s.pids...)
-	now := postgresCPUs(socketPorts(s.pids))
+	b := sampleBox(s.pids)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	now := s.postgresCPUs()
 	if s.last != nil {
-		for pid, p := range now {
+		for k, p := range now {
 			if p.serves {
-				s.sum += max(0, p.cpu-s.last[pid])
+				s.sum += max(0, p.cpu-s.last[k])
 			}
 		}
 	}
-	s.last = make(map[int]float64, len(now))
-	for pid, p := range now {
-		s.last[pid] = p.cpu
+	s.last = make(map[pgKey]float64, len(now))
+	for k, p := range now {
+		s.last[k] = p.cpu
+	}
+	for k := range s.serves {
+		if _, ok := now[k]; !ok {
+			delete(s.serves, k)
+		}
 	}
 	b.Postgres = s.sum
 	return b
 }
 
 // pgProc is a postgres process's CPU seconds and whether it serves the
-// processes whose ports were given to postgresCPUs.
+// sampled processes.
 type pgProc struct {
 	cpu    float64
 	serves bool
 }
 
-// postgresCPUs reads every process named postgres, by pid; a client
-// backend serves when its client port is in ports, any other process
-// always (servesPorts).
-func postgresCPUs(ports map[int]bool) map[int]pgProc {
-	out := map[int]pgProc{}
+// postgresCPUs reads every process named postgres; whether one serves
+// the sampled processes (servesPorts) is decided once per process, from
+// its title, when the title is a postgres process's own: a backend just
+// forked still has the postmaster's command line, which names no client
+// yet, and the postmaster keeps it (read at each sample, one file).
+func (s *StepSampler) postgresCPUs() map[pgKey]pgProc {
+	out := map[pgKey]pgProc{}
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return out
 	}
+	var ports map[int]bool // the server's ports, read when first needed
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if comm, err := os.ReadFile("/proc/" + e.Name() + "/comm"); err == nil && strings.TrimSpace(string(comm)) == "postgres" {
+		comm, err := os.ReadFile("/proc/" + e.Name() + "/comm")
+		if err != nil || strings.TrimSpace(string(comm)) != "postgres" {
+			continue
+		}
+		cpu, start, ok := statCPUStart(pid)
+		if !ok {
+			continue
+		}
+		k := pgKey{pid, start}
+		serves, known := s.serves[k]
+		if !known {
 			cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-			if cpu, ok := statCPU(pid); ok {
-				out[pid] = pgProc{cpu: cpu, serves: servesPorts(string(cmd), ports)}
+			title := string(cmd)
+			serves = true
+			if port, ok := clientPort(title); ok {
+				if ports == nil {
+					ports = socketPorts(s.pids)
+				}
+				serves = ports[port]
+			}
+			if strings.HasPrefix(title, "postgres:") {
+				s.serves[k] = serves
 			}
 		}
+		out[k] = pgProc{cpu: cpu, serves: serves}
 	}
 	return out
 }
 
 // servesPorts says whether a postgres process, by its title (cmdline),
-// is counted for a client whose TCP sockets have the local ports ports.
-// A client backend's title is "postgres: <cluster>: <user> <database>
-// <host>(<port>) <activity>", or "[local]" for a Unix socket; any other
-// title (the postmaster's command line, "postgres: 15/main: walwriter",
-// "… autovacuum worker …") is a process of the server's own.
+// is counted for a client whose TCP sockets have the local ports ports:
+// unless the title names a client port (clientPort), it is a process of
+// the server's own and counts.
 func servesPorts(title string, ports map[int]bool) bool {
+	port, ok := clientPort(title)
+	return !ok || ports[port]
+}
+
+// clientPort is the client's TCP port that a postgres process's title
+// (cmdline) names. A client backend's title is "postgres: <cluster>:
+// <user> <database> <host>(<port>) <activity>", or "[local]" for a Unix
+// socket (no port: it cannot be told apart); any other title (the
+// postmaster's command line, "postgres: 15/main: walwriter", "…
+// autovacuum worker …") names none.
+func clientPort(title string) (int, bool) {
 	title = strings.TrimRight(strings.ReplaceAll(title, "\x00", " "), " ")
 	f := strings.Fields(title)
 	if len(f) < 3 || f[0] != "postgres:" {
-		return true // the postmaster, or a title that names no client
+		return 0, false // the postmaster, or a title that names no client
 	}
 	for _, w := range f[2:] {
 		if w == "[local]" {
-			return true
+			return 0, false
 		}
 		i := strings.LastIndexByte(w, '(')
 		if i > 0 && strings.HasSuffix(w, ")") {
 			if port, err := strconv.Atoi(w[i+1 : len(w)-1]); err == nil {
-				return ports[port]
+				return port, true
 			}
 		}
 	}
-	return true
+	return 0, false
 }
 
 // socketPorts is the local ports of the TCP connections the processes
@@ -344,19 +396,27 @@ func socketPorts(pids []int) map[int]bool {
 // statCPU is a process's user + system seconds from /proc/<pid>/stat
 // alone (ReadProc reads its descriptors and limits too).
 func statCPU(pid int) (float64, bool) {
+	cpu, _, ok := statCPUStart(pid)
+	return cpu, ok
+}
+
+// statCPUStart is statCPU and the process's start time (in clock ticks
+// since boot), which tells a process from a later one with its pid.
+func statCPUStart(pid int) (float64, uint64, bool) {
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
 	i := bytes.LastIndexByte(stat, ')')
 	if i < 0 {
-		return 0, false
+		return 0, 0, false
 	}
 	f := strings.Fields(string(stat[i+1:]))
-	if len(f) <= 12 {
-		return 0, false
+	if len(f) <= 19 {
+		return 0, 0, false
 	}
 	ut, _ := strconv.ParseUint(f[11], 10, 64)
 	st, _ := strconv.ParseUint(f[12], 10, 64)
-	return float64(ut+st) / userHZ, true
+	start, _ := strconv.ParseUint(f[19], 10, 64)
+	return float64(ut+st) / userHZ, start, true
 }

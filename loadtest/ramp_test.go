@@ -142,3 +142,26 @@ func TestDriverRunsTheSchedule(t *testing.T) {
 		t.Fatalf("%+v", steps)
 	}
 }
+
+// A step's generator CPU is what the generator spent sending it, not what
+// the box samples at its ends cost the harness: a sampler that burns CPU
+// adds nothing to it, while the step's own work counts.
+func TestDriverLeavesTheSamplerOutOfTheGenerator(t *testing.T) {
+	const burn, work = 0.2, 0.1
+	d := Driver{Ramp: Ramp{Start: 10, Max: 10, Hold: 100 * time.Millisecond}, Lanes: 1, Target: time.Second,
+		Sample: func() BoxSample {
+			burnUntil(selfCPU() + burn)
+			return BoxSample{Generator: selfCPU()}
+		},
+		Do: func(ctx context.Context, lane int, sched time.Time) (time.Duration, error) {
+			burnUntil(selfCPU() + work)
+			return time.Since(sched), nil
+		}}
+	steps, _ := d.Run(context.Background())
+	if len(steps) != 1 || steps[0].Done != 1 {
+		t.Fatalf("%+v", steps)
+	}
+	if g := steps[0].GeneratorCPUSec; g < work*0.9 || g > work+burn/2 {
+		t.Fatalf("generator CPU of the step %.3f s: want the calls' %.3f s without the samples' %.3f s each", g, work, burn)
+	}
+}

@@ -62,6 +62,9 @@ func w4ShapeOf(o *Options) w4Shape {
 		sh.steady = Ramp{Start: 20, Step: 20, Max: 40, Hold: 500 * time.Millisecond}
 		sh.betting, sh.drawing, sh.rest = 3*time.Second, time.Second, time.Second
 	}
+	if len(o.Steps) > 0 {
+		sh.steady.Steps = o.Steps // -steps: a short steady ramp (the generator's cost at 1,000 bets/s)
+	}
 	return sh
 }
 
@@ -141,7 +144,7 @@ func w4Burst(ctx context.Context, o *Options, name string, sh w4Shape, sample fu
 	if err := loop.Open(); err != nil {
 		return StepResult{}, nil, err
 	}
-	steps, h := Driver{Ramp: Ramp{Start: rate, Max: rate, Hold: sh.burst}, Lanes: sh.conns, MaxLag: time.Minute,
+	steps, h := Driver{Name: name + " burst", Ramp: Ramp{Start: rate, Max: rate, Hold: sh.burst}, Lanes: sh.conns, MaxLag: time.Minute,
 		Target: 50 * time.Millisecond, Sample: sample, Loop: loop}.Run(ctx)
 	if len(steps) == 0 {
 		return StepResult{}, nil, ctx.Err()
@@ -157,7 +160,7 @@ func w4Burst(ctx context.Context, o *Options, name string, sh w4Shape, sample fu
 func w4Steady(ctx context.Context, o *Options, name string, sh w4Shape, sample func() BoxSample, api *LeanAPI, next func([]byte) []byte) ([]StepResult, *Histogram) {
 	loop := api.Loop(sh.conns, next)
 	defer loop.Close()
-	return Driver{Ramp: sh.steady, Lanes: sh.conns, Target: 50 * time.Millisecond, Sample: sample, Loop: loop,
+	return Driver{Name: name, Ramp: sh.steady, Lanes: sh.conns, Target: 50 * time.Millisecond, Sample: sample, Loop: loop,
 		OnStep: func(i int, s StepResult) {
 			o.logf("%s step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s, cpu µs/bet server %.1f postgres %.1f generator %.1f → %s%s",
 				name, i, s.Offered, s.Achieved, s.Errors, s.Missed, s.Latency, perDone(s.ServerCPUSec, s.Done), perDone(s.PostgresCPUSec, s.Done),

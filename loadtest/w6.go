@@ -163,7 +163,7 @@ func w6Ramp(ctx context.Context, o *Options, name string, api *LeanAPI, accounts
 	}
 	loop := api.Loop(lanes, func(b []byte) []byte { return append(b, reqs[rand.IntN(len(reqs))][rand.IntN(2)]...) })
 	defer loop.Close()
-	d := Driver{Ramp: ramp, Lanes: lanes, Target: 10 * time.Millisecond, Sample: sample, BeforeStep: before, Loop: loop,
+	d := Driver{Name: name, Ramp: ramp, Lanes: lanes, Target: 10 * time.Millisecond, Sample: sample, BeforeStep: before, Loop: loop,
 		OnStep: func(i int, s StepResult) {
 			o.logf("%s step %d: offered %.0f/s achieved %.0f/s errors %d missed %d %s, cpu µs/req server %.1f postgres %.1f generator %.1f → %s%s",
 				name, i, s.Offered, s.Achieved, s.Errors, s.Missed, s.Latency, perDone(s.ServerCPUSec, s.Done), perDone(s.PostgresCPUSec, s.Done),

@@ -23,7 +23,7 @@ type Options struct {
 	Procs    int           // generator processes for socket workloads (0: as needed)
 	Conns    int           // W1: connections (0: the workload's default)
 	Peer     string        // W1, W3: also run the workload against this peer (see Peers)
-	Steps    []float64     // W2: the ramp's steps instead of the workload's (a short run of the low steps)
+	Steps    []float64     // W2, W4 (its steady ramp), W6: the ramp's steps instead of the workload's (a short run of the low steps)
 	Log      io.Writer
 
 	logMu sync.Mutex // the log is written from several goroutines
