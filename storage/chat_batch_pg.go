@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -90,7 +91,9 @@ const appendPG = `WITH alloc AS (
 // PostgreSQL to run per transaction, which at W2's rates carries a
 // handful of messages. A clientMsgID that was stored after all makes the
 // insert fail on the unique index (ErrConflict): nothing is written and
-// the batch runs again with its dedupe read (run).
+// the batch runs again with its dedupe read (run). A batch without new
+// conversations, the usual one, is sent with parameters encoded here
+// (runWirePG, chat_batch_wire.go); the rest through pgx.
 func (c *chatBatch) runFastPG(ctx context.Context, pool *pgxpool.Pool) error {
 	c.dedupe(nil)
 	p := c.plan()
@@ -100,6 +103,9 @@ func (c *chatBatch) runFastPG(ctx context.Context, pool *pgxpool.Pool) error {
 	// Seqs relative to each conversation's base: as if every conversation
 	// had held no message before.
 	if err := c.assign(countsByID(p), p); err != nil {
+		return err
+	}
+	if err := c.runWirePG(ctx, pool, p); !errors.Is(err, errWireUnfit) {
 		return err
 	}
 	conn, err := pool.Acquire(ctx)

@@ -322,3 +322,89 @@ func TestChatBatchFailedRoundTripWritesNothing(t *testing.T) {
 		t.Fatalf("next batch: %v, %+v", err, res)
 	}
 }
+
+// Once a conversation's rows exist, a batch is sent with its parameters
+// encoded by the storage package itself (on PostgreSQL): every column
+// comes back as written, seqs go on gapless, the senders' read positions
+// move, a stored clientMsgID is answered as a dup (the insert's conflict
+// reruns the batch with its dedupe read), and a value a column cannot hold
+// fails its conversation alone.
+func TestChatBatchSteadyStateWritesEveryColumn(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+		ctx := context.Background()
+		x, y := single(1, 2), single(3, 4)
+		x.Messages = []storage.ChatMessage{batchText(1, "x1", "a")}
+		y.Messages = []storage.ChatMessage{batchText(3, "y1", "b")}
+		if _, err := storage.CommitChatBatch(ctx, db, 50, []storage.ChatAppend{x, y}); err != nil {
+			t.Fatal(err)
+		}
+		x.Create, x.Members, y.Create, y.Members = false, nil, false, nil
+		full := storage.ChatMessage{ServerMsgID: "s-2", ClientMsgID: "x2", SendID: 2, RecvID: 1, GroupID: 77,
+			SessionType: storage.SessionSingle, MsgFrom: 200, ContentType: 1_000_000,
+			Content: `{"content":"grüß 你好 \"q\" \\ \u2028"}`, SenderNickname: "Zoë", SenderFaceURL: "https://x/y.png",
+			SenderPlatformID: 5, CreateTime: -3, SendTime: 1 << 40, Ex: "ex"}
+		empty := storage.ChatMessage{ServerMsgID: "s-3", ClientMsgID: "x3", SendID: 1, SessionType: storage.SessionSingle}
+		x.Messages = []storage.ChatMessage{full, empty}
+		y.Messages = []storage.ChatMessage{batchText(4, "y2", "c"), batchText(3, "y3", "d")}
+		res, err := storage.CommitChatBatch(ctx, db, 60, []storage.ChatAppend{x, y})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].Err != nil || res[1].Err != nil {
+			t.Fatalf("errors %v, %v", res[0].Err, res[1].Err)
+		}
+		got := []int64{res[0].Messages[0].Seq, res[0].Messages[1].Seq, res[1].Messages[0].Seq, res[1].Messages[1].Seq}
+		if fmt.Sprint(got) != "[2 3 2 3]" {
+			t.Fatalf("seqs %v, want [2 3 2 3]", got)
+		}
+		stored, err := storage.ChatMessagesByClientIDs(ctx, db, x.Conversation.ID, []string{"x2", "x3"})
+		if err != nil || len(stored) != 2 {
+			t.Fatalf("stored %v (%v)", stored, err)
+		}
+		full.ConversationID, full.Seq = x.Conversation.ID, 2
+		empty.ConversationID, empty.Seq = x.Conversation.ID, 3
+		for _, m := range stored {
+			want := full
+			if m.ClientMsgID == "x3" {
+				want = empty
+			}
+			if m != want {
+				t.Fatalf("stored\n%+v\nwant\n%+v", m, want)
+			}
+		}
+		for _, r := range []struct {
+			user int64
+			conv string
+			want int64
+		}{{1, x.Conversation.ID, 3}, {2, x.Conversation.ID, 2}, {3, y.Conversation.ID, 3}, {4, y.Conversation.ID, 2}} {
+			var seq int64
+			if err := db.QueryRow(ctx, `SELECT read_seq FROM chat_user_conversations WHERE user_id = $1 AND conversation_id = $2`,
+				r.user, r.conv).Scan(&seq); err != nil || seq != r.want {
+				t.Fatalf("user %d read seq %d (%v), want %d", r.user, seq, err, r.want)
+			}
+		}
+		// A resend of x2 beside a new message: the dup is the stored one.
+		x.Messages = []storage.ChatMessage{batchText(2, "x2", "again"), batchText(1, "x4", "e")}
+		res, err = storage.CommitChatBatch(ctx, db, 70, []storage.ChatAppend{x})
+		if err != nil || res[0].Err != nil {
+			t.Fatal(err, res[0].Err)
+		}
+		if !res[0].Dup[0] || res[0].Messages[0].Content != full.Content || res[0].Dup[1] || res[0].Messages[1].Seq != 4 {
+			t.Fatalf("resend: dup %v %+v", res[0].Dup, res[0].Messages)
+		}
+		// A platform id no smallint holds fails its conversation, not y's.
+		bad := batchText(1, "x5", "f")
+		bad.SenderPlatformID = 1 << 20
+		x.Messages, y.Messages = []storage.ChatMessage{bad}, []storage.ChatMessage{batchText(3, "y4", "g")}
+		res, err = storage.CommitChatBatch(ctx, db, 80, []storage.ChatAppend{x, y})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if db.Dialect() == storage.Postgres && res[0].Err == nil {
+			t.Fatal("a platform id of 1<<20 was stored in a smallint")
+		}
+		if res[1].Err != nil || res[1].Messages[0].Seq != 4 {
+			t.Fatalf("y: %v seq %d, want 4", res[1].Err, res[1].Messages[0].Seq)
+		}
+	})
+}

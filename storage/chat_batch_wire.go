@@ -1,0 +1,297 @@
+package storage
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// The steady state of the chat batch on PostgreSQL (every conversation's
+// rows exist: appendPG alone) skips pgx's argument encoding: the 23
+// parameters are written here in PostgreSQL's binary format into one
+// pooled buffer, and the statement, prepared once per connection, is sent
+// on the connection's own pipeline (whose send buffer is the
+// connection's). pgx's generic path boxed every array element into an
+// interface, chose an encoder per column, and built each batch's wire
+// message in a fresh buffer: ~4.5 KB and ~30 objects of garbage per
+// message of W2's 2,000 msg/s step, half of the server's garbage and so
+// of its collector's work. The statement and its implicit transaction are
+// the same as runFastPG's pgx.Batch.
+
+// appendPGName names appendPG's prepared statement on each connection.
+const appendPGName = "kj_chat_append"
+
+// appendPGParams is appendPG's parameter types in order: the 17 message
+// columns (messageArraysPG), latest_time, the conversations and their
+// counts, the read positions. A prepared statement whose types differ
+// (a changed schema) is not sent this way: the batch goes through pgx.
+var appendPGParams = []uint32{
+	pgtype.TextArrayOID, pgtype.Int8ArrayOID, pgtype.TextArrayOID, pgtype.TextArrayOID, pgtype.Int8ArrayOID,
+	pgtype.Int8ArrayOID, pgtype.Int8ArrayOID, pgtype.Int2ArrayOID, pgtype.Int2ArrayOID, pgtype.Int4ArrayOID,
+	pgtype.TextArrayOID, pgtype.TextArrayOID, pgtype.TextArrayOID, pgtype.Int2ArrayOID, pgtype.Int8ArrayOID,
+	pgtype.Int8ArrayOID, pgtype.TextArrayOID,
+	pgtype.Int8OID, pgtype.TextArrayOID, pgtype.Int8ArrayOID,
+	pgtype.Int8ArrayOID, pgtype.TextArrayOID, pgtype.Int8ArrayOID,
+}
+
+// binaryFormats asks for every parameter and result column in binary.
+var binaryFormats = []int16{1}
+
+// errWireUnfit: the batch has something the binary path does not write
+// (new conversations, a prepared statement of other types); pgx writes it.
+var errWireUnfit = errors.New("storage: chat batch not for the binary path")
+
+// wireArgs is one batch's parameters: values point into buf.
+type wireArgs struct {
+	buf    []byte
+	ends   []int // end of each parameter in buf
+	values [][]byte
+}
+
+var wireArgsPool = sync.Pool{New: func() any { return &wireArgs{buf: make([]byte, 0, 16<<10)} }}
+
+// maxPooledWire bounds the buffers wireArgsPool keeps (a batch of
+// KJ_CHAT_BATCH long messages may be far larger than a usual one).
+const maxPooledWire = 1 << 20
+
+func (w *wireArgs) reset() {
+	w.buf, w.ends, w.values = w.buf[:0], w.ends[:0], w.values[:0]
+}
+
+// end closes the parameter written since the last.
+func (w *wireArgs) end() { w.ends = append(w.ends, len(w.buf)) }
+
+// finish slices the parameters out of buf (which no longer grows).
+func (w *wireArgs) finish() [][]byte {
+	start := 0
+	for _, e := range w.ends {
+		w.values = append(w.values, w.buf[start:e:e])
+		start = e
+	}
+	return w.values
+}
+
+// arrayHeader writes a one-dimensional array's header (array_recv): n
+// elements of type elem, no NULLs, lower bound 1. An empty array has no
+// dimension.
+func (w *wireArgs) arrayHeader(elem uint32, n int) {
+	if n == 0 {
+		w.buf = binary.BigEndian.AppendUint32(w.buf, 0)
+		w.buf = binary.BigEndian.AppendUint32(w.buf, 0)
+		w.buf = binary.BigEndian.AppendUint32(w.buf, elem)
+		return
+	}
+	w.buf = binary.BigEndian.AppendUint32(w.buf, 1)
+	w.buf = binary.BigEndian.AppendUint32(w.buf, 0)
+	w.buf = binary.BigEndian.AppendUint32(w.buf, elem)
+	w.buf = binary.BigEndian.AppendUint32(w.buf, uint32(n))
+	w.buf = binary.BigEndian.AppendUint32(w.buf, 1)
+}
+
+// The columns' element writers: a length, then the value.
+
+func (w *wireArgs) text(s string) {
+	w.buf = binary.BigEndian.AppendUint32(w.buf, uint32(len(s)))
+	w.buf = append(w.buf, s...)
+}
+
+func (w *wireArgs) int8(v int64) {
+	w.buf = binary.BigEndian.AppendUint32(w.buf, 8)
+	w.buf = binary.BigEndian.AppendUint64(w.buf, uint64(v))
+}
+
+func (w *wireArgs) int4(v int) error {
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return fmt.Errorf("storage: %d does not fit an integer column", v)
+	}
+	w.buf = binary.BigEndian.AppendUint32(w.buf, 4)
+	w.buf = binary.BigEndian.AppendUint32(w.buf, uint32(int32(v)))
+	return nil
+}
+
+func (w *wireArgs) int2(v int) error {
+	if v < math.MinInt16 || v > math.MaxInt16 {
+		return fmt.Errorf("storage: %d does not fit a smallint column", v)
+	}
+	w.buf = binary.BigEndian.AppendUint32(w.buf, 2)
+	w.buf = binary.BigEndian.AppendUint16(w.buf, uint16(int16(v)))
+	return nil
+}
+
+// textColumn, int8Column ... write one parameter: an array of the batch's
+// rows' field.
+func (w *wireArgs) textColumn(rows []ChatMessage, f func(*ChatMessage) string) {
+	w.arrayHeader(pgtype.TextOID, len(rows))
+	for i := range rows {
+		w.text(f(&rows[i]))
+	}
+	w.end()
+}
+
+func (w *wireArgs) int8Column(rows []ChatMessage, f func(*ChatMessage) int64) {
+	w.arrayHeader(pgtype.Int8OID, len(rows))
+	for i := range rows {
+		w.int8(f(&rows[i]))
+	}
+	w.end()
+}
+
+func (w *wireArgs) int2Column(rows []ChatMessage, f func(*ChatMessage) int) error {
+	w.arrayHeader(pgtype.Int2OID, len(rows))
+	for i := range rows {
+		if err := w.int2(f(&rows[i])); err != nil {
+			return err
+		}
+	}
+	w.end()
+	return nil
+}
+
+func (w *wireArgs) texts(v []string) {
+	w.arrayHeader(pgtype.TextOID, len(v))
+	for _, s := range v {
+		w.text(s)
+	}
+	w.end()
+}
+
+func (w *wireArgs) int8s(v []int64) {
+	w.arrayHeader(pgtype.Int8OID, len(v))
+	for _, x := range v {
+		w.int8(x)
+	}
+	w.end()
+}
+
+// appendArgs writes appendPG's parameters for a planned batch whose seqs
+// are relative (assign with countsByID), in appendPGParams' order.
+func (c *chatBatch) appendArgs(w *wireArgs, p batchPlan) error {
+	rows := c.rows
+	w.textColumn(rows, func(m *ChatMessage) string { return m.ConversationID })
+	w.int8Column(rows, func(m *ChatMessage) int64 { return m.Seq })
+	w.textColumn(rows, func(m *ChatMessage) string { return m.ServerMsgID })
+	w.textColumn(rows, func(m *ChatMessage) string { return m.ClientMsgID })
+	w.int8Column(rows, func(m *ChatMessage) int64 { return m.SendID })
+	w.int8Column(rows, func(m *ChatMessage) int64 { return m.RecvID })
+	w.int8Column(rows, func(m *ChatMessage) int64 { return m.GroupID })
+	if err := w.int2Column(rows, func(m *ChatMessage) int { return m.SessionType }); err != nil {
+		return err
+	}
+	if err := w.int2Column(rows, func(m *ChatMessage) int { return m.MsgFrom }); err != nil {
+		return err
+	}
+	w.arrayHeader(pgtype.Int4OID, len(rows))
+	for i := range rows {
+		if err := w.int4(rows[i].ContentType); err != nil {
+			return err
+		}
+	}
+	w.end()
+	w.textColumn(rows, func(m *ChatMessage) string { return m.Content })
+	w.textColumn(rows, func(m *ChatMessage) string { return m.SenderNickname })
+	w.textColumn(rows, func(m *ChatMessage) string { return m.SenderFaceURL })
+	if err := w.int2Column(rows, func(m *ChatMessage) int { return m.SenderPlatformID }); err != nil {
+		return err
+	}
+	w.int8Column(rows, func(m *ChatMessage) int64 { return m.CreateTime })
+	w.int8Column(rows, func(m *ChatMessage) int64 { return m.SendTime })
+	w.textColumn(rows, func(m *ChatMessage) string { return m.Ex })
+	w.buf = binary.BigEndian.AppendUint64(w.buf, uint64(c.now))
+	w.end()
+	w.texts(p.ids)
+	w.int8s(p.counts)
+	w.int8s(c.readUser)
+	w.texts(c.readConv)
+	w.int8s(c.readSeq)
+	return nil
+}
+
+// runWirePG is runFastPG's round trip with the parameters written here
+// (see above) for a planned batch with relative seqs and no new
+// conversation; errWireUnfit when the connection's statement does not
+// take them, and nothing was sent.
+func (c *chatBatch) runWirePG(ctx context.Context, pool *pgxpool.Pool, p batchPlan) error {
+	if len(p.newIDs) > 0 || len(p.members) > 0 {
+		return errWireUnfit
+	}
+	w := wireArgsPool.Get().(*wireArgs)
+	defer func() {
+		if cap(w.buf) <= maxPooledWire {
+			w.reset()
+			wireArgsPool.Put(w)
+		}
+	}()
+	w.reset()
+	if err := c.appendArgs(w, p); err != nil {
+		return err
+	}
+	args := w.finish()
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return pgErr(err)
+	}
+	defer conn.Release()
+	sd, err := conn.Conn().Prepare(ctx, appendPGName, appendPG)
+	if err != nil {
+		return pgErr(err)
+	}
+	if !slices.Equal(sd.ParamOIDs, appendPGParams) || len(sd.Fields) != 2 {
+		return errWireUnfit
+	}
+	pl := conn.Conn().PgConn().StartPipeline(ctx)
+	pl.SendQueryStatement(sd, args, binaryFormats, binaryFormats)
+	bases, err := readWireBases(pl)
+	if cerr := pl.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return pgErr(err)
+	}
+	c.rebase(bases)
+	return nil
+}
+
+// readWireBases syncs the pipeline (the implicit transaction commits at
+// the Sync) and reads appendPG's (id, base) rows and the Sync's result:
+// an error at the commit comes with the latter.
+func readWireBases(pl *pgconn.Pipeline) (map[string]int64, error) {
+	if err := pl.Sync(); err != nil {
+		return nil, err
+	}
+	res, err := pl.GetResults()
+	if err != nil {
+		return nil, err
+	}
+	rr, ok := res.(*pgconn.ResultReader)
+	if !ok {
+		return nil, fmt.Errorf("storage: chat batch: unexpected %T from the pipeline", res)
+	}
+	bases := make(map[string]int64)
+	var bad error
+	for rr.NextRow() {
+		v := rr.Values()
+		if len(v) != 2 || len(v[1]) != 8 {
+			bad = errors.New("storage: chat batch: malformed base row")
+			continue
+		}
+		bases[string(v[0])] = int64(binary.BigEndian.Uint64(v[1]))
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, err
+	}
+	if res, err = pl.GetResults(); err != nil {
+		return nil, err
+	}
+	if _, ok := res.(*pgconn.PipelineSync); !ok {
+		return nil, fmt.Errorf("storage: chat batch: unexpected %T instead of the sync", res)
+	}
+	return bases, bad
+}
