@@ -177,8 +177,8 @@ func (p *LedgerPlan) QueueWrite(pl *Pipeline) {
 		pl.Copy("ledger_entries", []string{"account_id", "transfer_id", "amount", "created_at"}, len(b.eAccount), 200,
 			func(i int) []any { return []any{b.eAccount[i], b.eTransfer[i], b.eAmount[i], now} })
 	} else {
-		pl.Exec(insertTransfersPG, []any{b.tIDs, b.tKey, b.tDebit, b.tCredit, b.tAmount, b.tKind, b.tRef, now}, nil)
-		pl.Exec(insertEntriesPG, []any{b.eAccount, b.eTransfer, b.eAmount, now}, nil)
+		pl.Exec(insertTransfersPG, []any{b.tIDs, b.tKey, b.tDebit, b.tCredit, b.tAmount, b.tKind, b.tRef, now,
+			b.eAccount, b.eTransfer, b.eAmount}, nil)
 	}
 	if pl.Dialect() != Postgres {
 		for i, id := range ids {
@@ -187,16 +187,7 @@ func (p *LedgerPlan) QueueWrite(pl *Pipeline) {
 		}
 		return
 	}
-	var hot []int64
-	for _, id := range ids {
-		if id <= maxSystemAccount {
-			hot = append(hot, id)
-		}
-	}
-	if len(hot) > 0 {
-		pl.Query(`SELECT id FROM ledger_accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE`, []any{hot}, func(Rows) error { return nil })
-	}
-	pl.Query(updateBalancesPG, []any{ids, deltas, now}, func(rows Rows) error {
+	pl.Query(updateBalancesPG, []any{ids, deltas, now, hotAccounts(ids)}, func(rows Rows) error {
 		n, err := b.checkBalances(rows)
 		if err != nil {
 			return err
