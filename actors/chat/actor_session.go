@@ -212,10 +212,10 @@ type inbound struct {
 	err     error
 }
 
-// asyncReply is the answer to a request another actor handled; it goes to
-// the session actor (or to a future, for HTTP callers).
+// asyncReply is the answer to a request another actor handled, for a
+// caller that is not a socket (a future); a socket's is queued on it at
+// once (replyTo.send).
 type asyncReply struct {
-	s          *session // the session actor's socket (nil for other callers)
 	name, opID string
 	data       any
 	err        error
@@ -591,8 +591,6 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		if c := a.current; c != nil { // crashed while handling it: answer it
 			c.s.replyErr(c.req.ReqFuncName, c.req.OperationID, errBusy())
 		}
-	case *asyncReply:
-		m.s.reply(m.name, m.opID, m.data, m.err)
 	case *closed:
 		m.s.leave()
 		ctx.Stop(ctx.Self())
@@ -705,11 +703,22 @@ type replyTo struct {
 	name, opID string
 }
 
+// send answers: a socket's answer is queued on the socket from the
+// caller's goroutine (session.reply takes the socket's lock, and reads
+// nothing else its actor owns), not sent to its session actor to be
+// queued there — that hop was an actor message, a mailbox schedule and a
+// wake-up of every acknowledged send. Answers to one socket from one actor
+// keep their order; answers from different actors had none. Other callers
+// (a future) get an *asyncReply.
 func (r replyTo) send(e *Engine, data any, err error) {
+	if r.s != nil {
+		r.s.reply(r.name, r.opID, data, err)
+		return
+	}
 	if r.pid == nil {
 		return
 	}
-	e.root.Send(r.pid, &asyncReply{s: r.s, name: r.name, opID: r.opID, data: data, err: err})
+	e.root.Send(r.pid, &asyncReply{name: r.name, opID: r.opID, data: data, err: err})
 }
 
 // me is the calling user.

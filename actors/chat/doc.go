@@ -49,9 +49,10 @@
 //     *sendsDone → the same actor and ends the count (commits.wg).
 //  7. Answer. The actor's *sendsDone case: Engine.applySends answers the
 //     sender and every resend waiting on it through replyTo.send
-//     (actor_session.go): *asyncReply → session actor, which writes the
-//     SendMessage reply (session.reply, session.push). The actor starts
-//     the next batch (startFlush) before it fans this one out.
+//     (actor_session.go), which queues the SendMessage reply on the
+//     socket from the actor's own goroutine (session.reply,
+//     session.pushOwned; no message to the session actor). The actor
+//     starts the next batch (startFlush) before it fans this one out.
 //  8. Deliver. Engine.deliver (engine.go) takes a *userEvent (evMsgs,
 //     actor_user.go), encodes its frames once (userEvent.prepare) and, for
 //     each recipient online here, Engine.fanOut puts them held on its
