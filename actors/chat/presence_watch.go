@@ -14,9 +14,9 @@ import (
 // stored between them, and no block either way); asking for anyone else
 // answers offline and watches nothing. When a user's sockets come or go on
 // any node, that node publishes the user's id on presenceSubject; every
-// node with watchers of the user first ends the watches of users no longer
-// related (a block, an unfriending, a group left), then works out the
-// status (presence, last seen, the user's "hide" setting) and pushes
+// node with watchers of the user works out the status (presence, last
+// seen, the user's "hide" setting), then ends the watches of users no
+// longer related (a block, an unfriending, a group left) and pushes
 // OnUserStatusChanged to the rest when it changed. A hidden user is
 // offline with no last seen to everyone. A block or an unfriending
 // publishes both users at once, so their watches of each other end then.
@@ -210,13 +210,19 @@ func (e *Engine) onPresence(_ string, data []byte) {
 	}
 	ctx, cancel := e.ctx()
 	defer cancel()
-	if err := e.dropUnrelated(ctx, userID); err != nil {
-		e.log.Warn("presence watchers", "user", userID, "err", err)
-		return
-	}
+	// The status is read before the relations are checked, never after: a
+	// status read after a check could be one the user showed only once the
+	// relation had ended (a watcher who left a group between the two reads
+	// would be told the last seen of someone no longer related to them).
+	// Read this way, what is pushed was the user's status while the watcher
+	// was still related.
 	st, err := e.statuses(ctx, []int64{userID})
 	if err != nil {
 		e.log.Warn("presence status", "user", userID, "err", err)
+		return
+	}
+	if err := e.dropUnrelated(ctx, userID); err != nil {
+		e.log.Warn("presence watchers", "user", userID, "err", err)
 		return
 	}
 	socks := e.cluster.watchers.changed(userID, st[userID])
