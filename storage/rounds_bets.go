@@ -49,27 +49,61 @@ func scanBets(rows Rows, err error) ([]RoundBet, error) {
 	return CollectRows(rows, err, func(r Rows) (RoundBet, error) { return scanBet(r) })
 }
 
-// BetsByBetIDs loads the bets that already carry one of the given keys.
+// StakeKey is the ledger idempotency key of a bet's stake, and
+// KindBetStake its transfer kind. The stake is written in the same
+// transaction as its bet, with the bet's row id as its ref, so the unique
+// index on the ledger's keys is what keeps a bet id to one bet (round_bets
+// has no index of its own on bet_id since 0421), and a bet is found by its
+// bet id through its stake.
+func StakeKey(betID string) string { return "bet:" + betID + ":stake" }
+
+const KindBetStake = "bet"
+
+// betsByStakeKeys selects the bets whose stakes carry the keys bound from
+// $1 on (a list of placeholders on SQLite, an array on PostgreSQL); the
+// CASE keeps the cast away from other kinds' refs.
+func betsByStakeKeys(in string) string {
+	return `SELECT ` + prefixed("b.", betColumns) + ` FROM ledger_transfers t
+		JOIN round_bets b ON b.id = CAST(CASE WHEN t.kind = '` + KindBetStake + `' THEN t.ref END AS BIGINT)
+		WHERE t.idempotency_key ` + in + ` AND t.kind = '` + KindBetStake + `'`
+}
+
+func stakeKeys(betIDs []string) []string {
+	keys := make([]string, len(betIDs))
+	for i, id := range betIDs {
+		keys[i] = StakeKey(id)
+	}
+	return keys
+}
+
+// BetsByBetIDs loads the bets that already carry one of the given keys
+// (the bets the desk placed: found through their stakes).
 func BetsByBetIDs(ctx context.Context, q Querier, betIDs []string) ([]RoundBet, error) {
 	if len(betIDs) == 0 {
 		return nil, nil
 	}
+	keys := stakeKeys(betIDs)
 	if q.Dialect() == Postgres {
 		// One array parameter: no statement with thousands of placeholders.
-		rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets WHERE bet_id = ANY($1)`, betIDs)
+		rows, err := q.Query(ctx, betsByStakeKeys(`= ANY($1)`), keys)
 		return scanBets(rows, err)
 	}
-	args := make([]any, len(betIDs))
-	for i, id := range betIDs {
-		args[i] = id
+	var out []RoundBet
+	for _, c := range chunks(len(keys), 500) {
+		part := keys[c[0]:c[1]]
+		rows, err := q.Query(ctx, betsByStakeKeys(`IN (`+placeholders(len(part), 1)+`)`), anySlice(part)...)
+		bets, err := scanBets(rows, err)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bets...)
 	}
-	rows, err := q.Query(ctx, `SELECT `+betColumns+` FROM round_bets WHERE bet_id IN (`+
-		placeholders(len(args), 1)+`)`, args...)
-	return scanBets(rows, err)
+	return out, nil
 }
 
-// InsertRoundBets stores accepted bets with multi-row INSERTs. ErrConflict
-// when a bet id is already taken (a concurrent duplicate on another node).
+// InsertRoundBets stores accepted bets with multi-row INSERTs. It does not
+// check their bet ids: the desk writes each bet with its stake, whose
+// ledger key is unique (StakeKey).
 func InsertRoundBets(ctx context.Context, q Querier, bets []RoundBet) error {
 	if ptx, ok := PgxTx(q); ok && len(bets) >= 64 {
 		// COPY is the cheapest way into PostgreSQL for a big batch.
@@ -173,13 +207,14 @@ func QueueBetsByBetIDs(pl *Pipeline, betIDs []string, found func([]RoundBet)) {
 		found(bets)
 		return err
 	}
+	keys := stakeKeys(betIDs)
 	if pl.Dialect() == Postgres {
-		pl.Query(`SELECT `+betColumns+` FROM round_bets WHERE bet_id = ANY($1)`, []any{betIDs}, scan)
+		pl.Query(betsByStakeKeys(`= ANY($1)`), []any{keys}, scan)
 		return
 	}
-	for _, c := range chunks(len(betIDs), 500) {
-		part := betIDs[c[0]:c[1]]
-		pl.Query(`SELECT `+betColumns+` FROM round_bets WHERE bet_id IN (`+placeholders(len(part), 1)+`)`, anySlice(part), scan)
+	for _, c := range chunks(len(keys), 500) {
+		part := keys[c[0]:c[1]]
+		pl.Query(betsByStakeKeys(`IN (`+placeholders(len(part), 1)+`)`), anySlice(part), scan)
 	}
 }
 
@@ -190,8 +225,7 @@ const insertBetsPG = `INSERT INTO round_bets (` + betColumns + `)
 		$8::bigint[], $9::smallint[], $10::bigint[], $11::bigint[], $12::bigint[])`
 
 // QueueInsertRoundBets queues InsertRoundBets: COPY for a big batch on
-// PostgreSQL, else one array-bound INSERT; multi-row INSERTs elsewhere. A
-// bet id already taken fails the pipeline with ErrConflict.
+// PostgreSQL, else one array-bound INSERT; multi-row INSERTs elsewhere.
 func QueueInsertRoundBets(pl *Pipeline, bets []RoundBet) {
 	if len(bets) == 0 {
 		return

@@ -3,6 +3,7 @@ package storage_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"testing"
 
 	"kj/storage"
@@ -82,13 +83,16 @@ func TestRoundTransitionsHappenOnce(t *testing.T) {
 		}
 		bet := storage.RoundBet{ID: storage.NewID(), BetID: "k1", UserID: 7, RoundID: r.ID, WindowID: 1,
 			Issue: r.Issue, Content: "BIG", Amount: 500, PlacedAt: 1500}
-		if err := storage.InsertRoundBets(ctx, db, []storage.RoundBet{bet}); err != nil {
+		if err := db.Tx(ctx, func(tx storage.Tx) error { return placeBets(ctx, tx, []storage.RoundBet{bet}) }); err != nil {
 			t.Fatal(err)
 		}
 		again := bet
 		again.ID = storage.NewID()
-		if err := storage.InsertRoundBets(ctx, db, []storage.RoundBet{again}); !errors.Is(err, storage.ErrConflict) {
+		if err := db.Tx(ctx, func(tx storage.Tx) error { return placeBets(ctx, tx, []storage.RoundBet{again}) }); !errors.Is(err, storage.ErrConflict) {
 			t.Fatalf("bet id twice: %v", err)
+		}
+		if got, err := storage.BetsByBetIDs(ctx, db, []string{"k1"}); err != nil || len(got) != 1 || got[0].ID != bet.ID {
+			t.Fatalf("bet k1 found as %+v, %v", got, err)
 		}
 		if ok, _ := storage.FinishRound(ctx, db, r.ID, 3001); ok {
 			t.Fatal("a round with an open bet must not finish")
@@ -147,8 +151,33 @@ func TestRoundLeasesTakeOverAfterExpiry(t *testing.T) {
 	})
 }
 
+// placeBets writes bets with their stakes as the desk does: the bet rows
+// and, through a ledger plan whose keys are fresh, a stake per bet (here
+// from the recharge clearing account, so that no wallet is needed).
+func placeBets(ctx context.Context, tx storage.Tx, bets []storage.RoundBet) error {
+	plan := storage.NewLedgerPlan(1, true)
+	ops := make([]storage.Op, len(bets))
+	for i, b := range bets {
+		ops[i] = storage.Op{Transfers: []storage.Transfer{{Debit: storage.RechargeClearing, Credit: storage.BetsInPlay,
+			Amount: b.Amount, Kind: storage.KindBetStake, Ref: strconv.FormatInt(b.ID, 10), IdempotencyKey: storage.StakeKey(b.BetID)}}}
+	}
+	res, err := plan.Apply(ctx, tx, ops)
+	if err != nil {
+		return err
+	}
+	for _, r := range res {
+		if r.Err != nil {
+			return r.Err
+		}
+	}
+	pl := storage.NewPipeline(tx.Dialect())
+	plan.QueueWrite(pl)
+	storage.QueueInsertRoundBets(pl, bets)
+	return pl.Run(ctx, tx)
+}
+
 // TestRoundBetsInBulk covers the PostgreSQL COPY path of a big batch and
-// its refusal of a taken bet id.
+// its refusal of a taken bet id (by its stake's key).
 func TestRoundBetsInBulk(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		ctx := context.Background()
@@ -160,7 +189,7 @@ func TestRoundBetsInBulk(t *testing.T) {
 			bets = append(bets, storage.RoundBet{ID: storage.NewID(), BetID: id, UserID: 7, RoundID: 1, WindowID: 1,
 				Issue: "i", Content: "SMALL", Amount: int64(100 + i), PlacedAt: 5})
 		}
-		if err := db.Tx(ctx, func(tx storage.Tx) error { return storage.InsertRoundBets(ctx, tx, bets) }); err != nil {
+		if err := db.Tx(ctx, func(tx storage.Tx) error { return placeBets(ctx, tx, bets) }); err != nil {
 			t.Fatal(err)
 		}
 		got, err := storage.BetsByBetIDs(ctx, db, append(ids, "missing"))
@@ -174,7 +203,7 @@ func TestRoundBetsInBulk(t *testing.T) {
 				dup[i].BetID += "-new"
 			}
 		}
-		err = db.Tx(ctx, func(tx storage.Tx) error { return storage.InsertRoundBets(ctx, tx, dup) })
+		err = db.Tx(ctx, func(tx storage.Tx) error { return placeBets(ctx, tx, dup) })
 		if !errors.Is(err, storage.ErrConflict) {
 			t.Fatalf("a taken bet id in a bulk insert: %v", err)
 		}

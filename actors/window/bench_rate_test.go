@@ -113,6 +113,9 @@ func benchDeskAtRate(b *testing.B, rate int, hold time.Duration) {
 	b.ReportMetric(float64(pct(lat, 0.5))/1e6, "p50-ack-ms")
 	b.ReportMetric(float64(pct(lat, 0.99))/1e6, "p99-ack-ms")
 	batches.report(b)
+	if os.Getenv("KJ_BENCH_PLANS") != "" {
+		logPlans(b, pg)
+	}
 
 	settled, settleCPU := benchSettle(b, db, desk, r)
 	if settled != n+rate {
@@ -152,4 +155,96 @@ func benchSettle(b *testing.B, db storage.DB, desk *Desk, r storage.Round) (int,
 		settled += len(bets)
 	}
 	return settled, storagetest.BackendCPUSince(before, storagetest.BackendCPU(b, db))
+}
+
+// logPlans logs, for each statement the pool's connections prepared, how
+// often PostgreSQL planned it anew (custom) and how often it reused its
+// generic plan (KJ_BENCH_PLANS=1): a statement planned on every execution
+// pays the planner each time.
+func logPlans(b *testing.B, pg *storage.PG) {
+	ctx := context.Background()
+	for _, c := range pg.Pool.AcquireAllIdle(ctx) {
+		rows, err := c.Conn().Query(ctx, `SELECT generic_plans, custom_plans, left(regexp_replace(statement, '\s+', ' ', 'g'), 100)
+			FROM pg_prepared_statements WHERE generic_plans + custom_plans > 5 ORDER BY custom_plans DESC`)
+		if err != nil {
+			c.Release()
+			b.Fatal(err)
+		}
+		for rows.Next() {
+			var g, cu int64
+			var st string
+			if err := rows.Scan(&g, &cu, &st); err != nil {
+				b.Fatal(err)
+			}
+			b.Logf("pid %d generic %d custom %d: %s", c.Conn().PgConn().PID(), g, cu, st)
+		}
+		rows.Close()
+		c.Release()
+	}
+}
+
+// BenchmarkW4DeskBatchCPU writes bets through the desk in batches of
+// exactly 32 (the linger's target), one after the other, then settles the
+// round: PostgreSQL's CPU per bet placed and per bet settled without the
+// rate benchmark's spread of batch sizes, which moves its figure by more
+// than a change of a few µs a bet does on a shared box.
+//
+//	go test -run '^$' -bench W4DeskBatchCPU -benchtime 1x ./actors/window/
+func BenchmarkW4DeskBatchCPU(b *testing.B) {
+	const size, batches = 32, 150
+	for range b.N {
+		db := storagetest.Postgres(b)
+		pg, ok := db.(*storage.PG)
+		if !ok {
+			b.Skip("needs PostgreSQL's pool")
+		}
+		fake, mb, quiet := clock.NewFake(t0), bus.NewMemory(), slog.New(slog.NewTextHandler(io.Discard, nil))
+		desk := NewDesk(db, StoreLedger{}, fake, mb, quiet, 1000)
+		rules := storage.RoundWindow{OddsBP: 19800, MinBet: 100, MaxBet: 100000, BettingMs: 3600000, DrawingMs: 10000, RestMs: 20000}
+		ctx := context.Background()
+		if err := storage.EnsureRoundWindows(ctx, db, 1, rules, ms(t0)); err != nil {
+			b.Fatal(err)
+		}
+		r := storage.Round{ID: storage.NewID(), WindowID: 1, Seq: 1, Issue: "batch-1", State: storage.RoundOpen,
+			StartsAt: ms(t0), BettingEndsAt: ms(t0) + 3600000, DrawingEndsAt: ms(t0) + 3610000, RestEndsAt: ms(t0) + 3630000,
+			OddsBP: 19800, MinBet: 100, MaxBet: 100000, Seed: "00", SeedHash: "x"}
+		if err := storage.CreateRound(ctx, db, r); err != nil {
+			b.Fatal(err)
+		}
+		players := seedPlayers(b, db, 4000, 10_000_000)
+		n := 0
+		write := func(count int) {
+			for range count {
+				batch := make([]*betCall, size)
+				for j := range batch {
+					batch[j] = &betCall{reqs: []BetRequest{{UserID: players[n%len(players)], WindowID: 1, Issue: r.Issue,
+						Content: Contents[n%4], Amount: 100 + int64(n%50)*10, BetID: fmt.Sprintf("bat-%d", n), ArrivedAt: fake.Now()}},
+						res: make(chan betResult, 1)}
+					n++
+				}
+				desk.write(batch)
+				for _, c := range batch {
+					if res := <-c.res; res.err != nil {
+						b.Fatal(res.err)
+					}
+				}
+			}
+		}
+		write(20) // warm-up: connections and prepared statements
+		before := storagetest.BackendCPU(b, pg)
+		b.ResetTimer()
+		write(batches)
+		b.StopTimer()
+		cpu := storagetest.BackendCPUSince(before, storagetest.BackendCPU(b, pg))
+		settled, settleCPU := benchSettle(b, db, desk, r)
+		if settled != n {
+			b.Fatalf("settled %d bets, placed %d", settled, n)
+		}
+		place, settle := float64(cpu.Microseconds())/float64(size*batches), float64(settleCPU.Microseconds())/float64(settled)
+		b.ReportMetric(place, "pg-cpu-us/bet")
+		b.ReportMetric(settle, "settle-pg-cpu-us/bet")
+		b.ReportMetric(place+settle, "pg-cpu-us/bet-total")
+		desk.Close()
+		mb.Close()
+	}
 }

@@ -88,8 +88,9 @@ func ValidBetID(s string) bool {
 	return true
 }
 
-// StakeKey is the ledger idempotency key of a bet's stake.
-func StakeKey(betID string) string { return "bet:" + betID + ":stake" }
+// StakeKey is the ledger idempotency key of a bet's stake, whose unique
+// index keeps a bet id to one bet.
+func StakeKey(betID string) string { return storage.StakeKey(betID) }
 
 // Desk is this node's writer of round money: it accepts bets and settles
 // rounds, each batch in one store transaction, posting through the ledger in
@@ -488,8 +489,8 @@ func (d *Desk) write(batch []*betCall) {
 // accept judges and writes one batch inside tx, returning each call's result.
 //
 // A first attempt does not look up its bet ids: a resend is rare, and a
-// stored bet id fails the batch's writes on the unique indexes (the bet's,
-// and its stake's key), with ErrConflict, which tx retries, or, where the
+// stored bet id fails the batch's writes on the unique index of its
+// stake's ledger key, with ErrConflict, which tx retries, or, where the
 // first attempt refused it, is found by a lookup of the refused ids only
 // (errBetIDRaced, retried); every later
 // attempt (lookup) reads the stored bets first and answers resends from
@@ -669,10 +670,10 @@ func (d *Desk) accept(ctx context.Context, tx storage.Tx, batch []*betCall, look
 	}
 
 	// A first attempt judged resends as new bets. One that was accepted
-	// failed the writes on the unique indexes; one that was refused (the
-	// round closed since, the balance it spent, another player's id) wrote
-	// nothing, so look those ids up: if one is stored, the batch runs
-	// again with the lookup and answers it as a resend.
+	// failed the writes on the unique index of the stakes' keys; one that
+	// was refused (the round closed since, the balance it spent, another
+	// player's id) wrote nothing, so look those ids up: if one is stored,
+	// the batch runs again with the lookup and answers it as a resend.
 	if !lookup {
 		var refused []string
 		for i, c := range batch {

@@ -12,10 +12,10 @@ import (
 
 // Transfer kinds a round posts (shown in the points details).
 const (
-	KindStake  = "bet"        // wallet → bets-in-play when a bet is accepted
-	KindReturn = "bet_return" // bets-in-play → wallet: a winner's stake back
-	KindWin    = "bet_win"    // house → wallet: a winner's gain (payout − stake)
-	KindLose   = "bet_lose"   // bets-in-play → house: a loser's stake
+	KindStake  = storage.KindBetStake // wallet → bets-in-play when a bet is accepted
+	KindReturn = "bet_return"         // bets-in-play → wallet: a winner's stake back
+	KindWin    = "bet_win"            // house → wallet: a winner's gain (payout − stake)
+	KindLose   = "bet_lose"           // bets-in-play → house: a loser's stake
 )
 
 // ErrInsufficientBalance refuses a bet the wallet cannot cover.
