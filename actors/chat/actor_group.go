@@ -118,6 +118,7 @@ func (a *groupActor) receive(ctx actor.Context) {
 		if len(fresh) > 0 {
 			e.deliver(a.memberList(), &userEvent{Kind: evMsgs, Conv: a.convID, Msgs: fresh, Skip: skip})
 		}
+		releaseAcks(&a.pipe)
 	case *opDone:
 		a.pipe.landed(m.owner, a)
 		a.rules = groupRules{} // reloaded on the next send

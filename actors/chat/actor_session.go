@@ -543,6 +543,14 @@ func (s *session) reply(name, opID string, data any, err error) {
 	s.pushOwned(p)
 }
 
+// replyHeld queues a successful answer without waking a writer (see
+// pushHeld): the flush of the socket's user, or the caller, releases it.
+func (s *session) replyHeld(name, opID string, data any) {
+	p := getFrame()
+	*p = appendReplyData((*p)[:0], name, opID, data, 0, "")
+	s.enqueue(outFrame{b: *p, pool: p}, false)
+}
+
 func (s *session) replyErr(name, opID string, err error) {
 	var he *apierr.Error
 	if !errors.As(err, &he) {

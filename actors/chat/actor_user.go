@@ -98,6 +98,9 @@ type userEntry struct {
 	// goroutine and flusher.add use it, never at once for one user: add
 	// runs only when no flush is due (flushDue), run only while one is.
 	flushedAt atomic.Int64
+	// flushesTold counts the flushes the flusher told the actor of: an
+	// acknowledgement queued held waits for the next (releaseAcks).
+	flushesTold atomic.Uint64
 }
 
 func (u *userEntry) sockets() []*session {

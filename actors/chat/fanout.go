@@ -68,6 +68,7 @@ func makeFlusher(window, interval time.Duration, send func(*userEntry)) *flusher
 // add lists u for the next flush.
 func (f *flusher) add(u *userEntry) {
 	if f.window <= 0 {
+		u.flushesTold.Add(1)
 		f.send(u)
 		return
 	}
@@ -155,6 +156,7 @@ func (f *flusher) flushDue(due []*userEntry, now time.Duration) {
 
 func (f *flusher) flush(u *userEntry, now time.Duration) {
 	u.flushedAt.Store(int64(now))
+	u.flushesTold.Add(1)
 	f.send(u)
 }
 
