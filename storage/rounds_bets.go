@@ -49,14 +49,14 @@ func scanBets(rows Rows, err error) ([]RoundBet, error) {
 	return CollectRows(rows, err, func(r Rows) (RoundBet, error) { return scanBet(r) })
 }
 
-// StakeKey is the ledger idempotency key of a bet's stake, and
-// KindBetStake its transfer kind. The stake is written in the same
-// transaction as its bet, with the bet's row id as its ref, so the unique
-// index on the ledger's keys is what keeps a bet id to one bet (round_bets
-// has no index of its own on bet_id since 0421), and a bet is found by its
-// bet id through its stake.
+// StakeKey is the ledger idempotency key of a bet's stake. The stake is
+// written in the same transaction as its bet, with the bet's row id as its
+// ref, so the unique index on the ledger's keys is what keeps a bet id to
+// one bet (round_bets has no index of its own on bet_id since 0421), and a
+// bet is found by its bet id through its stake.
 func StakeKey(betID string) string { return "bet:" + betID + ":stake" }
 
+// KindBetStake is the transfer kind of a bet's stake (wallet → bets in play).
 const KindBetStake = "bet"
 
 // betsByStakeKeys selects the bets whose stakes carry the keys bound from
