@@ -51,8 +51,12 @@
 //     sender and every resend waiting on it through replyTo.send
 //     (actor_session.go), which queues the SendMessage reply on the
 //     socket from the actor's own goroutine (session.reply,
-//     session.pushOwned; no message to the session actor). The actor
-//     starts the next batch (startFlush) before it fans this one out.
+//     session.pushOwned; no message to the session actor). A new
+//     message's reply is queued held (Engine.holdAck, session.replyHeld)
+//     for the sender's flush in step 9 to take out with its conversation
+//     frame in one write; releaseAcks, after step 8, releases the socket
+//     when no flush was told meanwhile. The actor starts the next batch
+//     (startFlush) before it fans this one out.
 //  8. Deliver. Engine.deliver (engine.go) takes a *userEvent (evMsgs,
 //     actor_user.go), encodes its frames once (userEvent.prepare) and, for
 //     each recipient online here, Engine.fanOut puts them held on its
