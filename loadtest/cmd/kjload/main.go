@@ -6,6 +6,7 @@
 //	go run ./loadtest/cmd/kjload -workload W2 -runs 3    # median of three runs
 //	go run ./loadtest/cmd/kjload -workload W2 -steps 250,500 -profile /tmp/p  # low steps only, profiles and a trace of each
 //	go run ./loadtest/cmd/kjload -workload W1 -smoke     # seconds, tiny scale
+//	KJLOAD_GENERATOR_PROFILE=/tmp/g go run ./loadtest/cmd/kjload -workload W4 -steps 1000 -peer floor  # the generator's CPU profile of each step
 //	go run ./loadtest/cmd/kjload -workload C1            # failover: 3 nodes behind HAProxy, one killed
 //	go run ./loadtest/cmd/kjload fixture -users 1000 -out accounts.json
 //	go run ./loadtest/cmd/kjload k6 -k6 bin/k6 loadtest/k6/login.js
