@@ -377,10 +377,9 @@ func TestChatBatchSteadyStateWritesEveryColumn(t *testing.T) {
 			conv string
 			want int64
 		}{{1, x.Conversation.ID, 3}, {2, x.Conversation.ID, 2}, {3, y.Conversation.ID, 3}, {4, y.Conversation.ID, 2}} {
-			var seq int64
-			if err := db.QueryRow(ctx, `SELECT read_seq FROM chat_user_conversations WHERE user_id = $1 AND conversation_id = $2`,
-				r.user, r.conv).Scan(&seq); err != nil || seq != r.want {
-				t.Fatalf("user %d read seq %d (%v), want %d", r.user, seq, err, r.want)
+			uc, err := storage.ChatUserConversationByID(ctx, db, r.user, r.conv)
+			if err != nil || uc.ReadSeq != r.want {
+				t.Fatalf("user %d read seq %d (%v), want %d", r.user, uc.ReadSeq, err, r.want)
 			}
 		}
 		// A resend of x2 beside a new message: the dup is the stored one.
