@@ -189,9 +189,13 @@ func DayFiguresBetween(ctx context.Context, q Querier, from, to int64) (DayFigur
 }
 
 // Transfer kinds of the rounds (actors/window posts them; repeated here so
-// the dashboard's query names them without importing the windows).
+// the dashboard's query names them without importing the windows). Rounds
+// settled before the one-transfer settlement carry bet_lose per loser and
+// bet_return + bet_win (the gain) per winner; later ones one
+// KindBetStakesSettled per settlement transaction and bet_win (the whole
+// payout) per winner. Both stay in the ledger and are read alike.
 const (
-	kindStake  = "bet"
+	kindStake  = KindBetStake
 	kindReturn = "bet_return"
 	kindWin    = "bet_win"
 	kindLose   = "bet_lose"
@@ -199,9 +203,9 @@ const (
 
 // WindowFigures are a window's bets and the house result in a time range,
 // from the ledger: Staked is the stakes taken, PaidOut what went back to
-// winners (stake and gain), House what the house account gained (lost
-// stakes minus winners' gains) — summed over every window and all time it
-// is the house account's balance.
+// winners (stake and gain) and refunds, House what the house account
+// gained (settled stakes minus payouts) — summed over every window and all
+// time it is the house account's balance.
 type WindowFigures struct {
 	WindowID int64
 	Bets     int64
@@ -212,18 +216,34 @@ type WindowFigures struct {
 
 // WindowFiguresBetween reads each window's figures of the transfers made in
 // [from, to) (unix ms); windows without any are left out.
+//
+// PaidOut is bet_return + bet_win: a refund, or an old winner's stake back
+// and gain, or a new winner's whole payout. House is bet_lose +
+// bet_stakes_settled − bet_win: an old round's lost stakes minus the
+// winners' gains, a new round's settled stakes (winners' too) minus the
+// whole payouts — the same sum, since a winner's payout is its stake plus
+// its gain, and each bet is settled under one of the two.
 func WindowFiguresBetween(ctx context.Context, q Querier, from, to int64) ([]WindowFigures, error) {
-	// A bet's transfers carry the bet's row id as ref; the CASE keeps the
-	// cast away from other kinds' refs (order numbers).
-	rows, err := q.Query(ctx, `SELECT b.window_id,
-			SUM(CASE WHEN t.kind = $3 THEN 1 ELSE 0 END),
-			SUM(CASE WHEN t.kind = $3 THEN t.amount ELSE 0 END),
-			SUM(CASE WHEN t.kind = $4 OR t.kind = $5 THEN t.amount ELSE 0 END),
-			SUM(CASE WHEN t.kind = $6 THEN t.amount WHEN t.kind = $5 THEN -t.amount ELSE 0 END)
-		FROM ledger_transfers t
-		JOIN round_bets b ON b.id = CAST(CASE WHEN t.kind IN ($3, $4, $5, $6) THEN t.ref END AS BIGINT)
-		WHERE t.kind IN ($3, $4, $5, $6) AND t.created_at >= $1 AND t.created_at < $2
-		GROUP BY b.window_id ORDER BY b.window_id`, from, to, kindStake, kindReturn, kindWin, kindLose)
+	// A bet's transfers carry the bet's row id as ref, a settlement's
+	// stakes transfer the round's id; the CASEs keep the casts away from
+	// other kinds' refs (order numbers).
+	rows, err := q.Query(ctx, `SELECT w,
+			SUM(CASE WHEN kind = $3 THEN 1 ELSE 0 END),
+			SUM(CASE WHEN kind = $3 THEN amount ELSE 0 END),
+			SUM(CASE WHEN kind = $4 OR kind = $5 THEN amount ELSE 0 END),
+			SUM(CASE WHEN kind = $6 OR kind = $7 THEN amount WHEN kind = $5 THEN -amount ELSE 0 END)
+		FROM (
+			SELECT b.window_id AS w, t.kind AS kind, t.amount AS amount
+			FROM ledger_transfers t
+			JOIN round_bets b ON b.id = CAST(CASE WHEN t.kind IN ($3, $4, $5, $6) THEN t.ref END AS BIGINT)
+			WHERE t.kind IN ($3, $4, $5, $6) AND t.created_at >= $1 AND t.created_at < $2
+			UNION ALL
+			SELECT r.window_id, t.kind, t.amount
+			FROM ledger_transfers t
+			JOIN rounds r ON r.id = CAST(CASE WHEN t.kind = $7 THEN t.ref END AS BIGINT)
+			WHERE t.kind = $7 AND t.created_at >= $1 AND t.created_at < $2
+		) x
+		GROUP BY w ORDER BY w`, from, to, kindStake, kindReturn, kindWin, kindLose, KindBetStakesSettled)
 	return CollectRows(rows, err, func(r Rows) (WindowFigures, error) {
 		var w WindowFigures
 		return w, r.Scan(&w.WindowID, &w.Bets, &w.Staked, &w.PaidOut, &w.House)

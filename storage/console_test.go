@@ -123,6 +123,15 @@ func TestDashboardFiguresReconcileWithTheLedger(t *testing.T) {
 			{ID: storage.NewID(), BetID: "l1", UserID: b.ID, RoundID: 1, WindowID: 1, Issue: "1", Content: "SMALL", Amount: 400, PlacedAt: 1800},
 			{ID: storage.NewID(), BetID: "l2", UserID: a.ID, RoundID: 2, WindowID: 2, Issue: "1", Content: "SMALL", Amount: 250, PlacedAt: 2600},
 		}
+		// And a later round of window 1, settled the way rounds are now:
+		// one transfer of all its stakes to the house, the winner's whole
+		// payout from the house, nothing of the loser's own.
+		bets = append(bets,
+			storage.RoundBet{ID: storage.NewID(), BetID: "w3", UserID: b.ID, RoundID: 3, WindowID: 1, Issue: "2", Content: "BIG", Amount: 500, PlacedAt: 2700},
+			storage.RoundBet{ID: storage.NewID(), BetID: "l3", UserID: a.ID, RoundID: 3, WindowID: 1, Issue: "2", Content: "SMALL", Amount: 300, PlacedAt: 2700})
+		if err := storage.CreateRound(ctx, db, storage.Round{ID: 3, WindowID: 1, Seq: 2, Issue: "2", State: storage.RoundSettled, OddsBP: 19800}); err != nil {
+			t.Fatal(err)
+		}
 		db.Tx(ctx, func(tx storage.Tx) error { return storage.InsertRoundBets(ctx, tx, bets) })
 		wa, wb := storage.Wallet(a.ID), storage.Wallet(b.ID)
 		ref := func(i int) string { return strconv.FormatInt(bets[i].ID, 10) }
@@ -152,6 +161,14 @@ func TestDashboardFiguresReconcileWithTheLedger(t *testing.T) {
 		}, 0); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := storage.CommitLedgerBatch(ctx, db, 2700, []storage.Op{
+			op(tr(wb, storage.BetsInPlay, 500, "bet", ref(3), "s3")),
+			op(tr(wa, storage.BetsInPlay, 300, "bet", ref(4), "s4")),
+			op(tr(storage.BetsInPlay, storage.House, 800, storage.KindBetStakesSettled, "3", storage.StakesSettledKey(3, bets[3].ID, bets[4].ID))),
+			op(tr(storage.House, wb, 990, "bet_win", ref(3), "win3")),
+		}, 0); err != nil {
+			t.Fatal(err)
+		}
 		storagetest.CheckLedger(t, db)
 
 		day1, err := storage.DayFiguresBetween(ctx, db, 1000, 2000)
@@ -163,7 +180,7 @@ func TestDashboardFiguresReconcileWithTheLedger(t *testing.T) {
 			t.Fatalf("day one %+v, want %+v", day1, want1)
 		}
 		day2, _ := storage.DayFiguresBetween(ctx, db, 2000, 3000)
-		want2 := storage.DayFigures{Registrations: 1, ActiveUsers: 1, ExchangeCount: 1, ExchangeTotal: 2000}
+		want2 := storage.DayFigures{Registrations: 1, ActiveUsers: 2, ExchangeCount: 1, ExchangeTotal: 2000}
 		if day2 != want2 {
 			t.Fatalf("day two %+v, want %+v", day2, want2)
 		}
@@ -177,8 +194,15 @@ func TestDashboardFiguresReconcileWithTheLedger(t *testing.T) {
 		for _, w := range all {
 			house += w.House
 		}
-		if len(all) != 2 || all[1] != (storage.WindowFigures{WindowID: 2, Bets: 1, Staked: 250, House: 250}) {
+		// Window 1 over all time: the old round's figures and the new one's
+		// (2 bets, 800 staked, 990 paid, the house 800 − 990) add up.
+		if len(all) != 2 || all[0] != (storage.WindowFigures{WindowID: 1, Bets: 4, Staked: 2200, PaidOut: 2970, House: -770}) ||
+			all[1] != (storage.WindowFigures{WindowID: 2, Bets: 1, Staked: 250, House: 250}) {
 			t.Fatalf("all windows %+v", all)
+		}
+		if w2, err := storage.WindowFiguresBetween(ctx, db, 2650, 3000); err != nil || len(w2) != 1 ||
+			w2[0] != (storage.WindowFigures{WindowID: 1, Bets: 2, Staked: 800, PaidOut: 990, House: -190}) {
+			t.Fatalf("the new round's window %+v %v", w2, err)
 		}
 		if got := balance(t, db, storage.House); house != got {
 			t.Fatalf("the windows' house results sum to %d, the house account holds %d", house, got)

@@ -59,6 +59,22 @@ func StakeKey(betID string) string { return "bet:" + betID + ":stake" }
 // KindBetStake is the transfer kind of a bet's stake (wallet → bets in play).
 const KindBetStake = "bet"
 
+// KindBetStakesSettled is the transfer kind of the stakes of the bets one
+// settlement transaction settled (bets in play → house, ref the round's
+// id): one transfer for them all, winners' and losers' alike, so a loser
+// costs no ledger row of its own and a winner one (the whole payout,
+// house → wallet).
+const KindBetStakesSettled = "bet_stakes_settled"
+
+// StakesSettledKey is the ledger idempotency key of the stakes transfer of
+// the bets a settlement transaction settled, firstID and lastID the lowest
+// and highest of their row ids. It is written only together with those
+// bets leaving their open state, and a bet leaves it once, so no two
+// transactions that commit share a set of bets, nor, therefore, a key.
+func StakesSettledKey(roundID, firstID, lastID int64) string {
+	return "round:" + strconv.FormatInt(roundID, 10) + ":settle:" + strconv.FormatInt(firstID, 10) + "-" + strconv.FormatInt(lastID, 10)
+}
+
 // betsByStakeKeys selects the bets whose stakes carry the keys bound from
 // $1 on (a list of placeholders on SQLite, an array on PostgreSQL); the
 // CASE keeps the cast away from other kinds' refs.
@@ -257,8 +273,9 @@ func QueueInsertRoundBets(pl *Pipeline, bets []RoundBet) {
 // (another node's settlement of the same bets, committed meanwhile, leaves
 // them out), and found gets exactly the bets this statement changed, as
 // settled — the ones whose payouts the caller posts in the same
-// transaction. On PostgreSQL the same statement reads their wallets into
-// plan. Only the bets of part's players are picked (see BetPart).
+// transaction. On PostgreSQL the same statement reads the wallets of those
+// that pay into plan. Only the bets of part's players are picked (see
+// BetPart).
 func QueueSettleOpenBets(pl *Pipeline, plan *LedgerPlan, roundID int64, part BetPart, limit int, winners []string, oddsBP, now int64, found func([]RoundBet)) {
 	if len(winners) == 0 {
 		winners = []string{""}
@@ -307,8 +324,10 @@ func openBetsOfRound(part BetPart) string {
 }
 
 // queueCloseOpenBetsPG settles with set ($3 the time), returning the bets
-// with their wallets' kind and balance (0, 0: no wallet), which it notes
-// in plan.
+// with their wallets' kind and balance (0, 0: no wallet, or a bet that
+// pays nothing), which it notes in plan. Only a bet with a payout moves
+// its wallet (a loser's stake goes to the house in the transaction's one
+// stakes transfer), so only those wallets are read.
 func queueCloseOpenBetsPG(pl *Pipeline, plan *LedgerPlan, part BetPart, set string, args []any, found func([]RoundBet)) {
 	cols := "s." + strings.Join(strings.Split(strings.Join(strings.Fields(betColumns), ""), ","), ", s.")
 	pl.Query(`WITH s AS (
@@ -317,7 +336,7 @@ func queueCloseOpenBetsPG(pl *Pipeline, plan *LedgerPlan, part BetPart, set stri
 			RETURNING b.*
 		)
 		SELECT `+cols+`, COALESCE(a.kind, 0), COALESCE(a.balance, 0)
-		FROM s LEFT JOIN ledger_accounts a ON a.id = s.user_id ORDER BY s.id`, args,
+		FROM s LEFT JOIN ledger_accounts a ON a.id = s.user_id AND s.payout > 0 ORDER BY s.id`, args,
 		func(rows Rows) error {
 			var bets []RoundBet
 			for rows.Next() {

@@ -12,10 +12,24 @@ import (
 
 // Transfer kinds a round posts (shown in the points details).
 const (
-	KindStake  = storage.KindBetStake // wallet → bets-in-play when a bet is accepted
-	KindReturn = "bet_return"         // bets-in-play → wallet: a winner's stake back
-	KindWin    = "bet_win"            // house → wallet: a winner's gain (payout − stake)
-	KindLose   = "bet_lose"           // bets-in-play → house: a loser's stake
+	KindStake = storage.KindBetStake // wallet → bets-in-play when a bet is accepted
+	// bets-in-play → wallet: a voided round's stake back (key
+	// bet:<betId>:refund); rounds settled before the one-transfer
+	// settlement also gave a winner's stake back with it (key
+	// bet:<betId>:return).
+	KindReturn = "bet_return"
+	// house → wallet: a winner's whole payout (key bet:<betId>:win); in
+	// rounds settled before the one-transfer settlement, only the gain
+	// (payout − stake), beside a bet_return of the stake.
+	KindWin = "bet_win"
+	// bets-in-play → house: the stakes of every bet one settlement
+	// transaction settled, won or lost, in one transfer (ref the round's
+	// id, key stakesSettledKey), so that a loser costs no ledger row.
+	KindStakesSettled = storage.KindBetStakesSettled
+	// bets-in-play → house: one loser's stake (key bet:<betId>:lose), only
+	// in rounds settled before the one-transfer settlement; still read by
+	// the console's figures (storage.WindowFiguresBetween).
+	KindLose = "bet_lose"
 )
 
 // ErrInsufficientBalance refuses a bet the wallet cannot cover.
