@@ -48,7 +48,7 @@ func (ev *userEvent) prepare() {
 		ev.frames = make([][]byte, len(ev.Msgs))
 		for i, m := range ev.Msgs {
 			m.encode()
-			ev.frames[i] = encodeReply("OnRecvNewMessage", "", rawJSON(m.encoded), 0, "")
+			ev.frames[i] = m.frame // every recipient writes the message's own frame
 		}
 		if len(ev.Skip) != len(ev.Msgs) {
 			ev.Skip = make([]int64, len(ev.Msgs))
@@ -549,7 +549,7 @@ func (a *userActor) renderItem(store *lazyContext, st *convState, it *Conversati
 	if st.party == "" {
 		st.party = storage.FormatID(convPartyID(st.row))
 	}
-	fillConversationItem(it, st.row, st.meta, st.latest, st.party)
+	fillConversationItem(it, st.row, st.meta, st.latest, st.party, true)
 }
 
 // pushOwned writes a framePool buffer to the user's sockets: handed to the

@@ -90,9 +90,10 @@ func (p *pipeline) landed(owner, self any) {
 // it sent last (its acknowledgement was lost); an older resend is answered
 // by the store's unique index on clientMsgID just the same. Each message
 // kept is a copy made before it is fanned out, so it does not hold the
-// encoded forms the fan-out attaches to the original (~1.5 KB, kept alive
-// only by the conversations' latest messages). An actor lives as long as
-// its conversation is busy: at 256 with the encoded forms, a node running
+// encoded forms the fan-out attaches to the original (~0.9 KB, ~1.8 for a
+// group's message, kept alive only by the conversations' latest
+// messages). An actor lives as long as its conversation is busy: at 256
+// with the encoded forms, a node running
 // W2's 5,000 busy pairs held ~1 GB of them after two minutes, and the
 // collector's work grew with it.
 const recentMessages = 32
@@ -369,8 +370,8 @@ func (e *Engine) applySends(p *pipeline, d *sendsDone) ([]*Message, []int64) {
 				skip = append(skip, it.skip)
 				e.delivery.pushed.add(r.msg)
 				// Encoded once, here, before the reply and the fan-out
-				// take it: the acknowledgement and every push share the
-				// JSON (encodeReply, userEvent.prepare).
+				// take it: the acknowledgement and every push share its
+				// escaped JSON (appendReplyData, userEvent.prepare).
 				r.msg.encode()
 				held = e.holdAck(p, it.reply, r.msg)
 			}

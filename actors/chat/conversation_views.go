@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 
 	"kj/storage"
@@ -68,13 +67,17 @@ func (e *Engine) convMetas(ctx context.Context, userID int64, rows []storage.Cha
 // conversationItem renders one conversation of a user.
 func conversationItem(r storage.ChatUserConversation, meta convMeta, latest *Message) *ConversationItem {
 	it := new(ConversationItem)
-	fillConversationItem(it, r, meta, latest, "")
+	fillConversationItem(it, r, meta, latest, "", false)
 	return it
 }
 
 // fillConversationItem renders one conversation of a user into it; id is
 // the peer's or group's id as text when the caller has it ("": made here).
-func fillConversationItem(it *ConversationItem, r storage.ChatUserConversation, meta convMeta, latest *Message, id string) {
+// With wire, the item is for appendConversationPush, latest beside it: a
+// fanned-out latest message (Message.encode) is left out of LatestMsg and
+// spliced into the frame from its escaped forms, so a push makes no string
+// of it.
+func fillConversationItem(it *ConversationItem, r storage.ChatUserConversation, meta convMeta, latest *Message, id string, wire bool) {
 	*it = ConversationItem{
 		ConversationID: r.ConversationID, ConversationType: r.SessionType, ShowName: meta.showName,
 		FaceURL: meta.faceURL, RecvMsgOpt: r.RecvOpt, UnreadCount: max(0, r.Unread), GroupAtType: r.AtType, IsPinned: r.IsPinned,
@@ -91,14 +94,8 @@ func fillConversationItem(it *ConversationItem, r storage.ChatUserConversation, 
 		it.GroupID = id
 	}
 	if latest != nil {
-		switch {
-		case latest.encodedText != "":
-			it.LatestMsg = latest.encodedText
-		case latest.encoded != nil:
-			it.LatestMsg = string(latest.encoded)
-		default:
-			b, _ := json.Marshal(latest)
-			it.LatestMsg = string(b)
+		if !wire || latest.escaped == nil {
+			it.LatestMsg = latest.jsonText()
 		}
 		it.LatestMsgSendTime = latest.SendTime
 	}

@@ -754,17 +754,3 @@ func appendMessageJSON(out []byte, m *Message) ([]byte, bool) {
 	}
 	return append(out, '}'), true
 }
-
-// messageJSONLen is about the length of appendMessageJSON's output for m
-// (exact for ASCII), to size its buffer.
-func messageJSONLen(m *Message) int {
-	n := 400 // the keys and numbers
-	for _, s := range [...]string{m.ClientMsgID, m.ServerMsgID, m.SendID, m.RecvID, m.SenderNickname, m.SenderFaceURL,
-		m.GroupID, m.Content, m.AttachedInfo, m.Ex, m.LocalEx} {
-		n += escapedLen(unsafeBytes(s))
-	}
-	if m.TextElem != nil {
-		n += escapedLen(unsafeBytes(m.TextElem.Content))
-	}
-	return n
-}

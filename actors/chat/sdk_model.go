@@ -99,16 +99,21 @@ type Message struct {
 	Reactions []MessageReaction `json:"reactions,omitempty"`
 	EditTime  int64             `json:"editTime,omitempty"`
 
-	// encoded is the message's JSON, made once when it is fanned out and
-	// shared by every recipient's push and conversation item.
-	encoded []byte
-	// encodedText is encoded as a string (a conversation's latestMsg),
-	// made once so recipients share it instead of copying it each.
-	encodedText string
-	// latestWire is encoded as it sits in a conversation push frame: a
-	// string inside the data string, so escaped twice. Made with encoded,
-	// it spares every recipient re-escaping the message (W3 profile:
-	// encoding the per-member conversation frame was ~28 % of the server).
+	// frame is the message's OnRecvNewMessage push frame, made once when
+	// it is fanned out (encode) and written as it is to every recipient's
+	// sockets. escaped is the message's JSON inside it, escaped once as it
+	// sits in a frame's data string: the acknowledgement copies it instead
+	// of escaping the JSON again, and a conversation push escapes it once
+	// more for its latestMsg. The JSON itself is not kept: it was ~0.6 KB
+	// a message that only the conversation list read (jsonText makes it).
+	frame   []byte
+	escaped []byte
+	// latestWire is the message as it sits in a conversation push frame: a
+	// string inside the data string, so escaped twice. Made with frame for
+	// a group's message only, whose members' pushes all carry it (W3
+	// profile: escaping the per-member conversation frame was ~28 % of the
+	// server); a 1:1 message's two pushes escape escaped each instead of
+	// keeping ~0.9 KB more per message.
 	latestWire []byte
 }
 

@@ -293,7 +293,8 @@ func decodeInto(v []byte, name string, dst any) error {
 // written by hand: encoding/json's reflection over Reply, the copy of the
 // data into Reply.Data and the buffer it grows were a third of the
 // allocations of an acknowledged send (BenchmarkSendPath). A message
-// whose JSON was made already (Message.encode) is not encoded again.
+// whose frame was made already (Message.encode) is not encoded or escaped
+// again: its escaped JSON is copied in.
 func encodeReply(event, opID string, data any, code int, msg string) []byte {
 	return appendReplyData(nil, event, opID, data, code, msg)
 }
@@ -307,11 +308,16 @@ func appendReplyData(out []byte, event, opID string, data any, code int, msg str
 	case rawJSON:
 		body = d
 	case *Message:
-		// encoded is set before the message is handed to another actor
+		// escaped is set before the message is handed to another actor
 		// (Message.encode), never after: reading it here is no race.
-		if body = d.encoded; body == nil {
-			body = marshalData(d, &code, &msg)
+		if d.escaped != nil {
+			if need := len(out) + len(d.escaped) + 2*(len(event)+len(opID)+len(msg)) + 64; cap(out) < need {
+				out = append(make([]byte, 0, need), out...)
+			}
+			out = append(appendReplyHead(out, event, code, msg), d.escaped...)
+			return appendReplyTail(out, opID)
 		}
+		body = marshalData(d, &code, &msg)
 	default:
 		body = marshalData(d, &code, &msg)
 	}
@@ -334,36 +340,71 @@ func marshalData(data any, code *int, msg *string) []byte {
 // appendReply appends the frame of a Reply whose data is body (JSON, or
 // nil for the empty string), as encoding/json renders it.
 func appendReply(out []byte, event, opID string, body []byte, code int, msg string) []byte {
+	out = appendEscaped(appendReplyHead(out, event, code, msg), body)
+	return appendReplyTail(out, opID)
+}
+
+// appendReplyHead appends a reply frame's fields up to the opening quote
+// of its data string.
+func appendReplyHead(out []byte, event string, code int, msg string) []byte {
 	out = append(out, `{"event":"`...)
 	out = appendEscaped(out, unsafeBytes(event))
 	out = append(out, `","errCode":`...)
 	out = strconv.AppendInt(out, int64(code), 10)
 	out = append(out, `,"errMsg":"`...)
 	out = appendEscaped(out, unsafeBytes(msg))
-	out = append(out, `","data":"`...)
-	out = appendEscaped(out, body)
+	return append(out, `","data":"`...)
+}
+
+// appendReplyTail closes the data string appendReplyHead opened.
+func appendReplyTail(out []byte, opID string) []byte {
 	out = append(out, `","operationID":"`...)
 	out = appendEscaped(out, unsafeBytes(opID))
 	return append(out, `"}`...)
 }
 
-// encode makes the message's JSON and its forms (encoded, encodedText,
-// latestWire) unless made already. It is called by the actor that owns the
-// message before it hands it on (the acknowledgement, the fan-out), so the
-// fields are written once and only read afterwards.
+// encode makes the message's frame and escaped JSON (and a group
+// message's latestWire) unless made already. It is called by the actor
+// that owns the message before it hands it on (the acknowledgement, the
+// fan-out), so the fields are written once and only read afterwards.
+//
+// The JSON is written into a pooled buffer and escaped from there straight
+// into the frame, which is the one allocation a message's frames cost: the
+// acknowledgement copies escaped into its socket's pooled buffer, the
+// delivery is frame itself, and a conversation push escapes escaped again
+// into its own pooled buffer.
 func (m *Message) encode() {
-	if m.encoded != nil {
+	if m.frame != nil {
 		return
 	}
-	var ok bool
-	if m.encoded, ok = appendMessageJSON(make([]byte, 0, messageJSONLen(m)), m); !ok {
-		m.encoded, _ = json.Marshal(m)
+	scratch := getFrame()
+	js, ok := appendMessageJSON((*scratch)[:0], m)
+	if !ok {
+		js, _ = json.Marshal(m)
+	} else {
+		*scratch = js // grown, perhaps: the pool keeps the larger buffer
 	}
-	// The same bytes as a string: encoded is never written again, so it
-	// need not be copied.
-	m.encodedText = unsafe.String(unsafe.SliceData(m.encoded), len(m.encoded))
-	n := escapedLen(m.encoded)
-	m.latestWire = appendEscapedTwice(make([]byte, 0, n+(n-len(m.encoded))*2), m.encoded)
+	const event = "OnRecvNewMessage"
+	n := escapedLen(js)
+	frame := appendPushHead(make([]byte, 0, len(`{"event":"","errCode":0,"errMsg":"","data":"`)+len(event)+n+len(pushTail)+16), event)
+	head := len(frame)
+	frame = appendEscaped(frame, js)
+	m.escaped = frame[head:len(frame):len(frame)]
+	m.frame = append(frame, pushTail...)
+	if m.GroupID != "" {
+		m.latestWire = appendEscaped(make([]byte, 0, escapedLen(m.escaped)), m.escaped)
+	}
+	putFrame(scratch)
+}
+
+// jsonText is the message's JSON as a string (a conversation's latestMsg
+// in a list), the bytes encode escapes.
+func (m *Message) jsonText() string {
+	if b, ok := appendMessageJSON(nil, m); ok {
+		return string(b)
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
 }
 
 // escapedLen is about the length of appendEscaped(nil, b), exactly when
@@ -386,9 +427,10 @@ func escapedLen(b []byte) int {
 type rawJSON []byte
 
 // encodeConversationPush renders what encodeReply(event, "", items, 0, "")
-// renders, byte for byte, splicing in the twice-escaped latest message
-// each fanned-out message carries (latest[i] for items[i], nil when there
-// is none) instead of escaping it again for every recipient.
+// renders for the same items with their latestMsg filled, byte for byte:
+// an item whose latestMsg was left out (fillConversationItem's wire) gets
+// latest[i], a fanned-out message, spliced in from its escaped forms
+// (appendConversationItem) instead of its JSON escaped twice afresh.
 func encodeConversationPush(event string, items []*ConversationItem, latest []*Message) []byte {
 	return appendConversationPush(make([]byte, 0, 512), event, items, latest)
 }
@@ -421,13 +463,13 @@ func appendConversationPush(out []byte, event string, items []*ConversationItem,
 		if i > 0 {
 			out = append(out, ',')
 		}
-		var wire []byte
-		if i < len(latest) {
-			if m := latest[i]; m != nil && m.latestWire != nil && it.LatestMsg == m.encodedText {
-				wire = m.latestWire
+		var m *Message
+		if i < len(latest) && it.LatestMsg == "" {
+			if m = latest[i]; m != nil && m.escaped == nil {
+				m = nil
 			}
 		}
-		out = appendConversationItem(out, it, wire)
+		out = appendConversationItem(out, it, m)
 	}
 	out = append(out, ']')
 	return append(out, pushTail...)
@@ -436,14 +478,16 @@ func appendConversationPush(out []byte, event string, items []*ConversationItem,
 // appendConversationItem appends it as encoding/json renders a
 // *ConversationItem, as it stands inside the frame's data string: the keys
 // escaped once (written so below: \" is a quote inside the data string)
-// and the string values twice. When latestWire is not nil it is the item's
-// latest message already escaped twice, put in as it is. Written by hand
+// and the string values twice. When spliced is not nil it is the item's
+// latest message, fanned out (Message.encode) and left out of
+// it.LatestMsg (fillConversationItem's wire): its latestWire is put in as
+// it is, or its escaped JSON escaped once more. Written by hand
 // because encoding/json's reflection was most of the cost of a member's
 // conversation push (W3 profile), and straight into the frame because
 // building the item and then escaping it as a whole was still two thirds
 // of a member's flush (BenchmarkMemberFlush). TestConversationPushMatchesEncodeReply
 // holds it to encoding/json byte for byte.
-func appendConversationItem(out []byte, it *ConversationItem, latestWire []byte) []byte {
+func appendConversationItem(out []byte, it *ConversationItem, spliced *Message) []byte {
 	str := func(key, v string) {
 		out = append(out, key...)
 		out = append(out, `\"`...)
@@ -468,9 +512,13 @@ func appendConversationItem(out []byte, it *ConversationItem, latestWire []byte)
 	num(`,\"recvMsgOpt\":`, int64(it.RecvMsgOpt))
 	num(`,\"unreadCount\":`, it.UnreadCount)
 	num(`,\"groupAtType\":`, int64(it.GroupAtType))
-	if latestWire != nil {
+	if spliced != nil {
 		out = append(out, `,\"latestMsg\":\"`...)
-		out = append(out, latestWire...)
+		if spliced.latestWire != nil {
+			out = append(out, spliced.latestWire...)
+		} else {
+			out = appendEscaped(out, spliced.escaped)
+		}
 		out = append(out, `\"`...)
 	} else {
 		str(`,\"latestMsg\":`, it.LatestMsg)

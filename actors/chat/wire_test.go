@@ -120,12 +120,17 @@ func FuzzDecodeRequest(f *testing.F) {
 	})
 }
 
-// A conversation push spliced from the message's twice-escaped form must be
-// the very frame encodeReply renders, whatever the texts hold.
+// A conversation push spliced from the message's escaped forms must be
+// the very frame encodeReply renders for the items with their latestMsg
+// filled (as a conversation list has them), whatever the texts hold: for a
+// 1:1 message (escaped once more in the push) and a group's (latestWire).
 func TestConversationPushMatchesEncodeReply(t *testing.T) {
-	fanned := func(text string) *Message {
-		m := &Message{ClientMsgID: "c1", ServerMsgID: "s1", SendID: "7", RecvID: "8", SenderNickname: text,
+	fanned := func(text, group string) *Message {
+		m := &Message{ClientMsgID: "c1", ServerMsgID: "s1", SendID: "7", RecvID: "8", GroupID: group, SenderNickname: text,
 			ContentType: 101, TextElem: &TextElem{Content: text}, Seq: 3, SendTime: 1700000000000}
+		if group != "" {
+			m.RecvID = ""
+		}
 		ev := &userEvent{Kind: evMsgs, Msgs: []*Message{m}}
 		ev.prepare()
 		return m
@@ -139,43 +144,123 @@ func TestConversationPushMatchesEncodeReply(t *testing.T) {
 		"bad utf8 \xff\xfe here",
 		"controls \b\f\r\x01\x1f\x7f end",
 	}
-	for _, text := range nasty {
-		m := fanned(text)
-		other := &Message{ClientMsgID: "c2", TextElem: &TextElem{Content: text}, ContentType: 101}
-		rows := []storage.ChatUserConversation{
-			{ConversationID: "si_7_8", SessionType: sessionSingle, PeerID: 8, MaxSeq: 3, Unread: 2, DraftText: text},
-			{ConversationID: "sg_9", SessionType: sessionGroup, GroupID: 9, MaxSeq: 1},
-			{ConversationID: "sg_10", SessionType: sessionGroup, GroupID: 10},
+	for _, group := range []string{"", "9"} {
+		for _, text := range nasty {
+			m := fanned(text, group)
+			if (m.latestWire != nil) != (group != "") {
+				t.Fatalf("group %q: latestWire made: %v", group, m.latestWire != nil)
+			}
+			other := &Message{ClientMsgID: "c2", TextElem: &TextElem{Content: text}, ContentType: 101}
+			rows := []storage.ChatUserConversation{
+				{ConversationID: "si_7_8", SessionType: sessionSingle, PeerID: 8, MaxSeq: 3, Unread: 2, DraftText: text},
+				{ConversationID: "sg_9", SessionType: sessionGroup, GroupID: 9, MaxSeq: 1},
+				{ConversationID: "sg_10", SessionType: sessionGroup, GroupID: 10},
+			}
+			meta := convMeta{showName: text, faceURL: "/files/a.png?x=<1>&y=2"}
+			latest := []*Message{m, other, nil}
+			// listed: latestMsg filled, as a conversation list renders it
+			// with encoding/json; pushed: as a user actor renders a push.
+			render := func(wire bool) []*ConversationItem {
+				items := make([]*ConversationItem, len(rows))
+				for i, r := range rows {
+					items[i] = new(ConversationItem)
+					fillConversationItem(items[i], r, meta, latest[i], "", wire)
+				}
+				// Every field away from its zero value somewhere, hostile
+				// text in every string.
+				items[0].IsPinned, items[0].AttachedInfo, items[0].GroupAtType = true, text, 2
+				items[1].IsNotInGroup, items[1].IsPrivateChat, items[1].Ex, items[1].MinSeq = true, true, text, -1
+				items[2].IsMsgDestruct, items[2].BurnDuration, items[2].MsgDestructTime, items[2].DraftTextTime = true, 30, 86400, 1700000000001
+				items[2].UserID, items[2].RecvMsgOpt, items[2].HasReadSeq = text, 1, 9
+				return items
+			}
+			listed, pushed := render(false), render(true)
+			if pushed[0].LatestMsg != "" || pushed[1].LatestMsg == "" || listed[0].LatestMsg == "" {
+				t.Fatalf("text %q: the fanned-out message is not the one left out of the pushed item", text)
+			}
+			want := encodeReply("OnConversationChanged", "", listed, 0, "")
+			got := encodeConversationPush("OnConversationChanged", pushed, latest)
+			if string(got) != string(want) {
+				t.Fatalf("group %q text %q:\n got %s\nwant %s", group, text, got, want)
+			}
+			// The listed items, latestMsg filled, render the same frame too.
+			if again := encodeConversationPush("OnConversationChanged", listed, latest); string(again) != string(want) {
+				t.Fatalf("group %q text %q: listed items:\n got %s\nwant %s", group, text, again, want)
+			}
+			// Appended after other bytes in a reused buffer, the same frame.
+			pre := []byte("left over")
+			if again := appendConversationPush(pre, "OnConversationChanged", pushed, latest); string(again[len(pre):]) != string(want) {
+				t.Fatalf("text %q: appended push differs:\n got %s\nwant %s", text, again[len(pre):], want)
+			}
+			var r Reply
+			if err := json.Unmarshal(got, &r); err != nil {
+				t.Fatalf("text %q: %v", text, err)
+			}
+			mjs, _ := json.Marshal(m)
+			var back []ConversationItem
+			if err := json.Unmarshal([]byte(r.Data), &back); err != nil || len(back) != 3 || back[0].LatestMsg != string(mjs) || back[1].LatestMsg != listed[1].LatestMsg {
+				t.Fatalf("text %q: data does not decode to the items: %v", text, err)
+			}
 		}
-		meta := convMeta{showName: text, faceURL: "/files/a.png?x=<1>&y=2"}
-		items := []*ConversationItem{
-			conversationItem(rows[0], meta, m),     // fanned out: spliced
-			conversationItem(rows[1], meta, other), // read from the store: encoded as usual
-			conversationItem(rows[2], meta, nil),   // no latest message
-		}
-		// Every field away from its zero value somewhere, hostile text in
-		// every string.
-		items[0].IsPinned, items[0].AttachedInfo, items[0].GroupAtType = true, text, 2
-		items[1].IsNotInGroup, items[1].IsPrivateChat, items[1].Ex, items[1].MinSeq = true, true, text, -1
-		items[2].IsMsgDestruct, items[2].BurnDuration, items[2].MsgDestructTime, items[2].DraftTextTime = true, 30, 86400, 1700000000001
-		items[2].UserID, items[2].RecvMsgOpt, items[2].HasReadSeq = text, 1, 9
-		want := encodeReply("OnConversationChanged", "", items, 0, "")
-		got := encodeConversationPush("OnConversationChanged", items, []*Message{m, other, nil})
-		if string(got) != string(want) {
-			t.Fatalf("text %q:\n got %s\nwant %s", text, got, want)
-		}
-		// Appended after other bytes in a reused buffer, the same frame.
-		pre := []byte("left over")
-		if again := appendConversationPush(pre, "OnConversationChanged", items, []*Message{m, other, nil}); string(again[len(pre):]) != string(want) {
-			t.Fatalf("text %q: appended push differs:\n got %s\nwant %s", text, again[len(pre):], want)
-		}
-		var r Reply
-		if err := json.Unmarshal(got, &r); err != nil {
-			t.Fatalf("text %q: %v", text, err)
-		}
-		var back []ConversationItem
-		if err := json.Unmarshal([]byte(r.Data), &back); err != nil || len(back) != 3 || back[0].LatestMsg != string(m.encoded) || back[1].LatestMsg != items[1].LatestMsg {
-			t.Fatalf("text %q: data does not decode to the items: %v", text, err)
+	}
+}
+
+// The frames that carry a fanned-out message, built from its escaped JSON
+// made once (Message.encode), are byte for byte what encoding/json renders
+// for them, as they were before (the message marshalled, then marshalled
+// again as the Reply's data string): the acknowledgement, the delivery
+// (OnRecvNewMessage, written as it is to the peer and the sender's other
+// devices) and the conversation push, for texts every escape touches.
+func TestMessageFramesMatchOldEncoding(t *testing.T) {
+	texts := []string{
+		`say "hi" \ back\slash`,
+		"<b>bold</b> & <i>",
+		"line\u2028sep\u2029para",
+		"emoji 🎉👍🏽 and 中文消息，你好",
+		"all: \"q\" \\ < > & \u2028 🎉 中文 \t\n\x01 \xff",
+	}
+	for _, text := range texts {
+		for _, group := range []string{"", "42"} {
+			m := &Message{ClientMsgID: "cid-" + text, ServerMsgID: "s9", SendID: "7", RecvID: "8", GroupID: group,
+				SenderNickname: text, SenderFaceURL: "/f?a=<1>&b=2", ContentType: TypeText, Content: text,
+				TextElem: &TextElem{Content: text}, Seq: 12, SendTime: 1700000000123, Ex: text}
+			mjs, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old := func(event, opID string) string {
+				b, err := json.Marshal(Reply{Event: event, Data: string(mjs), OperationID: opID})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(b)
+			}
+			m.encode()
+			if want := old("OnRecvNewMessage", ""); string(m.frame) != want {
+				t.Fatalf("%q: delivery:\n got %s\nwant %s", text, m.frame, want)
+			}
+			ev := &userEvent{Kind: evMsgs, Msgs: []*Message{m}}
+			ev.prepare()
+			if string(ev.frames[0]) != string(m.frame) {
+				t.Fatalf("%q: the event's frame is not the message's", text)
+			}
+			ack := appendReplyData([]byte("reused"), "SendMessage", "op<&>\"1", m, 0, "")
+			if want := old("SendMessage", "op<&>\"1"); string(ack[len("reused"):]) != want {
+				t.Fatalf("%q: acknowledgement:\n got %s\nwant %s", text, ack[len("reused"):], want)
+			}
+			row := storage.ChatUserConversation{ConversationID: "si_7_8", SessionType: sessionSingle, PeerID: 8, MaxSeq: 12}
+			if group != "" {
+				row = storage.ChatUserConversation{ConversationID: "sg_42", SessionType: sessionGroup, GroupID: 42, MaxSeq: 12}
+			}
+			pushed := new(ConversationItem)
+			fillConversationItem(pushed, row, convMeta{showName: text}, m, "", true)
+			listed := *pushed
+			listed.LatestMsg = string(mjs)
+			data, _ := json.Marshal([]*ConversationItem{&listed})
+			want, _ := json.Marshal(Reply{Event: "OnConversationChanged", Data: string(data)})
+			if got := encodeConversationPush("OnConversationChanged", []*ConversationItem{pushed}, []*Message{m}); string(got) != string(want) {
+				t.Fatalf("%q group %q: conversation push:\n got %s\nwant %s", text, group, got, want)
+			}
 		}
 	}
 }
