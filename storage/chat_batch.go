@@ -3,8 +3,10 @@ package storage
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -87,8 +89,10 @@ func commitChatBatch(ctx context.Context, db DB, now int64, batch []ChatAppend) 
 		} else {
 			err = db.Tx(ctx, func(tx Tx) error { return c.run(ctx, tx) })
 		}
+		out := c.out
+		c.release()
 		if err == nil {
-			return c.out, nil
+			return out, nil
 		}
 		if errors.Is(err, ErrConflict) {
 			fast = false // a clientMsgID is stored already: read them first
@@ -123,10 +127,61 @@ type chatBatch struct {
 	readUser []int64
 	readConv []string
 	readSeq  []int64
+
+	// The attempt's own maps and lists, kept with the batch in
+	// chatBatchPool and cleared for the next (dedupe, plan, assign,
+	// countsByID, the bases read back).
+	first     map[chatKey]msgRef
+	at        map[string]int
+	next      map[string]int64
+	counts    map[string]int64
+	bases     map[string]int64
+	readUp    map[readKey]int64
+	readOrder []readKey
+	ids       []string
+	idCounts  []int64
 }
 
+// chatBatchPool keeps the scratch of finished attempts: made afresh, the
+// maps and lists of a batch were ~0.6 KB of garbage per message of
+// BenchmarkSendPath. Only out and the results' arrays (dedupe) leave an
+// attempt; everything else is the attempt's alone and dropped by release.
+var chatBatchPool = sync.Pool{New: func() any {
+	return &chatBatch{first: map[chatKey]msgRef{}, at: map[string]int{}, next: map[string]int64{},
+		counts: map[string]int64{}, bases: map[string]int64{}, readUp: map[readKey]int64{}}
+}}
+
+// maxPooledBatch bounds the messages of a batch whose scratch is pooled:
+// a cleared map keeps its size, and clearing it costs that size.
+const maxPooledBatch = 1024
+
 func newChatBatch(in []ChatAppend, now int64) *chatBatch {
-	return &chatBatch{in: in, now: now, out: make([]ChatAppendResult, len(in)), fresh: make([]int, len(in))}
+	c := chatBatchPool.Get().(*chatBatch)
+	c.in, c.now, c.out = in, now, make([]ChatAppendResult, len(in))
+	c.fresh = append(c.fresh[:0], make([]int, len(in))...)
+	return c
+}
+
+// release gives the attempt's scratch back to the pool, holding no string
+// or message of the batch; c is not used afterwards.
+func (c *chatBatch) release() {
+	if cap(c.rows) > maxPooledBatch || len(c.in) > maxPooledBatch {
+		return
+	}
+	clear(c.first)
+	clear(c.at)
+	clear(c.next)
+	clear(c.counts)
+	clear(c.bases)
+	clear(c.readUp)
+	clear(c.rows[:cap(c.rows)])
+	clear(c.readConv[:cap(c.readConv)])
+	clear(c.readOrder[:cap(c.readOrder)])
+	clear(c.ids[:cap(c.ids)])
+	*c = chatBatch{first: c.first, at: c.at, next: c.next, counts: c.counts, bases: c.bases, readUp: c.readUp,
+		fresh: c.fresh[:0], rows: c.rows[:0], readUser: c.readUser[:0], readConv: c.readConv[:0], readSeq: c.readSeq[:0],
+		readOrder: c.readOrder[:0], ids: c.ids[:0], idCounts: c.idCounts[:0]}
+	chatBatchPool.Put(c)
 }
 
 func (c *chatBatch) run(ctx context.Context, tx Tx) error {
@@ -180,7 +235,7 @@ func (c *chatBatch) dedupe(stored map[chatKey]ChatMessage) {
 	// One array each for the results' messages and flags, sized once
 	// (a batch of many small appends made two allocations per append).
 	msgs, dups := make([]ChatMessage, total), make([]bool, total)
-	first := make(map[chatKey]msgRef, total)
+	first := c.first
 	c.repeats = nil // made at the first repeat, which is rare
 	for i, a := range c.in {
 		r := &c.out[i]
@@ -219,8 +274,9 @@ type batchPlan struct {
 }
 
 func (c *chatBatch) plan() batchPlan {
-	var p batchPlan
-	at := map[string]int{}
+	p := batchPlan{ids: c.ids[:0], counts: c.idCounts[:0]}
+	defer func() { c.ids, c.idCounts = p.ids, p.counts }()
+	at := c.at
 	for i, a := range c.in {
 		if c.fresh[i] == 0 {
 			continue
@@ -255,7 +311,7 @@ type readKey struct {
 // max seq (in the order of the batch) and collects the rows and read
 // positions to write.
 func (c *chatBatch) assign(maxSeqs map[string]int64, p batchPlan) error {
-	next := make(map[string]int64, len(p.ids))
+	next := c.next
 	for k, id := range p.ids {
 		max, ok := maxSeqs[id]
 		if !ok {
@@ -267,9 +323,10 @@ func (c *chatBatch) assign(maxSeqs map[string]int64, p batchPlan) error {
 	for _, n := range c.fresh {
 		fresh += n
 	}
-	c.rows = make([]ChatMessage, 0, fresh)
-	readUp := make(map[readKey]int64, fresh)
-	readOrder := make([]readKey, 0, fresh)
+	c.rows = slices.Grow(c.rows[:0], fresh)
+	readUp := c.readUp
+	readOrder := slices.Grow(c.readOrder[:0], fresh)
+	defer func() { c.readOrder = readOrder }()
 	for i, a := range c.in {
 		if c.fresh[i] == 0 {
 			continue
@@ -294,9 +351,9 @@ func (c *chatBatch) assign(maxSeqs map[string]int64, p batchPlan) error {
 	for rep, f := range c.repeats {
 		c.out[rep.i].Messages[rep.j] = c.out[f.i].Messages[f.j]
 	}
-	c.readUser = make([]int64, 0, len(readOrder))
-	c.readConv = make([]string, 0, len(readOrder))
-	c.readSeq = make([]int64, 0, len(readOrder))
+	c.readUser = slices.Grow(c.readUser[:0], len(readOrder))
+	c.readConv = slices.Grow(c.readConv[:0], len(readOrder))
+	c.readSeq = slices.Grow(c.readSeq[:0], len(readOrder))
 	for _, k := range readOrder {
 		c.readUser = append(c.readUser, k.user)
 		c.readConv = append(c.readConv, k.conv)

@@ -102,7 +102,7 @@ func (c *chatBatch) runFastPG(ctx context.Context, pool *pgxpool.Pool) error {
 	}
 	// Seqs relative to each conversation's base: as if every conversation
 	// had held no message before.
-	if err := c.assign(countsByID(p), p); err != nil {
+	if err := c.assign(c.countsByID(p), p); err != nil {
 		return err
 	}
 	if err := c.runWirePG(ctx, pool, p); !errors.Is(err, errWireUnfit) {
@@ -130,7 +130,7 @@ func (c *chatBatch) runFastPG(ctx context.Context, pool *pgxpool.Pool) error {
 // appendInTxPG writes a batch whose dedupe read is done inside tx: its
 // statements in one round trip, then the seqs made absolute.
 func (c *chatBatch) appendInTxPG(ctx context.Context, tx pgx.Tx, p batchPlan) error {
-	if err := c.assign(countsByID(p), p); err != nil {
+	if err := c.assign(c.countsByID(p), p); err != nil {
 		return err
 	}
 	var b pgx.Batch
@@ -190,8 +190,10 @@ func (c *chatBatch) rebase(bases map[string]int64) {
 	}
 }
 
-func countsByID(p batchPlan) map[string]int64 {
-	m := make(map[string]int64, len(p.ids))
+// countsByID is p's fresh messages per conversation, in the batch's
+// own map.
+func (c *chatBatch) countsByID(p batchPlan) map[string]int64 {
+	m := c.counts
 	for k, id := range p.ids {
 		m[id] = p.counts[k]
 	}

@@ -249,7 +249,7 @@ func (c *chatBatch) runWirePG(ctx context.Context, pool *pgxpool.Pool, p batchPl
 	pl := conn.Conn().PgConn().StartPipeline(ctx)
 	conn.Conn().PgConn().Frontend().Send(wireReserve(len(w.buf) + 4*len(args) + len(appendPGName) + 64))
 	pl.SendQueryStatement(sd, args, binaryFormats, binaryFormats)
-	bases, err := readWireBases(pl)
+	bases, err := readWireBases(pl, c.bases)
 	if cerr := pl.Close(); err == nil {
 		err = cerr
 	}
@@ -277,8 +277,9 @@ func (wireReserve) Frontend() {}
 
 // readWireBases syncs the pipeline (the implicit transaction commits at
 // the Sync) and reads appendPG's (id, base) rows and the Sync's result:
-// an error at the commit comes with the latter.
-func readWireBases(pl *pgconn.Pipeline) (map[string]int64, error) {
+// an error at the commit comes with the latter. The rows are put in
+// bases, which it returns.
+func readWireBases(pl *pgconn.Pipeline, bases map[string]int64) (map[string]int64, error) {
 	if err := pl.Sync(); err != nil {
 		return nil, err
 	}
@@ -290,7 +291,6 @@ func readWireBases(pl *pgconn.Pipeline) (map[string]int64, error) {
 	if !ok {
 		return nil, fmt.Errorf("storage: chat batch: unexpected %T from the pipeline", res)
 	}
-	bases := make(map[string]int64)
 	var bad error
 	for rr.NextRow() {
 		v := rr.Values()
