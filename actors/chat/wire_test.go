@@ -347,3 +347,18 @@ func TestEscapedLen(t *testing.T) {
 		}
 	}
 }
+
+// A text message's content, written without encoding/json, is what
+// encoding/json renders for its TextElem.
+func TestTextContentMatchesMarshal(t *testing.T) {
+	for _, s := range []string{"", "plain", `say "hi" \ there`, "<a href='x'>&amp;</a>", "line\u2028sep\u2029",
+		"中文 🎉 émoji", "ctl \x00\x01\t\n\r\x1f\x7f", "bad \xff utf8"} {
+		want, err := json.Marshal(&TextElem{Content: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := textContent(s); got != string(want) {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+	}
+}
