@@ -14,6 +14,7 @@ import (
 )
 
 func TestCustomerServiceWithoutSignInIsCappedPerAddress(t *testing.T) {
+	t.Parallel()
 	eachCounters(t, func(t *testing.T, db storage.DB, s *Server) {
 		s.Config.CustomerNewVisitorsPerHour, s.Config.CustomerSendsPerMinute = 5, 12
 		// 60 messages from one address, each without a visitor key (a new
@@ -39,6 +40,7 @@ func TestCustomerServiceWithoutSignInIsCappedPerAddress(t *testing.T) {
 }
 
 func TestNicknamesWithHiddenOrReorderingCharactersAreRefused(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		_, tok := newUser(t, s, "nick_bidi")
 		for _, bad := range []string{"\u202Enimda", "ser\u200Bvice", "\uFEFFkf"} {
@@ -49,6 +51,7 @@ func TestNicknamesWithHiddenOrReorderingCharactersAreRefused(t *testing.T) {
 }
 
 func TestPasswordResetDoesNotTellWhichAccountsAndPhonesExist(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		box := captureSMS(s)
 		u, _ := newUser(t, s, "enum_fay")
@@ -77,6 +80,7 @@ func TestPasswordResetDoesNotTellWhichAccountsAndPhonesExist(t *testing.T) {
 }
 
 func TestOnlyAPhoneBoundWithAnSMSCodeResetsAPasswordAndOnlyForOneAccount(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		box := captureSMS(s)
 		_, tok := newUser(t, s, "enum_gil")

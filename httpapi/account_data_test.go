@@ -43,7 +43,8 @@ func chatBetween(t *testing.T, db storage.DB, conv string, a, b storage.User, fr
 // sent (not those they received), wallet postings, orders and bets, and
 // nothing of the other player they chatted with.
 func TestExportHoldsTheUsersOwnDataOnly(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, _ := walletServer(t, db)
 		ctx := context.Background()
 		_, opTok := newOperator(t, s, "exp_op")
@@ -112,7 +113,8 @@ func TestExportHoldsTheUsersOwnDataOnly(t *testing.T) {
 // "deleted account" in the other's history, and the audit log shows the
 // request in words in every locale.
 func TestDeleteAccount(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		ctx := context.Background()
 		s.Config.DataDir = t.TempDir()

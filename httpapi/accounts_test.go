@@ -18,7 +18,6 @@ import (
 	"kj/internal/counter"
 	"kj/internal/testenv"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // jsonBody encodes v as a request body.
@@ -68,6 +67,7 @@ func countRows(t *testing.T, db storage.DB, table string) int64 {
 }
 
 func TestValidationRulesOfSection5(t *testing.T) {
+	t.Parallel()
 	accounts := []struct {
 		in   string
 		code int
@@ -156,6 +156,7 @@ func codeOf(err error) int {
 }
 
 func TestRegisterRejectsBadInputAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		if r := call(t, h, "POST", "/api/register", `{"account":"taken","password":"abc123"}`); r.Code != 0 {
 			t.Fatalf("register: %+v", r)
@@ -192,6 +193,7 @@ func TestRegisterRejectsBadInputAndWritesNothing(t *testing.T) {
 }
 
 func TestRegisterWithInviteCodeStoresTheSuperiorAndSignsIn(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		boss, _ := newUser(t, s, "boss")
 		r := call(t, h, "POST", "/api/register", jsonBody(t, map[string]string{
@@ -218,6 +220,7 @@ func TestRegisterWithInviteCodeStoresTheSuperiorAndSignsIn(t *testing.T) {
 }
 
 func TestRegisterConfigAndRequiredInvite(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		cfg := data[registerConfigReply](t, call(t, h, "GET", "/api/register/config", ""))
 		if cfg.CaptchaRequired || cfg.InviteCodeRequired || strings.Join(cfg.Required, ",") != "account,password" {
@@ -252,7 +255,8 @@ func TestRegisterConfigAndRequiredInvite(t *testing.T) {
 }
 
 func TestLoginLockoutAndItsExpiry(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		newUser(t, s, "lucy")
 		for i := 1; i <= 4; i++ {
@@ -308,7 +312,8 @@ func TestLoginLockoutAndItsExpiry(t *testing.T) {
 }
 
 func TestLockoutIsSharedThroughRedis(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		rdb, prefix := testenv.Redis(t)
 		a, _ := testServer(t, db)
 		b, _ := testServer(t, db)
@@ -334,6 +339,7 @@ func TestLockoutIsSharedThroughRedis(t *testing.T) {
 }
 
 func TestSignInIsRateLimitedPerAddress(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		from := func(ip string) reply {
 			req := request("POST", "/api/accountLogin", strings.NewReader(`{"account":"a","password":"x","platform":5}`), "Accept-Language", "en-US")
@@ -368,7 +374,8 @@ func TestSignInIsRateLimitedPerAddress(t *testing.T) {
 }
 
 func TestRegistrationsAreLimitedPerAddress(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		for i := 0; i < registerPerIPPerHour; i++ {
@@ -389,6 +396,7 @@ func TestRegistrationsAreLimitedPerAddress(t *testing.T) {
 }
 
 func TestLoginValidation(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		cases := []struct {
 			body string
@@ -411,7 +419,8 @@ func TestLoginValidation(t *testing.T) {
 }
 
 func TestTokenRenewalFlow(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		u, _ := newUser(t, s, "rene")
@@ -463,6 +472,7 @@ func TestTokenRenewalFlow(t *testing.T) {
 }
 
 func TestLogoutRevokesTokenJWTAndChatToken(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		newUser(t, s, "olga")
 		web := mustLogin(t, s, "olga", "abc123")
@@ -489,6 +499,7 @@ func TestLogoutRevokesTokenJWTAndChatToken(t *testing.T) {
 }
 
 func TestNewLoginReplacesOldSession403AndKicksItsSocket(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		u, _ := newUser(t, s, "kate")
 		announced := recordBus[auth.SessionEnded](t, s.Bus, auth.SessionEndedSubject)
@@ -522,6 +533,7 @@ func TestNewLoginReplacesOldSession403AndKicksItsSocket(t *testing.T) {
 }
 
 func TestAccountLoginAtmSignsOutTheAccountSwitchedFrom(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		newUser(t, s, "amy_a")
 		newUser(t, s, "ben_b")
@@ -556,6 +568,7 @@ func TestAccountLoginAtmSignsOutTheAccountSwitchedFrom(t *testing.T) {
 }
 
 func TestMessagesInAllSixLanguages(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		newUser(t, s, "lang")
 		probes := []struct {
@@ -596,6 +609,7 @@ func TestMessagesInAllSixLanguages(t *testing.T) {
 }
 
 func TestNoPasswordsOrTokensInLogs(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		var buf bytes.Buffer
 		var mu sync.Mutex

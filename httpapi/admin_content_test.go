@@ -20,6 +20,7 @@ import (
 )
 
 func TestOperatorRoutesRefuseUsers(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, tok := newUser(t, s, "amy")
 		n := 0
@@ -52,6 +53,7 @@ func TestOperatorRoutesRefuseUsers(t *testing.T) {
 }
 
 func TestOperatorContentManagementIsAudited(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
 		op, opTok := contentOperator(t, s, "oper")
@@ -160,6 +162,7 @@ func multipartFile(t *testing.T, name string, data []byte) (string, *bytes.Buffe
 }
 
 func TestOperatorUpload(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		s.Config.DataDir = t.TempDir()
 		_, opTok := contentOperator(t, s, "oper")

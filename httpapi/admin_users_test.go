@@ -11,7 +11,6 @@ import (
 	"kj/internal/apierr"
 	"kj/internal/bus"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // newOperator stores an operator with password "abc123" and signs it in
@@ -28,7 +27,8 @@ func newOperator(t *testing.T, s *Server, account string) (storage.User, auth.To
 }
 
 func TestOperatorRoutes(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		alice, aliceTok := newUser(t, s, "alice_a")
@@ -124,7 +124,8 @@ func TestOperatorRoutes(t *testing.T) {
 // activated features). The refusal is translated, changes nothing and
 // records nothing; players are activated and deactivated as before.
 func TestActivationRefusesOperatorsAccounts(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, _ := testServer(t, db)
 		ctx := context.Background()
 		boss, bossTok := newOperator(t, s, "boss_act")

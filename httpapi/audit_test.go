@@ -21,7 +21,6 @@ import (
 	"kj/actors/window"
 	"kj/internal/apierr"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // auditEntries lists every audit entry, oldest first.
@@ -42,7 +41,8 @@ func auditEntries(t *testing.T, db storage.DB) []storage.AuditEntry {
 // entry naming the operator, the object, the values before and after and
 // the client address.
 func TestOperatorActionsOnMoneyMembershipAndRulesAreAuditedOnce(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		ctx := context.Background()
 		if err := storage.EnsureRoundWindows(ctx, db, 1, storage.RoundWindow{OddsBP: 19800, MinBet: 100, MaxBet: 100000,
@@ -268,6 +268,7 @@ func auditRowShape(t *testing.T, e storage.AuditEntry, operatorID int64, address
 // after null only for a deletion). demo.seed (kj seed --demo) and the
 // command line's operator.create are checked in engine's tests.
 func TestEveryAuditActionRecordsWhoWhereWhatBeforeAndAfter(t *testing.T) {
+	t.Parallel()
 	written := auditActionsWritten(t)
 	for a, where := range written {
 		if _, ok := auditActions[a]; !ok {
@@ -279,7 +280,7 @@ func TestEveryAuditActionRecordsWhoWhereWhatBeforeAndAfter(t *testing.T) {
 			t.Errorf("auditActions lists %q, which no code writes", a)
 		}
 	}
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		ctx := context.Background()
 		s.Config.DataDir = t.TempDir()
@@ -473,6 +474,7 @@ func TestEveryAuditActionRecordsWhoWhereWhatBeforeAndAfter(t *testing.T) {
 // The console's audit list names the command line as the operator of the
 // rows `kj admin` writes (operator 0), with the system account that ran it.
 func TestCommandLineRowsShowAsCLIInTheConsole(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		u, err := CreateOperator(context.Background(), db, s.Clock.Now(), "cli_made", "abc123", storage.OperatorAdmin, CommandLineActor())
 		if err != nil {

@@ -97,6 +97,7 @@ func storedAvatar(t *testing.T, s *Server, url string) (image.Image, string) {
 }
 
 func TestUploadAvatar(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		s.Config.DataDir = t.TempDir()
 		u, tok := newUser(t, s, "avery")

@@ -72,6 +72,7 @@ func burst(t *testing.T, s *Server, n int, path string, body func(i int) string,
 }
 
 func TestSignInLockoutHoldsUnderABurst(t *testing.T) {
+	t.Parallel()
 	eachCounters(t, func(t *testing.T, db storage.DB, s *Server) {
 		newUser(t, s, "burst_lucy")
 		got := burst(t, s, 25, "/accountLogin", func(int) string {
@@ -90,6 +91,7 @@ func TestSignInLockoutHoldsUnderABurst(t *testing.T) {
 }
 
 func TestFundPasswordLockoutHoldsUnderABurst(t *testing.T) {
+	t.Parallel()
 	eachCounters(t, func(t *testing.T, db storage.DB, s *Server) {
 		_, tok := newUser(t, s, "burst_fund")
 		setFundPassword(t, s, tok.Token)
@@ -105,6 +107,7 @@ func TestFundPasswordLockoutHoldsUnderABurst(t *testing.T) {
 }
 
 func TestRegistrationLimitHoldsUnderABurst(t *testing.T) {
+	t.Parallel()
 	eachCounters(t, func(t *testing.T, db storage.DB, s *Server) {
 		before := countRows(t, db, "users")
 		got := burst(t, s, 40, "/register", func(i int) string {
@@ -120,6 +123,7 @@ func TestRegistrationLimitHoldsUnderABurst(t *testing.T) {
 }
 
 func TestBankCardCapHoldsUnderABurst(t *testing.T) {
+	t.Parallel()
 	eachCounters(t, func(t *testing.T, db storage.DB, s *Server) {
 		u, tok := newUser(t, s, "burst_cards")
 		setFundPassword(t, s, tok.Token)

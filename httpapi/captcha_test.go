@@ -17,7 +17,6 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // captchaAnswer recovers the answer of a captcha from its stored hash (5
@@ -48,7 +47,8 @@ func getCaptcha(t *testing.T, s *Server) captchaReply {
 }
 
 func TestRegisterWithCaptchaSingleUseAndExpiry(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		s.Config.RegisterCaptcha = true
 		h := s.Handler()
@@ -108,6 +108,7 @@ func TestRegisterWithCaptchaSingleUseAndExpiry(t *testing.T) {
 }
 
 func TestCaptchaIsRateLimitedPerAddress(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		for i := 0; i < captchaPerIPPerMinute; i++ {
 			getCaptcha(t, s)
@@ -119,6 +120,7 @@ func TestCaptchaIsRateLimitedPerAddress(t *testing.T) {
 }
 
 func TestRandomDigitsAreDigitsAndVary(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for i := 0; i < 50; i++ {
 		d := randomDigits(6)
@@ -190,6 +192,7 @@ func setPhoneDirect(t *testing.T, db storage.DB, id int64, phone string) {
 }
 
 func TestForgetPasswordWithSMSCode(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		box := captureSMS(s)
 		u, _ := newUser(t, s, "fiona")
@@ -267,7 +270,8 @@ func atoi(s string) int {
 }
 
 func TestSMSCodeBurnsAfterFiveWrongTriesAndExpires(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		box := captureSMS(s)
 		h := s.Handler()
@@ -310,7 +314,8 @@ func TestSMSCodeBurnsAfterFiveWrongTriesAndExpires(t *testing.T) {
 }
 
 func TestSendSmsCodeCooldownDailyCapAndSenderFailure(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		box := captureSMS(s)
 		h := s.Handler()
@@ -358,6 +363,7 @@ func TestSendSmsCodeCooldownDailyCapAndSenderFailure(t *testing.T) {
 }
 
 func TestLogSenderWritesTheCodeOnlyToItsOwnLine(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		var buf bytes.Buffer
 		var mu sync.Mutex
@@ -403,7 +409,8 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 }
 
 func TestWebhookSenderDeliversCodesEndToEnd(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		var mu sync.Mutex
 		var got []map[string]string
 		status := http.StatusOK
@@ -462,6 +469,7 @@ func TestWebhookSenderDeliversCodesEndToEnd(t *testing.T) {
 // A node that stops waits for the reset codes it answered for but had not
 // yet sent (they go out after the answer), up to its shutdown deadline.
 func TestStopWaitsForResetCodesBeingSent(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		box := captureSMS(s)
 		box.delay = 300 * time.Millisecond

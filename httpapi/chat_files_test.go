@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // TestChatAttachmentNamesCannotBeGuessed: an attachment's name must not be
@@ -24,6 +23,7 @@ import (
 // name alone tells nothing (reading it also takes a member's credential,
 // TestChatAttachmentsAreServedToTheConversationOnly).
 func TestChatAttachmentNamesCannotBeGuessed(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		s.Config.DataDir = t.TempDir()
 		u, tok := newUser(t, s, "files_ann")
@@ -108,6 +108,7 @@ func signedLinks(t *testing.T, h http.Handler, tok string, refs ...string) map[s
 // stranger, a member removed from the group — is refused, and a refusal
 // does not tell whether the file exists.
 func TestChatAttachmentsAreServedToTheConversationOnly(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
 		s.Config.DataDir = t.TempDir()
@@ -246,7 +247,8 @@ func TestChatAttachmentsAreServedToTheConversationOnly(t *testing.T) {
 // accepts every key listed, so a new key can go first while links signed
 // with the old one still open; a key dropped from the list no longer opens.
 func TestMediaKeysRotate(t *testing.T) {
-	db := storagetest.SQLite(t)
+	t.Parallel()
+	db := testSQLite(t)
 	dir := t.TempDir()
 	old, fresh := strings.Repeat("o", 32), strings.Repeat("n", 32)
 	sign := func(keys ...string) (*Server, http.Handler) {
@@ -276,6 +278,7 @@ func TestMediaKeysRotate(t *testing.T) {
 // customer service is read by the visitor and the agents only, and a
 // visitor cannot send someone else's upload.
 func TestCustomerServiceAttachments(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
 		s.Config.DataDir = t.TempDir()
@@ -312,6 +315,7 @@ func TestCustomerServiceAttachments(t *testing.T) {
 // by the server's clock; at its expiry it is refused as expired, and the
 // browser is never told to cache it longer than it lives.
 func TestSignedLinksLastAtMostTenMinutes(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		s.Config.DataDir = t.TempDir()
 		h := attachmentSite(s)

@@ -12,15 +12,14 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
-
-	"kj/storage/storagetest"
 )
 
 // JSON answers from CompressMinSize up travel gzipped to clients that accept
 // it, with Vary; small answers and clients without gzip get plain JSON, and
 // every answer reads back to the same envelope.
 func TestJSONAnswersAreGzippedAboveTheMinimum(t *testing.T) {
-	s, _ := testServer(t, storagetest.SQLite(t))
+	t.Parallel()
+	s, _ := testServer(t, testSQLite(t))
 	long := strings.Repeat("a long name ", 200)
 	s.Post("/test/size", Open, func(c *Call) (any, error) {
 		var v struct {

@@ -8,7 +8,6 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // The console's tools for a day's work (issue 35 #11, #12): the order
@@ -17,7 +16,8 @@ import (
 // order number of the order a row is about, and lists every action it
 // records with a name in words for the action picker.
 func TestConsoleOrderSearchAndAuditFilters(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, _ := walletServer(t, db)
 		s.Wallet.Config.RechargeMax = 100_000
 		_, tok := newUser(t, s, "jade_search")

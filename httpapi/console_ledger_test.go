@@ -16,6 +16,7 @@ import (
 // the CSV export has the same rows in points with a debit as a plain number
 // and a formula-like reference defused.
 func TestUserLedgerDateRangeAndCSV(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		day := shanghaiDays(s)
 		_, agentTok := newAgent(t, s, "desk_ledger")

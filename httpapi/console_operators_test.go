@@ -16,6 +16,7 @@ import (
 // themselves; a password reset signs the operator out and only the new
 // password signs in. Each change leaves its audit row, never the password.
 func TestOperatorsAreDisabledAndTheirPasswordReset(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		admin, adminTok := newOperator(t, s, "ops_admin")
 		agent, agentTok := newAgent(t, s, "ops_desk")
@@ -80,6 +81,7 @@ func TestOperatorsAreDisabledAndTheirPasswordReset(t *testing.T) {
 // six locales, and a review reads with its amount in points and links to
 // its order and player.
 func TestEveryAuditActionReadsInEveryLocale(t *testing.T) {
+	t.Parallel()
 	for a := range auditActions {
 		texts, ok := auditTexts[a]
 		if !ok {

@@ -27,6 +27,7 @@ func shanghaiDays(s *Server) func(d string, hour int) int64 {
 // is of days in KJ_DAY_TIMEZONE, and the CSV export has the same rows with
 // amounts in points and formula-like cells defused.
 func TestOrderSearchDateRangesAndCSV(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		day := shanghaiDays(s)
 		_, agentTok := newAgent(t, s, "desk_csv")
@@ -84,6 +85,7 @@ func TestOrderSearchDateRangesAndCSV(t *testing.T) {
 }
 
 func TestCSVCellDefusesFormulas(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"=1+1": "'=1+1", "+1": "'+1", "-2": "'-2", "@SUM": "'@SUM", "\tx": "'\tx", "ok": "ok", "": ""} {
 		if got := csvCell(in); got != want {
 			t.Errorf("csvCell(%q) = %q, want %q", in, got, want)

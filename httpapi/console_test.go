@@ -12,7 +12,6 @@ import (
 	"kj/auth"
 	"kj/internal/apierr"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // documentedRoleTable reads docs/API.md's table of /api/admin routes and
@@ -46,6 +45,7 @@ func newAgent(t *testing.T, s *Server, account string) (storage.User, auth.Token
 // route. A refused call is refused before its handler runs, so it changes
 // nothing.
 func TestEveryAdminRouteByRole(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		table := documentedRoleTable(t)
 		_, adminTok := newOperator(t, s, "boss_a")
@@ -105,6 +105,7 @@ func TestEveryAdminRouteByRole(t *testing.T) {
 // An admin creates an agent, who signs in with its role, may not manage
 // operators, and whose role change applies to its very next call.
 func TestOperatorsCreatedByAnAdmin(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		boss, adminTok := newOperator(t, s, "boss_b")
 		var created operatorView
@@ -139,6 +140,7 @@ func TestOperatorsCreatedByAnAdmin(t *testing.T) {
 // Freezing a player ends its sessions at once and refuses sign-in until an
 // operator unfreezes it; both are audited. Operators cannot be frozen here.
 func TestFreezeEndsSessionsAndRefusesSignIn(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		_, agentTok := newAgent(t, s, "desk_f")
 		boss, _ := newOperator(t, s, "boss_f")
@@ -175,6 +177,7 @@ func TestFreezeEndsSessionsAndRefusesSignIn(t *testing.T) {
 }
 
 func TestResetFundPassword(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		_, agentTok := newAgent(t, s, "desk_r")
 		pat, _ := newUser(t, s, "pat_r")
@@ -202,7 +205,8 @@ func TestResetFundPassword(t *testing.T) {
 // The dashboard counts today's registrations and active players, not
 // operators, and answers one line per day.
 func TestDashboardCountsPlayers(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		_, agentTok := newAgent(t, s, "desk_d")
 		newUser(t, s, "pat_d1")
@@ -220,6 +224,7 @@ func TestDashboardCountsPlayers(t *testing.T) {
 // A conversation handed to another agent moves to that agent's inbox, with
 // an audit entry.
 func TestCustomerHandover(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		first, firstTok := newAgent(t, s, "desk_h1")
 		second, secondTok := newAgent(t, s, "desk_h2")

@@ -34,6 +34,7 @@ func allowContentHosts(t *testing.T, s *Server, hosts ...string) {
 // origins, a host still linked to cannot be dropped, and every save is
 // audited with the list before and after.
 func TestContentLinksOnlyToAllowedHosts(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
 		admin, adminTok := contentOperator(t, s, "hosts_admin")
@@ -158,6 +159,7 @@ func mustUserID(t *testing.T, s *Server, account string) int64 {
 // links to (so an upgrade keeps showing its pictures and videos), and
 // saves that list so the console shows it.
 func TestContentHostsStartFromTheContentAlreadyStored(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
 		now := s.Clock.Now().UnixMilli()

@@ -61,6 +61,7 @@ func contentFails(t *testing.T, r reply, code int, status ...int) {
 }
 
 func TestDomainInfoDefaultsAndEntries(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		got := contentOK[domainInfoView](t, contentPost(t, s, "/getDomainInfo", `{"domain":"https://App.Example.com:8443/x?y","type":"h5","param":"a=b","platformId":1,"packageId":"2"}`, ""))
@@ -86,6 +87,7 @@ func TestDomainInfoDefaultsAndEntries(t *testing.T) {
 }
 
 func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		_, tok := newUser(t, s, "amy")
@@ -174,7 +176,8 @@ func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
 }
 
 func TestBeaconCountsAndLimits(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c := testServer(t, db)
 		_, opTok := contentOperator(t, s, "oper")
 		for i := 1; i <= 3; i++ {
@@ -232,6 +235,7 @@ func contentSignIn(t *testing.T, s *Server, userID string) auth.Tokens {
 }
 
 func TestVideoListsAndPaging(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		for i := range 12 {
@@ -331,7 +335,8 @@ func videoLimitCase(t *testing.T, s *Server, c *clock.Fake) int64 {
 }
 
 func TestVideoLimitOverADayBoundary(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c := testServer(t, db)
 		id := videoLimitCase(t, s, c)
 		if n, _ := storage.VideoViews(context.Background(), db, id, 20260301); n != 2 {
@@ -341,6 +346,7 @@ func TestVideoLimitOverADayBoundary(t *testing.T) {
 }
 
 func TestVideoLimitInRedis(t *testing.T) {
+	t.Parallel()
 	s, c := testServer(t, storagetest.Postgres(t))
 	rdb, prefix := testenv.Redis(t)
 	s.Config.RedisURL = testenv.RedisURL()
@@ -356,7 +362,8 @@ func TestVideoLimitInRedis(t *testing.T) {
 }
 
 func TestVideoDayFollowsTheConfiguredZone(t *testing.T) {
-	s, c := testServer(t, storagetest.SQLite(t))
+	t.Parallel()
+	s, c := testServer(t, testSQLite(t))
 	zone, _ := time.LoadLocation("Asia/Shanghai")
 	s.Config.DayZone = zone
 	_, opTok := contentOperator(t, s, "oper")
@@ -372,6 +379,7 @@ func TestVideoDayFollowsTheConfiguredZone(t *testing.T) {
 }
 
 func TestSameCity(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		lisbon := contentOK[adminCity](t, contentPost(t, s, "/admin/city/save", `{"name":"Lisbon","sort":1}`, opTok.Token))
@@ -426,6 +434,7 @@ func TestSameCity(t *testing.T) {
 }
 
 func TestUploadContacts(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		u, tok := newUser(t, s, "amy")
 		got := contentOK[map[string]any](t, contentPost(t, s, "/uploadContacts", `{"contacts":[{"name":"Mum","phone":"+351 912 345 678"},{"phone":"(21) 555-0100"}]}`, tok.Token))
@@ -468,9 +477,11 @@ var addTestHomeSection = sync.OnceFunc(func() {
 	})
 })
 
+// Not parallel: it adds to the package's homeSections, which the other
+// tests' /getHomeData read.
 func TestHomeSectionsFromOtherAreas(t *testing.T) {
 	addTestHomeSection()
-	s, _ := testServer(t, storagetest.SQLite(t))
+	s, _ := testServer(t, testSQLite(t))
 	_, tok := newUser(t, s, "amy")
 	if h := contentOK[map[string]any](t, contentPost(t, s, "/getHomeData", ``, tok.Token)); h["contentTestSection"] != "signed in as amy" {
 		t.Fatalf("home with a section: %v", h)

@@ -14,6 +14,7 @@ import (
 // answers in the request's language and falls back to the default text for
 // a language or field without one.
 func TestContentInTheRequestLanguage(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		_, userTok := newUser(t, s, "amy")
@@ -118,6 +119,7 @@ func TestContentInTheRequestLanguage(t *testing.T) {
 // translated, or too long are refused with a translated error and change
 // nothing.
 func TestContentTextsAreChecked(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
 		_, opTok := contentOperator(t, s, "oper")

@@ -68,6 +68,7 @@ func consoleAgent(t *testing.T, s *Server, account, name string) (storage.User, 
 }
 
 func TestCustomerServiceOverHTTP(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
 		_, idleTok := contentOperator(t, s, "service") // an operator who takes no chats
@@ -198,6 +199,7 @@ func TestCustomerServiceOverHTTP(t *testing.T) {
 // a key with a token links the chat to the user, another device gets the
 // same chat in a new cookie, and a bad token is refused, not ignored.
 func TestCustomerVisitorLinksToSignedInUser(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		contentOperator(t, s, "agent")
 		amy, amyTok := newUser(t, s, "amy")
@@ -299,6 +301,7 @@ func (c *customerWS) send(v any) {
 }
 
 func TestCustomerServiceOverWebsocket(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		ctx := context.Background()
 		agent, agentToken := consoleAgent(t, s, "agent", "Kim")

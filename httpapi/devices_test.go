@@ -27,6 +27,7 @@ func signInFrom(t *testing.T, s *Server, account, ua string) auth.Tokens {
 }
 
 func TestDevicesPolicyTheListAndSigningOut(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		s.Sessions.Policy, s.Sessions.MaxDevices = auth.PolicyDevices, 2
 		clk := s.Clock.(interface{ Advance(time.Duration) })
@@ -91,6 +92,7 @@ func TestDevicesPolicyTheListAndSigningOut(t *testing.T) {
 }
 
 func TestPlatformPolicyTheListShowsOnePerPlatform(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		newUser(t, s, "paul_p")
 		first := signInFrom(t, s, "paul_p", chromeLinux)
@@ -109,6 +111,7 @@ func TestPlatformPolicyTheListShowsOnePerPlatform(t *testing.T) {
 }
 
 func TestDeviceLabel(t *testing.T) {
+	t.Parallel()
 	for ua, want := range map[string]string{
 		chromeLinux: "Chrome · Linux",
 		safariPhone: "Safari · iOS",

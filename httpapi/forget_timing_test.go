@@ -104,7 +104,8 @@ func sameCost(t *testing.T, s *Server, h http.Handler, path string, prepare func
 // account's verified phone (before, the verified phone's try hashed the
 // new password first: 10 times slower). Each round starts from a live code
 // on the verified phone and no wrong tries counted, as an attacker's first
-// probe of a phone would.
+// probe of a phone would. Not parallel, as a timing: the other tests would
+// load the process while it measures.
 func TestPasswordResetFailuresCostTheSame(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		ctx := context.Background()
@@ -135,7 +136,8 @@ func TestPasswordResetFailuresCostTheSame(t *testing.T) {
 // case of resetCases alike and in the same time, although only the
 // verified phone gets a code: the code is stored and sent after the answer
 // (before, the answer waited for the gateway — here a 20 ms one — only
-// when a code went out). The code still arrives, once per round.
+// when a code went out). The code still arrives, once per round. Not
+// parallel, as a timing.
 func TestResetCodeRequestsCostTheSame(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		ctx := context.Background()

@@ -22,13 +22,19 @@ import (
 	"kj/internal/presence"
 	"kj/internal/testenv"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
+
+// Every test here calls t.Parallel() unless its comment says why not: each
+// has its own server, fake clock, in-process bus and store (a PostgreSQL
+// schema of its own, a SQLite file of its own; Redis keys under a prefix of
+// its own), so they share only what the package reads. The package's time
+// is over a hundred tests of a few seconds each, most of it the race
+// detector's, which one after another kept one of two cores idle.
 
 // eachServer runs f on SQLite and on PostgreSQL, each time against a
 // fresh server and its handler.
 func eachServer(t *testing.T, f func(t *testing.T, db storage.DB, s *Server, h http.Handler)) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, _ := testServer(t, db)
 		f(t, db, s, s.Handler())
 	})
@@ -193,7 +199,8 @@ func testRoutes(s *Server) {
 }
 
 func TestEnvelopeDecodeAndErrors(t *testing.T) {
-	s, _ := testServer(t, storagetest.SQLite(t))
+	t.Parallel()
+	s, _ := testServer(t, testSQLite(t))
 	testRoutes(s)
 	h := s.Handler()
 	if r := call(t, h, "POST", "/api/test/echo", `{"n":3,"name":"x"}`); r.Code != 0 || string(r.Data) != `{"n":3,"name":"x"}` || r.Message != "成功" {
@@ -225,7 +232,8 @@ func TestEnvelopeDecodeAndErrors(t *testing.T) {
 }
 
 func TestAuthCodes(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c := testServer(t, db)
 		testRoutes(s)
 		h := s.Handler()
@@ -273,7 +281,8 @@ func TestAuthCodes(t *testing.T) {
 
 // TestOpenAPIListsEveryRoute keeps httpapi/openapi.yaml honest.
 func TestOpenAPIListsEveryRoute(t *testing.T) {
-	s, _ := testServer(t, storagetest.SQLite(t))
+	t.Parallel()
+	s, _ := testServer(t, testSQLite(t))
 	b, err := openAPIDoc()
 	if err != nil {
 		t.Fatalf("openapi documents do not merge: %v", err)

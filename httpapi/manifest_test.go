@@ -29,6 +29,7 @@ func fetchManifest(t *testing.T, s *Server, host string) webManifest {
 // else the operator's settings, else KJ_APP_NAME; the rest is what makes
 // the app installable.
 func TestManifestTakesTheOperatorsName(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		m := fetchManifest(t, s, "app.example.com")
 		if m.Name != s.Config.AppName || m.Display != "standalone" || m.Orientation != "portrait" || m.StartURL != "/" ||

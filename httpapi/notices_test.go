@@ -14,6 +14,7 @@ import (
 )
 
 func TestNoticesPublishListReadOneReadAll(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper")
 		amy, amyTok := newUser(t, s, "amy")
@@ -107,6 +108,7 @@ func TestNoticesPublishListReadOneReadAll(t *testing.T) {
 // A notice published to one account reaches only that user: its list,
 // unread badge, read-one and push; others neither see nor read it.
 func TestNoticeToOneUser(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		_, opTok := contentOperator(t, s, "oper1")
 		amy, amyTok := newUser(t, s, "amy1")

@@ -8,11 +8,11 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 func TestUserMineAndIndex(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		u, tok := newUser(t, s, "mina")
@@ -73,6 +73,7 @@ func TestUserMineAndIndex(t *testing.T) {
 }
 
 func TestMaskPhone(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"": "", "13812345678": "138****5678", "123456": "12**56", "123456789": "123**6789", "1234": "****",
 	} {
@@ -83,6 +84,7 @@ func TestMaskPhone(t *testing.T) {
 }
 
 func TestEditNick(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		u, tok := newUser(t, s, "nick")
 		cases := []struct {
@@ -114,7 +116,8 @@ func TestEditNick(t *testing.T) {
 }
 
 func TestChangePassword(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		newUser(t, s, "paul")
@@ -174,6 +177,7 @@ func TestChangePassword(t *testing.T) {
 }
 
 func TestSetPhone(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		box := captureSMS(s)
 		u, tok := newUser(t, s, "phil")
@@ -224,6 +228,7 @@ func TestSetPhone(t *testing.T) {
 }
 
 func TestBindProUser(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		top, topTok := newUser(t, s, "top_dog")
 		// "kid" registers with top's invite code: top is kid's superior.
@@ -265,6 +270,7 @@ func TestBindProUser(t *testing.T) {
 }
 
 func TestGetUserProUrl(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		u, tok := newUser(t, s, "inviter")
 		r := data[userProURLReply](t, call(t, h, "POST", "/api/user/getUserProUrl", "{}", "token", tok.Token))

@@ -48,7 +48,8 @@ func refusedInEveryLanguage(t *testing.T, s *Server, token, path, body string, c
 // messages in six languages, nothing written by a refused bet, and bad
 // input refused with its own codes.
 func TestProtectionRefusesBetsOverHTTP(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		s.Wallet.Config.USDTTRC20Address = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7" // recharges are offered
 		alice, tok := newUser(t, s, "alice")
@@ -162,7 +163,8 @@ func TestProtectionRefusesBetsOverHTTP(t *testing.T) {
 // languages) until an operator releases it, which is audited; then it is
 // credited once.
 func TestRechargeBeyondTheDepositLimitIsHeldOverHTTP(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, _ := walletServer(t, db)
 		jade, tok := newUser(t, s, "jade")
 		_, op := newOperator(t, s, "otto")

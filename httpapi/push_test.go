@@ -15,6 +15,7 @@ import (
 )
 
 func TestPushSubscriptionRoutes(t *testing.T) {
+	t.Parallel()
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, h http.Handler) {
 		ctx := context.Background()
 		amy, amyTok := newUser(t, s, "amy")

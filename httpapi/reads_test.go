@@ -9,7 +9,6 @@ import (
 	"kj/actors/window"
 	"kj/internal/bus"
 	"kj/storage"
-	"kj/storage/storagetest"
 	"kj/storage/userview"
 )
 
@@ -30,6 +29,9 @@ func storeQueriesOf(t *testing.T, s *Server, tok, path string, out any) int64 {
 // nothing; a write drops the copy it changes at its commit, so the next
 // read asks the store again and shows it; while the bus is down every read
 // goes to the store.
+//
+// Not parallel: storage.Queries counts a route's statements process-wide,
+// so another test's read of the same route would count here.
 func TestPlayersReadsAskTheStoreNothingOnceWarm(t *testing.T) {
 	eachServer(t, func(t *testing.T, db storage.DB, s *Server, _ http.Handler) {
 		u, tok := newUser(t, s, "warmreader")
@@ -99,7 +101,8 @@ func TestPlayersReadsAskTheStoreNothingOnceWarm(t *testing.T) {
 // statement) shows at once when whoever made it raises the manual change
 // mark, and at the latest when the copy reaches userview.CopyMaxAge.
 func TestPlayersReadsSeeHandWrittenChanges(t *testing.T) {
-	db := storagetest.SQLite(t)
+	t.Parallel()
+	db := testSQLite(t)
 	s, c := testServer(t, db)
 	u, tok := newUser(t, s, "agedreader")
 	var info UserInfo
@@ -137,8 +140,9 @@ func TestPlayersReadsSeeHandWrittenChanges(t *testing.T) {
 // The lobby, warm, asks the store nothing: its rounds from the windows'
 // board, the player's balance from the wallet copies; a recharge shows in
 // the next lobby.
+// Not parallel, as TestPlayersReadsAskTheStoreNothingOnceWarm.
 func TestLobbyAsksTheStoreNothingOnceWarm(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		board, err := window.NewBoard(db, s.Bus, c)
 		if err != nil {

@@ -59,6 +59,7 @@ func fill(v reflect.Value, r *rand.Rand) {
 // the envelope, for values in every field (strings needing escapes, the
 // extremes of the integers, nil and empty lists).
 func TestHandWrittenRepliesMatchEncodingJSON(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(38, 5))
 	types := []reflect.Type{reflect.TypeFor[amountReply](), reflect.TypeFor[UserInfo](),
 		reflect.TypeFor[userIndexReply](), reflect.TypeFor[window.BetView](), reflect.TypeFor[window.Lobby]()}
@@ -102,6 +103,7 @@ func TestHandWrittenRepliesMatchEncodingJSON(t *testing.T) {
 // appendJSONString quotes as encoding/json does, every string above and
 // every single byte.
 func TestAppendJSONString(t *testing.T) {
+	t.Parallel()
 	strs := append([]string(nil), replyStrings...)
 	for c := range 256 {
 		strs = append(strs, string([]byte{byte(c)}), "x"+string([]byte{byte(c)})+"y")

@@ -11,6 +11,7 @@ import (
 // byte for byte what encoding the whole envelope writes, in every language
 // and for every kind of data.
 func TestWriteOKMatchesTheEnvelope(t *testing.T) {
+	t.Parallel()
 	datas := []any{nil, benchAmount, []int{}, map[string]any{"a": "<b>&", "n": 1}, "x\u2028y", struct{}{}}
 	for _, lang := range append([]string{"", "xx-YY"}, apierr.Langs...) {
 		for _, d := range datas {

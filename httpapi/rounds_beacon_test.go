@@ -13,14 +13,14 @@ import (
 	"kj/internal/apierr"
 	"kj/internal/testenv"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // The bet list a round commits to at its close is public through
 // /activation/roundBets: empty while betting is open, then every accepted
 // bet (no player named) whose lines hash to the round's betsHash.
 func TestRoundBetsListsTheCommittedBets(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c, alice, post := roundsPlayer(t, db, 50000)
 		h := s.Handler()
 		cur := data[window.Current](t, post("getNewLottery", `{"windowId":1}`))
@@ -67,7 +67,8 @@ func TestRoundBetsListsTheCommittedBets(t *testing.T) {
 
 // The rules say plainly whether the operator can foresee the draw.
 func TestRulesSayWhetherTheDrawIsForeseeable(t *testing.T) {
-	s, _ := roundsServer(t, storagetest.SQLite(t))
+	t.Parallel()
+	s, _ := roundsServer(t, testSQLite(t))
 	h := s.Handler()
 	r := call(t, h, "POST", "/api/activation/getRuleList", `{}`, "Accept-Language", "en-US")
 	if r.Code != 0 || !strings.Contains(string(r.Data), "the operator can know the result before betting closes") ||

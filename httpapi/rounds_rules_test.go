@@ -8,7 +8,6 @@ import (
 	"kj/actors/window"
 	"kj/internal/testenv"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // An operator's change of odds and limits reaches the first round created
@@ -17,7 +16,8 @@ import (
 // current round's apart from the settings and the round they apply from.
 // Limits in fractional cents are refused.
 func TestRulesChangeShownForTheComingRound(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		h := s.Handler()
 		_, userTok := newUser(t, s, "player")

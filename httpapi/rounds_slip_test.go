@@ -10,14 +10,14 @@ import (
 	"kj/internal/apierr"
 	"kj/internal/testenv"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // A two-selection slip through the route: one debit of the total, a bet
 // each in the records, a resend answered with the same bets, and each bet
 // settled on its own when the round is drawn; the ledger check stays green.
 func TestBetSlipRoutePlaysARound(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		_, c, alice, post := roundsPlayer(t, db, 10000)
 		round, _ := storage.LatestRound(context.Background(), db, 1)
 		body := fmt.Sprintf(`{"windowId":1,"issue":"%s","slipId":"alice-slip-1","selections":[{"content":"BIG","amount":2500},{"content":"SINGLE","amount":"1500"}]}`, round.Issue)
@@ -71,7 +71,8 @@ func TestBetSlipRoutePlaysARound(t *testing.T) {
 // A slip with any bad selection, or that the balance covers only in part,
 // is refused whole with a translated message, and nothing is written.
 func TestBetSlipRefusedWholeWritesNothing(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, _ := roundsServer(t, db)
 		h := s.Handler()
 		alice, tok := newUser(t, s, "alice")
@@ -140,7 +141,8 @@ func TestBetSlipRefusedWholeWritesNothing(t *testing.T) {
 // Player protection judges a slip by its total: a loss limit each
 // selection alone stays under refuses the slip whole, writing nothing.
 func TestBetSlipIsHeldToTheLossLimitByItsTotal(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, _ := roundsServer(t, db)
 		h := s.Handler()
 		alice, tok := newUser(t, s, "alice")

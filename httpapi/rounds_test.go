@@ -16,7 +16,6 @@ import (
 	"kj/internal/clock"
 	"kj/internal/testenv"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // roundsServer is testServer with two activation windows running on the
@@ -102,7 +101,8 @@ type listOf[T any] struct {
 }
 
 func TestActivationRoutesPlayARound(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c, alice, post := roundsPlayer(t, db, 50000)
 		h := s.Handler()
 
@@ -202,7 +202,8 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 }
 
 func TestBetRequestBadInputWritesNothing(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, _ := roundsServer(t, db)
 		h := s.Handler()
 		alice, tok := newUser(t, s, "alice")
@@ -287,7 +288,8 @@ func TestBetRequestBadInputWritesNothing(t *testing.T) {
 }
 
 func TestOperatorEditsWindowRules(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		h := s.Handler()
 		_, userTok := newUser(t, s, "player")

@@ -12,7 +12,6 @@ import (
 	"kj/internal/clock"
 	"kj/internal/testenv"
 	"kj/storage"
-	"kj/storage/storagetest"
 )
 
 // showsOutcome reports whether r came out as outcome (of group).
@@ -57,7 +56,8 @@ func playRounds(t *testing.T, db storage.DB, c *clock.Fake, n int) {
 // The trend board and the fairness reports agree with the history: the
 // board is cached before any draw and still shows every round after them.
 func TestTrendAndFairnessRoutes(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		h := s.Handler()
 		_, tok := newUser(t, s, "trendy")

@@ -11,6 +11,7 @@ import (
 // the node's copy; once the bus is back every copy is dropped (and a store
 // read from before does not put one back).
 func TestSettingsCacheDropsEverythingWhenTheBusResumes(t *testing.T) {
+	t.Parallel()
 	b := bus.NewMemory()
 	defer b.Close()
 	sc := newSettingsCache(b)

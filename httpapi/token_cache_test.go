@@ -79,6 +79,7 @@ func refusedOnceDelivered(t *testing.T, n *Server, id int64, tok string, code in
 }
 
 func TestTokenCacheSignOutReachesEveryNode(t *testing.T) {
+	t.Parallel()
 	eachCluster(t, func(t *testing.T, a, b *Server) {
 		newUser(t, a, "sol_o")
 		tok := mustLogin(t, a, "sol_o", "abc123")
@@ -96,6 +97,7 @@ func TestTokenCacheSignOutReachesEveryNode(t *testing.T) {
 }
 
 func TestTokenCacheReplacementReachesEveryNode(t *testing.T) {
+	t.Parallel()
 	eachCluster(t, func(t *testing.T, a, b *Server) {
 		newUser(t, a, "rex_r")
 		first := mustLogin(t, a, "rex_r", "abc123")
@@ -107,6 +109,7 @@ func TestTokenCacheReplacementReachesEveryNode(t *testing.T) {
 }
 
 func TestTokenCacheAccountSwitchReachesEveryNode(t *testing.T) {
+	t.Parallel()
 	eachCluster(t, func(t *testing.T, a, b *Server) {
 		newUser(t, a, "amy_s")
 		newUser(t, a, "ben_s")
@@ -121,6 +124,7 @@ func TestTokenCacheAccountSwitchReachesEveryNode(t *testing.T) {
 }
 
 func TestTokenCachePasswordChangeReachesEveryNode(t *testing.T) {
+	t.Parallel()
 	eachCluster(t, func(t *testing.T, a, b *Server) {
 		newUser(t, a, "pam_p")
 		phone := mustLogin(t, a, "pam_p", "abc123") // platform 5
@@ -144,6 +148,7 @@ func TestTokenCachePasswordChangeReachesEveryNode(t *testing.T) {
 }
 
 func TestTokenCacheRenewalReachesEveryNode(t *testing.T) {
+	t.Parallel()
 	eachCluster(t, func(t *testing.T, a, b *Server) {
 		newUser(t, a, "ned_n")
 		tok := mustLogin(t, a, "ned_n", "abc123")
@@ -176,6 +181,7 @@ func freezeUser(t *testing.T, s *Server, userID int64) {
 // the freeze and the refusal, and no request in between gets through
 // after it lands.
 func TestTokenCacheFrozenUserRefusedWithinOneBusTrip(t *testing.T) {
+	t.Parallel()
 	eachCluster(t, func(t *testing.T, a, b *Server) {
 		u, _ := newUser(t, a, "fay_f")
 		tok := mustLogin(t, a, "fay_f", "abc123")
@@ -203,6 +209,7 @@ func TestTokenCacheFrozenUserRefusedWithinOneBusTrip(t *testing.T) {
 // Without any event, a session ended behind the cache's back stops being
 // trusted after the cache's maximum age.
 func TestTokenCacheMaximumAgeIsTheBackstop(t *testing.T) {
+	t.Parallel()
 	db := storagetest.Postgres(t)
 	c := clock.NewFake(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 	s := testNode(t, db, nil, c)
@@ -225,6 +232,7 @@ func TestTokenCacheMaximumAgeIsTheBackstop(t *testing.T) {
 // node serves once the bus has delivered the save; until then, and without
 // any save, the nodes answer from their copies.
 func TestOperatorSettingsFollowSavesOnEveryNode(t *testing.T) {
+	t.Parallel()
 	eachCluster(t, func(t *testing.T, a, b *Server) {
 		newUser(t, a, "vic_v")
 		vic := mustLogin(t, a, "vic_v", "abc123")

@@ -16,6 +16,7 @@ import (
 // answered "system busy" with HTTP 503 — try again — in the caller's
 // language, not as an internal error.
 func TestUnreachableRedisIsAnsweredBusy(t *testing.T) {
+	t.Parallel()
 	db := storagetest.Postgres(t)
 	s, _ := testServer(t, db)
 	newUser(t, s, "busy01")

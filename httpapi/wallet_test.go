@@ -20,7 +20,6 @@ import (
 	"kj/internal/bus"
 	"kj/internal/clock"
 	"kj/storage"
-	"kj/storage/storagetest"
 	"kj/wallet"
 	"kj/wallet/wallettest"
 )
@@ -73,7 +72,8 @@ func wantMessage(t *testing.T, r reply, want string) {
 }
 
 func TestFundPasswordRoutes(t *testing.T) {
-	s, _ := walletServer(t, storagetest.SQLite(t))
+	t.Parallel()
+	s, _ := walletServer(t, testSQLite(t))
 	_, tok := newUser(t, s, "fiona")
 	fails(t, s, tok.Token, "/user/setWalletPwd", `{"password":123456}`, apierr.CodeBadRequest)
 	wantMessage(t, fails(t, s, tok.Token, "/user/setWalletPwd", `{"password":"12345"}`, apierr.CodeFundPasswordFormat),
@@ -97,7 +97,8 @@ func TestFundPasswordRoutes(t *testing.T) {
 }
 
 func TestBankCardRoutes(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, _ := walletServer(t, db)
 		_, tok := newUser(t, s, "hana")
 		_, opTok := newOperator(t, s, "olga")
@@ -168,7 +169,8 @@ func TestBankCardRoutes(t *testing.T) {
 // TestAmountsOverHTTP: both routes that take an amount read it from the
 // raw JSON, with the amount's own messages.
 func TestAmountsOverHTTP(t *testing.T) {
-	s, _ := walletServer(t, storagetest.SQLite(t))
+	t.Parallel()
+	s, _ := walletServer(t, testSQLite(t))
 	_, tok := newUser(t, s, "ivan")
 	setFundPassword(t, s, tok.Token)
 	cardID := bindCard(t, s, tok.Token, "4000123412341234")
@@ -184,7 +186,8 @@ func TestAmountsOverHTTP(t *testing.T) {
 }
 
 func TestRechargeRoutes(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		u, tok := newUser(t, s, "jade")
 		_, mallory := newUser(t, s, "mallory")
@@ -314,7 +317,8 @@ func TestRechargeRoutes(t *testing.T) {
 }
 
 func TestExchangeRoutes(t *testing.T) {
-	storagetest.Each(t, func(t *testing.T, db storage.DB) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		u, tok := newUser(t, s, "kira")
 		_, mallory := newUser(t, s, "mallory")
@@ -454,7 +458,8 @@ func signIn(t *testing.T, s *Server, userID int64) auth.Tokens {
 
 // TestOperatorRoutesNeedOperators keeps every wallet admin route closed to users.
 func TestOperatorRoutesNeedOperators(t *testing.T) {
-	s, _ := walletServer(t, storagetest.SQLite(t))
+	t.Parallel()
+	s, _ := walletServer(t, testSQLite(t))
 	_, tok := newUser(t, s, "lena")
 	for _, r := range s.Routes() {
 		if r.Access != Operator || !strings.HasPrefix(r.Path, "/admin/") {
