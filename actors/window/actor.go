@@ -256,6 +256,30 @@ func (a *windowActor) settle(c context.Context, r *storage.Round) error {
 	settled := r.SettledCount
 	// Each player's whole round, for the round.outcome push once it is paid.
 	outcomes := map[int64]*OutcomePush{}
+	// A batch's round.settled pushes (an encoding and a publish each, the
+	// actor's own CPU) go out while the desk settles the next batch rather
+	// than between the two, where the store would wait for them. One
+	// goroutine sends them in batch order, so a player's pushes keep
+	// theirs; all are out before the round is marked settled, as before.
+	pushes := make(chan map[int64]*SettledPush, 4)
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		for byUser := range pushes {
+			for uid, p := range byUser {
+				a.publish(c, fmt.Sprint(uid), PushSettled, p)
+			}
+		}
+	}()
+	pushed := false
+	flush := func() {
+		if !pushed {
+			pushed = true
+			close(pushes)
+			<-sent
+		}
+	}
+	defer flush()
 	for settled < r.BetsCount {
 		bets, err := a.run.Desk.settle(c, *r, a.run.settleBatch())
 		if err != nil {
@@ -284,15 +308,15 @@ func (a *windowActor) settle(c context.Context, r *storage.Round) error {
 			op.Staked += b.Amount
 			op.Payout += b.Payout
 		}
-		for uid, p := range byUser {
-			a.publish(c, fmt.Sprint(uid), PushSettled, p)
-		}
+		pushes <- byUser
 	}
 	finish := storage.FinishRound
 	if r.State == storage.RoundVoided {
 		finish = storage.FinishVoidedRound
 		outcomes = nil // refunds, not results: round.voided and round.settled told them
 	}
+	// Every round.settled push is out before the round reads settled.
+	flush()
 	if _, err := finish(c, a.run.DB, r.ID, a.run.Clock.Now().UnixMilli()); err != nil {
 		return err
 	}

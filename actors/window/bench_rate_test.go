@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -108,7 +109,7 @@ func benchDeskAtRate(b *testing.B, rate int, hold time.Duration) {
 		logPlans(b, pg)
 	}
 
-	settled, settleCPU := benchSettle(b, db, desk, r)
+	settled, settleCPU, _ := benchSettle(b, db, desk, r, 2000)
 	if settled != n+rate {
 		b.Fatalf("settled %d bets, placed %d", settled, n+rate)
 	}
@@ -118,9 +119,10 @@ func benchDeskAtRate(b *testing.B, rate int, hold time.Duration) {
 }
 
 // benchSettle closes and draws r (digits 1 2 3: small and even win) and
-// settles all its bets through desk in the runner's batches, returning how
-// many it settled and its backends' CPU meanwhile.
-func benchSettle(b *testing.B, db storage.DB, desk *Desk, r storage.Round) (int, time.Duration) {
+// settles all its bets through desk in batches of limit (the runner's
+// 2,000 by default), returning how many it settled, its backends' CPU and
+// the wall time meanwhile.
+func benchSettle(b *testing.B, db storage.DB, desk *Desk, r storage.Round, limit int) (int, time.Duration, time.Duration) {
 	ctx := context.Background()
 	if _, err := storage.CloseRound(ctx, db, r.ID, r.BettingEndsAt); err != nil {
 		b.Fatal(err)
@@ -134,9 +136,10 @@ func benchSettle(b *testing.B, db storage.DB, desk *Desk, r storage.Round) (int,
 	}
 	r.State, r.D0, r.D1, r.D2 = storage.RoundDrawn, 1, 2, 3
 	before := storagetest.BackendCPU(b, db)
+	start := time.Now()
 	settled := 0
 	for {
-		bets, err := desk.settle(ctx, r, 2000)
+		bets, err := desk.settle(ctx, r, limit)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -145,7 +148,65 @@ func benchSettle(b *testing.B, db storage.DB, desk *Desk, r storage.Round) (int,
 		}
 		settled += len(bets)
 	}
-	return settled, storagetest.BackendCPUSince(before, storagetest.BackendCPU(b, db))
+	took := time.Since(start)
+	return settled, storagetest.BackendCPUSince(before, storagetest.BackendCPU(b, db)), took
+}
+
+// BenchmarkW4Settle10k places 10,000 bets of 10,000 players (not timed),
+// then closes and draws the round and settles it through the desk in
+// batches of the sub-benchmark's size, as the window actor does: the
+// settlement alone of W4's burst, its wall time and PostgreSQL's CPU per
+// bet, without the runner's draw and polling around it.
+//
+// KJ_BENCH_SETTLE_PARTS sets how many transactions settle a batch side by
+// side (settlePartsPG by default).
+func BenchmarkW4Settle10k(b *testing.B) {
+	parts := 0
+	if v := os.Getenv("KJ_BENCH_SETTLE_PARTS"); v != "" {
+		var err error
+		if parts, err = strconv.Atoi(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, limit := range []int{2000, 5000, 10000} {
+		b.Run(fmt.Sprint(limit), func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				db := storagetest.Postgres(b)
+				fake, mb, quiet := clock.NewFake(t0), bus.NewMemory(), slog.New(slog.NewTextHandler(io.Discard, nil))
+				desk := NewDesk(db, StoreLedger{}, fake, mb, quiet, 1000)
+				desk.settleParts = parts
+				r := benchOpenRound(b, db, "settle-1")
+				const n = 10000
+				players := seedPlayers(b, db, n, 100000)
+				var wg sync.WaitGroup
+				for i, id := range players {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						if _, err := desk.Place(context.Background(), BetRequest{UserID: id, WindowID: 1, Issue: r.Issue,
+							Content: Contents[i%4], Amount: 100 + int64(i%50)*10, BetID: fmt.Sprintf("s-%d", i), ArrivedAt: fake.Now()}); err != nil {
+							b.Error(err)
+						}
+					}()
+				}
+				wg.Wait()
+				b.StartTimer()
+				settled, cpu, took := benchSettle(b, db, desk, r, limit)
+				b.StopTimer()
+				if settled != n {
+					b.Fatalf("settled %d of %d", settled, n)
+				}
+				b.ReportMetric(took.Seconds()*1000, "settle-10k-ms")
+				b.ReportMetric(float64(cpu.Microseconds())/n, "settle-pg-cpu-us/bet")
+				if rep, err := storage.CheckLedger(context.Background(), db); err != nil || !rep.OK() {
+					b.Fatalf("ledger: %v %s", err, rep)
+				}
+				desk.Close()
+				mb.Close()
+			}
+		})
+	}
 }
 
 // logPlans logs, for each statement the pool's connections prepared, how
@@ -217,7 +278,7 @@ func BenchmarkW4DeskBatchCPU(b *testing.B) {
 		write(batches)
 		b.StopTimer()
 		cpu := storagetest.BackendCPUSince(before, storagetest.BackendCPU(b, pg))
-		settled, settleCPU := benchSettle(b, db, desk, r)
+		settled, settleCPU, _ := benchSettle(b, db, desk, r, 2000)
 		if settled != n {
 			b.Fatalf("settled %d bets, placed %d", settled, n)
 		}

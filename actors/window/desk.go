@@ -131,6 +131,10 @@ type Desk struct {
 	board   *Board                                              // this node's board, told each batch's totals at once (UseBoard)
 	quit    chan struct{}
 	done    chan struct{}
+
+	// settleParts, when > 0, replaces settlePartsPG (benchmarks: how many
+	// transactions settle a batch side by side on PostgreSQL).
+	settleParts int
 }
 
 // betCall is one unit the desk accepts or refuses whole: a single bet, or

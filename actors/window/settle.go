@@ -68,7 +68,7 @@ func settleOps(roundID int64, settled []storage.RoundBet) (ops []storage.Op, pai
 func (d *Desk) settleBatch(c *settleCall) {
 	parts := 1
 	if d.db.Dialect() == storage.Postgres {
-		parts = settlePartsPG
+		parts = cmp.Or(d.settleParts, settlePartsPG)
 	}
 	limit := max(1, (c.limit+parts-1)/parts)
 	res := make([]settleResult, parts)
