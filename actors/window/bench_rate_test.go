@@ -109,7 +109,7 @@ func benchDeskAtRate(b *testing.B, rate int, hold time.Duration) {
 		logPlans(b, pg)
 	}
 
-	settled, settleCPU, _ := benchSettle(b, db, desk, r, 2000)
+	settled, settleCPU, _ := benchSettle(b, db, desk, r, defaultSettleBatch)
 	if settled != n+rate {
 		b.Fatalf("settled %d bets, placed %d", settled, n+rate)
 	}
@@ -120,8 +120,8 @@ func benchDeskAtRate(b *testing.B, rate int, hold time.Duration) {
 
 // benchSettle closes and draws r (digits 1 2 3: small and even win) and
 // settles all its bets through desk in batches of limit (the runner's
-// 2,000 by default), returning how many it settled, its backends' CPU and
-// the wall time meanwhile.
+// are defaultSettleBatch), returning how many it settled, its backends'
+// CPU and the wall time meanwhile.
 func benchSettle(b *testing.B, db storage.DB, desk *Desk, r storage.Round, limit int) (int, time.Duration, time.Duration) {
 	ctx := context.Background()
 	if _, err := storage.CloseRound(ctx, db, r.ID, r.BettingEndsAt); err != nil {
@@ -168,7 +168,7 @@ func BenchmarkW4Settle10k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	for _, limit := range []int{2000, 5000, 10000} {
+	for _, limit := range []int{2000, defaultSettleBatch, 10000} {
 		b.Run(fmt.Sprint(limit), func(b *testing.B) {
 			for range b.N {
 				b.StopTimer()
@@ -278,7 +278,7 @@ func BenchmarkW4DeskBatchCPU(b *testing.B) {
 		write(batches)
 		b.StopTimer()
 		cpu := storagetest.BackendCPUSince(before, storagetest.BackendCPU(b, pg))
-		settled, settleCPU, _ := benchSettle(b, db, desk, r, 2000)
+		settled, settleCPU, _ := benchSettle(b, db, desk, r, defaultSettleBatch)
 		if settled != n {
 			b.Fatalf("settled %d bets, placed %d", settled, n)
 		}
