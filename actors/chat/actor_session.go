@@ -594,6 +594,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 			(*h)("session", m)
 		}
 		s.handle(m)
+		m.args.release() // the handler is done with them
 		a.current = nil
 	case *actor.Restarting:
 		if c := a.current; c != nil { // crashed while handling it: answer it

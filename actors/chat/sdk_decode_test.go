@@ -212,3 +212,40 @@ func FuzzAppendMessageJSON(f *testing.F) {
 		checkMessageJSON(t, m)
 	})
 }
+
+// A send's arguments are unescaped into a pooled buffer that goes back to
+// framePool once its handler returns (releasesArgs): what the handler took
+// from them (the message, the recvID, the operationID) must not point into
+// it. Here the buffer is scribbled over after the release.
+func TestSendArgsReleasedKeepNothing(t *testing.T) {
+	text := `hi "there" \ <b>&</b> 中文 🎉`
+	r, a, err := DecodeRequest(sdkSendFrame(t, text))
+	if err != nil || a.data == nil {
+		t.Fatalf("a send's data is not pooled: %v", err)
+	}
+	var m Message
+	if err := a.NewMessage(0, "message", &m); err != nil {
+		t.Fatal(err)
+	}
+	recv, err := a.OptString(1, "recvID")
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := a.data
+	a.release()
+	if a.data != nil || a.raw != nil {
+		t.Fatal("release left the buffer in the arguments")
+	}
+	b := (*buf)[:cap(*buf)]
+	for i := range b {
+		b[i] = 'x'
+	}
+	if m.TextElem == nil || m.TextElem.Content != text || m.ClientMsgID != "7f3c0f3e8a9b4c1d" || m.SendID != "1001" ||
+		recv != "1002" || r.OperationID != "op-1" || r.UserID != "1001" {
+		t.Fatalf("taken from the released buffer: %+v %q %+v", m, recv, r)
+	}
+	// Another call's data is not pooled: nothing releases it.
+	if _, other, err := DecodeRequest([]byte(`{"reqFuncName":"GetGroupMemberList","operationID":"o","userID":"1","data":"[\"12\"]"}`)); err != nil || other.data != nil {
+		t.Fatalf("a call that may keep its arguments got a pooled buffer: %v", err)
+	}
+}

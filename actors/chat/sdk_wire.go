@@ -99,6 +99,17 @@ func isName(s string) bool {
 type Args struct {
 	call string
 	raw  []json.RawMessage
+	data *[]byte // the framePool buffer raw points into (releasesArgs); nil otherwise
+}
+
+// release gives the arguments' pooled buffer back once the call that
+// read them has returned (releasesArgs); a no-op for other calls. The
+// arguments are not read afterwards.
+func (a *Args) release() {
+	if a.data != nil {
+		putFrame(a.data)
+		a.data, a.raw = nil, nil
+	}
 }
 
 // Len is the number of arguments given.
