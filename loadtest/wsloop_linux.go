@@ -20,7 +20,7 @@ import (
 const wsLoopSupported = true
 
 // wsLoop is a worker's event loop over all its sockets: HTTPLoop's design
-// (loop_linux.go) for websockets. One OS thread and one epoll set; no
+// (loop_linux.go) for websockets. One goroutine and one epoll set; no
 // goroutine, channel or Go timer per socket or per message. Each wake
 // sends every message due within the next sendAhead (each lane's times
 // as sendLane keeps them), then takes every frame that has come in
@@ -32,6 +32,20 @@ const wsLoopSupported = true
 // wake that reads them. With a goroutine per socket (gorilla's reader)
 // and one per lane with its own timer, W2 at 2,000 msg/s cost the
 // generator ~136-200 µs of CPU per message, 1.65 context switches each.
+//
+// The bytes a wake queued leave together, in one io_uring submission
+// (sendRing, as HTTPLoop's requests), not one write each: on loopback a
+// write runs the server's receive path and wakes it, and the woken server
+// took the loop's CPU on the way out of the write before the next one.
+//
+// The loop is one goroutine on a process of one P (GOMAXPROCS 1, set once
+// its sockets are up), not locked to its thread, and it yields to the Go
+// scheduler itself every yieldEvery. Its raw system calls keep the P, so
+// the runtime sees a goroutine running without pause and preempted it
+// every 10 ms (a signal, then, the goroutine being locked to its thread,
+// handing the P to another thread and back: ~100 futex calls a second and
+// the wake-ups of three threads). With one P and no lock a yield is a pass
+// through the scheduler, with no other thread woken.
 type wsLoop struct {
 	w     *worker
 	conns []*rawWS // by member index; nil where the socket failed
@@ -46,7 +60,17 @@ type wsLoop struct {
 
 	stamped bool
 	events  []unix.EpollEvent
+
+	ring      *sendRing // nil: one write per socket
+	ringFds   []int
+	ringBufs  [][]byte
+	ringConns []*rawWS
+	ringSeen  []bool
 }
+
+// yieldEvery is how often the loop yields to the Go scheduler: under the
+// 10 ms after which the runtime would preempt it.
+const yieldEvery = 5 * time.Millisecond
 
 // takeFD turns nc into a non-blocking descriptor of the loop's (nc
 // itself is closed), receive times on.
@@ -132,8 +156,13 @@ func (l *wsLoop) schedule(i int, rates []float64, hold time.Duration) []loopSend
 // run is the loop; it ends when quit closes or ctx ends.
 func (l *wsLoop) run(ctx context.Context) {
 	defer close(l.done)
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	if r, err := newSendRing(256); err == nil {
+		l.ring = r
+		defer func() { r.Close(); l.ring = nil }()
+	} else {
+		l.w.logf("sends one write each: %v", err)
+	}
+	lastYield := time.Now()
 	rates := l.w.plan.Ramp.Rates()
 	hold := l.w.plan.Ramp.Hold
 	var start time.Time
@@ -200,6 +229,10 @@ func (l *wsLoop) run(ctx context.Context) {
 		} else if sending {
 			wait = 0
 		}
+		if now := time.Now(); now.Sub(lastYield) >= yieldEvery {
+			runtime.Gosched()
+			lastYield = now
+		}
 		if wait <= 0 {
 			continue
 		}
@@ -256,6 +289,7 @@ func (l *wsLoop) queue(c *rawWS) {
 // flush writes what the sockets have queued; what a full socket buffer
 // leaves waits for the next wake.
 func (l *wsLoop) flush() {
+	l.flushRing()
 	keep := l.dirty[:0]
 	for _, c := range l.dirty {
 		c.queued = false
@@ -283,6 +317,48 @@ func (l *wsLoop) flush() {
 		}
 	}
 	l.dirty = keep
+}
+
+// flushRing sends what the live sockets have queued in one io_uring
+// submission (256 at a time); what a send leaves (a full socket buffer,
+// a short send) flush writes as before, and a failed send fails its
+// socket there. A ring that fails as a whole is dropped: later wakes
+// write one by one.
+func (l *wsLoop) flushRing() {
+	if l.ring == nil || len(l.dirty) == 0 {
+		return
+	}
+	fds, bufs, live, seen := l.ringFds[:0], l.ringBufs[:0], l.ringConns[:0], l.ringSeen[:0]
+	for _, c := range l.dirty {
+		if c.Alive() && len(c.out) > 0 {
+			fds, bufs, live, seen = append(fds, c.fd), append(bufs, c.out), append(live, c), append(seen, false)
+		}
+	}
+	l.ringFds, l.ringBufs, l.ringConns, l.ringSeen = fds, bufs, live, seen
+	if len(fds) == 0 {
+		return
+	}
+	err := l.ring.send(fds, bufs, func(k, n int, err error) {
+		seen[k] = true
+		if err == nil {
+			c := live[k]
+			c.out = c.out[:copy(c.out, c.out[n:])]
+		}
+	})
+	if err != nil {
+		// A send whose completion was not seen may have left or not:
+		// writing its bytes again could repeat them, so its socket closes.
+		for k, c := range live {
+			if !seen[k] {
+				l.fail(c, fmt.Errorf("send: %w", err))
+			}
+		}
+		l.w.logf("%v; sending one write each from now", err)
+		l.ring.Close()
+		l.ring = nil
+	}
+	clear(bufs)
+	clear(live)
 }
 
 // poll waits up to d for frames and takes them.
@@ -427,6 +503,9 @@ func (w *worker) connectLoop(ctx context.Context, logf func(string, ...any)) (Wo
 
 	})
 	r.Seconds = time.Since(t0).Seconds()
+	// One P from here on (the loop's comment says why); the dialling
+	// above had them all.
+	runtime.GOMAXPROCS(1)
 	go l.run(ctx)
 	logf("%d sockets logged in from %s in %.1f s (%d failed), one event loop", r.Conns, w.plan.Source, r.Seconds, r.Failed)
 	return r, nil
