@@ -85,7 +85,7 @@ func commitChatBatch(ctx context.Context, db DB, now int64, batch []ChatAppend) 
 		c := newChatBatch(batch, now)
 		var err error
 		if fast {
-			err = c.runFastPG(ctx, pg.Pool)
+			err = c.runFastPG(ctx, pg.generic)
 		} else {
 			err = db.Tx(ctx, func(tx Tx) error { return c.run(ctx, tx) })
 		}

@@ -407,3 +407,44 @@ func TestChatBatchSteadyStateWritesEveryColumn(t *testing.T) {
 		}
 	})
 }
+
+// The steady chat batch statement is planned once per connection: every
+// execution of it uses the generic plan, none plans it afresh (planning
+// it for each batch was ~40 % of PostgreSQL's CPU per transaction).
+func TestChatBatchStatementKeepsOneGenericPlan(t *testing.T) {
+	pg := storagetest.Postgres(t).(*storage.PG)
+	ctx := context.Background()
+	x := single(1, 2)
+	x.Messages = []storage.ChatMessage{batchText(1, "g0", "a")}
+	if _, err := storage.CommitChatBatch(ctx, pg, 50, []storage.ChatAppend{x}); err != nil {
+		t.Fatal(err)
+	}
+	x.Create, x.Members = false, nil
+	const steady = 8 // more than the 5 custom plans PostgreSQL tries before it may choose
+	for i := range steady {
+		x.Messages = []storage.ChatMessage{batchText(1, fmt.Sprintf("g%d", i+1), "b")}
+		res, err := storage.CommitChatBatch(ctx, pg, int64(60+i), []storage.ChatAppend{x})
+		if err != nil || res[0].Err != nil {
+			t.Fatal(err, res[0].Err)
+		}
+		if res[0].Messages[0].Seq != int64(i+2) {
+			t.Fatalf("batch %d: seq %d, want %d", i, res[0].Messages[0].Seq, i+2)
+		}
+	}
+	var generic, custom int64
+	for _, pool := range pg.Pools() {
+		for _, c := range pool.AcquireAllIdle(ctx) {
+			var g, cu int64
+			err := c.QueryRow(ctx, `SELECT coalesce(sum(generic_plans), 0), coalesce(sum(custom_plans), 0)
+				FROM pg_prepared_statements WHERE name = 'kj_chat_append'`).Scan(&g, &cu)
+			c.Release()
+			if err != nil {
+				t.Fatal(err)
+			}
+			generic, custom = generic+g, custom+cu
+		}
+	}
+	if generic != steady || custom != 0 {
+		t.Fatalf("the steady statement ran with %d generic and %d custom plans, want %d and 0", generic, custom, steady)
+	}
+}

@@ -15,7 +15,7 @@ import (
 )
 
 // The steady state of the chat batch on PostgreSQL (every conversation's
-// rows exist: appendPG alone) skips pgx's argument encoding: the 23
+// rows exist: appendPG alone) skips pgx's argument encoding: the 20
 // parameters are written here in PostgreSQL's binary format into one
 // pooled buffer, and the statement, prepared once per connection, is sent
 // on the connection's own pipeline (whose send buffer is the
@@ -31,7 +31,7 @@ const appendPGName = "kj_chat_append"
 
 // appendPGParams is appendPG's parameter types in order: the 17 message
 // columns (messageArraysPG), latest_time, the conversations and their
-// counts, the read positions. A prepared statement whose types differ
+// counts. A prepared statement whose types differ
 // (a changed schema) is not sent this way: the batch goes through pgx.
 var appendPGParams = []uint32{
 	pgtype.TextArrayOID, pgtype.Int8ArrayOID, pgtype.TextArrayOID, pgtype.TextArrayOID, pgtype.Int8ArrayOID,
@@ -39,7 +39,6 @@ var appendPGParams = []uint32{
 	pgtype.TextArrayOID, pgtype.TextArrayOID, pgtype.TextArrayOID, pgtype.Int2ArrayOID, pgtype.Int8ArrayOID,
 	pgtype.Int8ArrayOID, pgtype.TextArrayOID,
 	pgtype.Int8OID, pgtype.TextArrayOID, pgtype.Int8ArrayOID,
-	pgtype.Int8ArrayOID, pgtype.TextArrayOID, pgtype.Int8ArrayOID,
 }
 
 // binaryFormats asks for every parameter and result column in binary.
@@ -208,9 +207,6 @@ func (c *chatBatch) appendArgs(w *wireArgs, p batchPlan) error {
 	w.end()
 	w.texts(p.ids)
 	w.int8s(p.counts)
-	w.int8s(c.readUser)
-	w.texts(c.readConv)
-	w.int8s(c.readSeq)
 	return nil
 }
 

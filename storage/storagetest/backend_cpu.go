@@ -8,11 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"kj/storage"
 )
 
 // BackendCPU is the CPU time (user and system) so far of each backend of
-// db's PostgreSQL pool, by backend pid, read from /proc: the pool's own
+// db's PostgreSQL pools, by backend pid, read from /proc: the pool's own
 // connections only, so other clients of a shared server do not count (as
 // they do in the load harness's figure of every postgres process). Take it
 // between measurements, when every connection is idle. It is nil when db is
@@ -24,7 +26,11 @@ func BackendCPU(tb testing.TB, db storage.DB) map[uint32]time.Duration {
 		return nil
 	}
 	out := map[uint32]time.Duration{}
-	for _, c := range pg.Pool.AcquireAllIdle(context.Background()) {
+	var conns []*pgxpool.Conn
+	for _, pool := range pg.Pools() {
+		conns = append(conns, pool.AcquireAllIdle(context.Background())...)
+	}
+	for _, c := range conns {
 		pid := c.Conn().PgConn().PID()
 		c.Release()
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(int(pid)) + "/stat")
