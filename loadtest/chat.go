@@ -50,33 +50,41 @@ func (p Payload) append(b []byte) []byte {
 // ScanPayload finds a load payload in a frame (however deeply its JSON
 // strings are escaped: the payload has no characters that need escaping).
 func ScanPayload(frame []byte) (Payload, bool) {
+	stream, n, sched, ok := scanPayload(frame)
+	if !ok {
+		return Payload{}, false
+	}
+	return Payload{Stream: string(stream), N: n, Sched: sched}, true
+}
+
+// scanPayload is ScanPayload with the stream left in frame, for a
+// generator that reads every frame and need not copy it.
+func scanPayload(frame []byte) (stream []byte, n uint64, sched int64, ok bool) {
 	i := bytes.Index(frame, []byte(payloadPrefix))
 	if i < 0 {
-		return Payload{}, false
+		return nil, 0, 0, false
 	}
 	rest := frame[i+len(payloadPrefix):]
 	j := bytes.IndexByte(rest, '|')
 	if j <= 0 {
-		return Payload{}, false
+		return nil, 0, 0, false
 	}
-	p := Payload{Stream: string(rest[:j])}
-	for _, c := range rest[:j] {
+	stream = rest[:j]
+	for _, c := range stream {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
-			return Payload{}, false
+			return nil, 0, 0, false
 		}
 	}
 	rest = rest[j+1:]
 	n, k := scanUint(rest)
 	if k == 0 || k >= len(rest) || rest[k] != '|' {
-		return Payload{}, false
+		return nil, 0, 0, false
 	}
-	p.N = n
 	ts, k2 := scanUint(rest[k+1:])
 	if k2 == 0 {
-		return Payload{}, false
+		return nil, 0, 0, false
 	}
-	p.Sched = int64(ts)
-	return p, true
+	return stream, n, int64(ts), true
 }
 
 func scanUint(b []byte) (uint64, int) {

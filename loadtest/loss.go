@@ -155,30 +155,41 @@ func Judge(sent map[string]uint64, got map[string]StreamState, seqErrors uint64)
 type Tracker struct {
 	mu        sync.Mutex
 	streams   map[string]*Stream
-	seqs      map[string]int64
+	seqs      map[string]*int64 // a pointer: updating a seq makes no key string
 	seqErrors uint64
 }
 
 // NewTracker returns an empty tracker.
 func NewTracker() *Tracker {
-	return &Tracker{streams: map[string]*Stream{}, seqs: map[string]int64{}}
+	return &Tracker{streams: map[string]*Stream{}, seqs: map[string]*int64{}}
 }
 
 // Receive records number n on stream, and the server's seq of the message
 // in its conversation (ignored when conv is empty): seqs must increase.
 func (t *Tracker) Receive(stream string, n uint64, conv string, seq int64) Arrival {
+	return t.receive([]byte(stream), n, []byte(conv), seq)
+}
+
+// receive is Receive with the names as bytes (a generator builds them in
+// a buffer of its own): a name's string is made only when first seen.
+func (t *Tracker) receive(stream []byte, n uint64, conv []byte, seq int64) Arrival {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := t.streams[stream]
+	s := t.streams[string(stream)]
 	if s == nil {
 		s = &Stream{}
-		t.streams[stream] = s
+		t.streams[string(stream)] = s
 	}
-	if conv != "" {
-		if last, ok := t.seqs[conv]; ok && seq <= last {
+	if len(conv) > 0 {
+		switch last := t.seqs[string(conv)]; {
+		case last == nil:
+			p := new(int64)
+			*p = seq
+			t.seqs[string(conv)] = p
+		case seq <= *last:
 			t.seqErrors++
-		} else {
-			t.seqs[conv] = seq
+		default:
+			*last = seq
 		}
 	}
 	return s.Receive(n)

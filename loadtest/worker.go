@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -99,6 +100,14 @@ type Send struct {
 // within a conversation as each receiver sees it.
 func Conversation(stream string) string {
 	if i := strings.LastIndexByte(stream, '.'); i > 0 {
+		return stream[:i]
+	}
+	return stream
+}
+
+// conversationOf is Conversation of a stream held as bytes.
+func conversationOf(stream []byte) []byte {
+	if i := bytes.LastIndexByte(stream, '.'); i > 0 {
 		return stream[:i]
 	}
 	return stream
@@ -275,6 +284,10 @@ func Worker(ctx context.Context, in io.Reader, out, log io.Writer) error {
 				sent[k] = v
 			}
 			w.mu.Unlock()
+			if w.loop != nil && sendDone != nil {
+				// The loop's sending has ended (run waited for it).
+				w.loop.sentCounts(sent)
+			}
 			send(workerMsg{Cmd: "sent", Sent: sent})
 		case "judge":
 			f := w.judge(ctx, m.Sent, m.Grace)
@@ -375,13 +388,22 @@ func (w *worker) stepAt(t time.Time) int {
 	return min(i, len(w.plan.Ramp.Rates())-1)
 }
 
-// delivered records the arrival of load message p at user recv at now
-// (seq in conversation conv; no seq check when conv is empty).
-func (w *worker) delivered(recv string, p Payload, seq int64, conv string, now time.Time) {
-	w.tracker.Receive(recv+"/"+p.Stream, p.N, conv, seq)
+// delivered records the arrival of load message n of stream, scheduled
+// at sched, at user recv at now (with seq, checked in the stream's
+// conversation when withSeq). The tracker's names, "<recv>/<stream>" and
+// "<recv>/<conversation>", are built in a buffer on the stack: no string
+// per delivery.
+func (w *worker) delivered(recv string, stream []byte, n uint64, sched int64, seq int64, withSeq bool, now time.Time) {
+	var buf [128]byte
+	name := append(append(append(buf[:0], recv...), '/'), stream...)
+	var conv []byte
+	if withSeq {
+		conv = name[:len(name)-len(stream)+len(conversationOf(stream))]
+	}
+	w.tracker.receive(name, n, conv, seq)
 	w.mu.Lock()
-	if i := w.stepAt(time.Unix(0, p.Sched)); i >= 0 {
-		w.step(i).Deliver.Record(now.Sub(time.Unix(0, p.Sched)))
+	if i := w.stepAt(time.Unix(0, sched)); i >= 0 {
+		w.step(i).Deliver.Record(now.Sub(time.Unix(0, sched)))
 	} else {
 		w.late.Add(1)
 	}
@@ -398,9 +420,9 @@ func (w *worker) onFrameAt(recv string, b []byte, now time.Time) {
 	// carries the same payload in its latest message, and scanning it for
 	// that was wasted work per delivery.
 	if IsEvent(b, "OnRecvNewMessage") {
-		if p, ok := ScanPayload(b); ok {
+		if stream, n, sched, ok := scanPayload(b); ok {
 			seq, _ := ScanSeq(b)
-			w.delivered(recv, p, seq, recv+"/"+Conversation(p.Stream), now)
+			w.delivered(recv, stream, n, sched, seq, true, now)
 			return
 		}
 	}
@@ -444,15 +466,15 @@ func (w *worker) onAckAt(sched, code int64, b []byte, now time.Time) {
 // delivers a publication to the socket that published it (kj does not);
 // those are not deliveries and are left out.
 func (w *worker) onPeerPushAt(recv, own string, b []byte, now time.Time) {
-	p, ok := ScanPayload(b)
+	stream, n, sched, ok := scanPayload(b)
 	if !ok {
 		w.pushes.Add(1)
 		return
 	}
-	if p.Stream == own {
+	if string(stream) == own {
 		return
 	}
-	w.delivered(recv, p, 0, "", now)
+	w.delivered(recv, stream, n, sched, 0, false, now)
 }
 
 // run sends on the plan's lanes until the ramp ends or stop closes,

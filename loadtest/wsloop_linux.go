@@ -271,12 +271,22 @@ func (l *wsLoop) send(i int, e loopSend, due, now time.Time, hold time.Duration,
 	p := Payload{Stream: w.plan.Members[e.member].Send.Stream, N: c.n, Sched: min(due.UnixNano(), now.UnixNano())}
 	*scratch = c.appendSend(*scratch, p)
 	l.queue(c)
-	w.mu.Lock()
 	if i >= 0 {
+		w.mu.Lock()
 		w.step(i).Sent++
+		w.mu.Unlock()
 	}
-	w.sent[p.Stream] = c.n
-	w.mu.Unlock()
+}
+
+// sentCounts is how many messages each lane of the loop has sent (its
+// sockets' counts, not a map kept per send): read once sending has ended
+// (sent or done closed).
+func (l *wsLoop) sentCounts(into map[string]uint64) {
+	for i, c := range l.conns {
+		if c != nil && c.n > 0 {
+			into[l.w.plan.Members[i].Send.Stream] = c.n
+		}
+	}
 }
 
 func (l *wsLoop) queue(c *rawWS) {

@@ -21,6 +21,8 @@ type wsLoop struct {
 
 func (l *wsLoop) close() {}
 
+func (l *wsLoop) sentCounts(map[string]uint64) {}
+
 func (w *worker) connectLoop(context.Context, func(string, ...any)) (WorkerReady, error) {
 	return WorkerReady{}, errors.New("the event loop runs on Linux only")
 }
