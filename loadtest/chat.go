@@ -154,12 +154,18 @@ func IsEvent(frame []byte, event string) bool {
 
 // ScanReply reads a reply's errCode and operationID.
 func ScanReply(frame []byte) (errCode int64, opID string) {
+	errCode, op := scanReply(frame)
+	return errCode, string(op)
+}
+
+// scanReply is ScanReply with the operationID left in frame.
+func scanReply(frame []byte) (errCode int64, opID []byte) {
 	errCode, _ = scanNumberAfter(frame, `"errCode":`)
 	const key = `"operationID":"`
 	if i := bytes.LastIndex(frame, []byte(key)); i >= 0 {
 		rest := frame[i+len(key):]
 		if j := bytes.IndexByte(rest, '"'); j >= 0 {
-			opID = string(rest[:j])
+			opID = rest[:j]
 		}
 	}
 	return errCode, opID

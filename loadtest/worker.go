@@ -201,6 +201,9 @@ type worker struct {
 	errLog atomic.Int32 // error replies logged so far
 
 	loop *wsLoop // the event loop over the sockets (nil: goroutines, conns)
+	// rates is how many steps the ramp has (stepAt reads it for every
+	// frame; Ramp.Rates makes the list anew each call).
+	rates int
 }
 
 // Worker runs one worker process: it reads its plan from in, reports on
@@ -220,6 +223,7 @@ func Worker(ctx context.Context, in io.Reader, out, log io.Writer) error {
 		return fmt.Errorf("worker: no plan: %v", err)
 	}
 	w := &worker{plan: *first.Plan, tracker: NewTracker(), stop: make(chan struct{}), sent: map[string]uint64{}}
+	w.rates = len(w.plan.Ramp.Rates())
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(log, "%s worker %d: %s\n", time.Now().Format("15:04:05.000"), w.plan.Worker, fmt.Sprintf(format, args...))
 	}
@@ -385,7 +389,7 @@ func (w *worker) stepAt(t time.Time) int {
 		return -1
 	}
 	i := int(d / w.plan.Ramp.Hold)
-	return min(i, len(w.plan.Ramp.Rates())-1)
+	return min(i, w.rates-1)
 }
 
 // delivered records the arrival of load message n of stream, scheduled
@@ -427,11 +431,10 @@ func (w *worker) onFrameAt(recv string, b []byte, now time.Time) {
 		}
 	}
 	if IsEvent(b, "SendMessage") {
-		code, op := ScanReply(b)
+		code, op := scanReply(b)
 		if len(op) > 1 && op[0] == 'k' {
-			sched, err := strconv.ParseInt(op[1:], 10, 64)
-			if err == nil {
-				w.onAckAt(sched, code, b, now)
+			if sched, k := scanUint(op[1:]); k == len(op)-1 {
+				w.onAckAt(int64(sched), code, b, now)
 				return
 			}
 		}
