@@ -25,6 +25,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"kj/auth"
 	"kj/internal/apierr"
 	"kj/internal/bus"
@@ -549,6 +551,54 @@ func TestPushesReachOfflineDevicesEncryptedAndSigned(t *testing.T) {
 	})
 }
 
+// droppedNotices reads kj_push_dropped_total.
+func droppedNotices(t *testing.T) float64 {
+	t.Helper()
+	mfs, err := prometheus.DefaultGatherer.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == "kj_push_dropped_total" {
+			return mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatal("kj_push_dropped_total not registered")
+	return 0
+}
+
+// A 1:1 notice none of whose recipients subscribed never reaches the
+// queue: with a queue of one and a worker that cannot keep up, thousands of
+// them drop none, while a group's notices (walked by the workers) fill it.
+func TestOfferSkipsUnsubscribedPairs(t *testing.T) {
+	db := storagetest.SQLite(t)
+	b := bus.NewMemory()
+	defer b.Close()
+	s, err := push.Start(context.Background(), push.Deps{DB: db, Presence: presence.NewMemory(clock.Real{}), Bus: b},
+		push.Config{Queue: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	before := droppedNotices(t)
+	for range 10000 {
+		s.Offer(push.Notice{ConversationID: "si_1_2", Recipients: []int64{1, 2}, SenderID: 1})
+	}
+	if got := droppedNotices(t) - before; got != 0 {
+		t.Fatalf("%v 1:1 notices without a subscriber were queued and dropped", got)
+	}
+	members := make([]int64, 100)
+	for i := range members {
+		members[i] = int64(i + 1)
+	}
+	for range 10000 {
+		s.Offer(push.Notice{ConversationID: "sg_1", Group: true, Recipients: members, SenderID: 1})
+	}
+	if droppedNotices(t) == before {
+		t.Fatal("10,000 group notices fit a queue of one")
+	}
+}
+
 // A full queue drops offers instead of making the chat engine wait.
 func TestOfferNeverBlocks(t *testing.T) {
 	db := storagetest.SQLite(t)
@@ -560,10 +610,15 @@ func TestOfferNeverBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	members := make([]int64, 100)
+	for i := range members {
+		members[i] = int64(i + 1)
+	}
 	done := make(chan struct{})
 	go func() {
 		for range 10000 {
-			s.Offer(push.Notice{ConversationID: "si_1_2", Recipients: []int64{1, 2}, SenderID: 1})
+			// A group's notice: a 1:1 one without subscribers never queues.
+			s.Offer(push.Notice{ConversationID: "sg_1", Group: true, Recipients: members, SenderID: 1})
 		}
 		close(done)
 	}()
