@@ -48,6 +48,13 @@ const WorkerProfileEnv = "KJLOAD_WORKER_PROFILE"
 // compare the two.
 const WorkerGoroutinesEnv = "KJLOAD_WORKER_GOROUTINES"
 
+// WorkerWritesEnv, when set, makes the workers' event loop write each
+// socket's bytes with a write of its own instead of one io_uring
+// submission per wake: the server then sees the messages of one wake
+// arrive one by one (each write woke it), as before the ring, to compare
+// what the batching changes in the server's figures.
+const WorkerWritesEnv = "KJLOAD_WORKER_WRITES"
+
 // MaxConnsPerWorker keeps a worker well under the file limit.
 const MaxConnsPerWorker = 9000
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -156,7 +157,9 @@ func (l *wsLoop) schedule(i int, rates []float64, hold time.Duration) []loopSend
 // run is the loop; it ends when quit closes or ctx ends.
 func (l *wsLoop) run(ctx context.Context) {
 	defer close(l.done)
-	if r, err := newSendRing(256); err == nil {
+	if os.Getenv(WorkerWritesEnv) != "" {
+		l.w.logf("sends one write each (%s)", WorkerWritesEnv)
+	} else if r, err := newSendRing(256); err == nil {
 		l.ring = r
 		defer func() { r.Close(); l.ring = nil }()
 	} else {
