@@ -23,9 +23,7 @@ func countWrites(t *testing.T, h *harness, u *testUser) *countingConn {
 		t.Fatalf("%s has no socket on the node", u.Nickname)
 	}
 	count := &countingConn{}
-	sock.out.mu.Lock()
-	count.Conn, sock.out.Conn = sock.out.Conn, count
-	sock.out.mu.Unlock()
+	count.watch(sock.out)
 	return count
 }
 
@@ -74,7 +72,7 @@ func TestAckLeavesWithTheSendersConversationFrame(t *testing.T) {
 			return
 		}
 	}
-	t.Fatalf("no write held the acknowledgement (%d writes)", len(writes))
+	t.Fatalf("no write held the acknowledgement (%d writes, %d before)", len(writes), before)
 }
 
 // An acknowledgement never waits for a coalescing window: when the

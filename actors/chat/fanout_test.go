@@ -167,9 +167,7 @@ func TestPostReachesAMemberInOneWrite(t *testing.T) {
 		t.Fatal("the reader's socket is not on the node")
 	}
 	count := &countingConn{}
-	sock.out.mu.Lock()
-	count.Conn, sock.out.Conn = sock.out.Conn, count
-	sock.out.mu.Unlock()
+	count.watch(sock.out)
 	count.mu.Lock()
 	before := len(count.writes)
 	count.mu.Unlock()
