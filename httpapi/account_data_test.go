@@ -44,7 +44,7 @@ func chatBetween(t *testing.T, db storage.DB, conv string, a, b storage.User, fr
 // nothing of the other player they chatted with.
 func TestExportHoldsTheUsersOwnDataOnly(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := walletServer(t, db)
 		ctx := context.Background()
 		_, opTok := newOperator(t, s, "exp_op")
@@ -114,7 +114,7 @@ func TestExportHoldsTheUsersOwnDataOnly(t *testing.T) {
 // request in words in every locale.
 func TestDeleteAccount(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		ctx := context.Background()
 		s.Config.DataDir = t.TempDir()

@@ -20,6 +20,7 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // fuzzCall posts body from a fresh client address, so the per-address
@@ -41,7 +42,7 @@ func fuzzCall(t *testing.T, s *Server, path string, body []byte, n *atomic.Int64
 // fuzzServer is a test server on SQLite that logs nothing (fuzzing makes
 // millions of calls).
 func fuzzServer(f *testing.F) *Server {
-	s, _ := testServer(f, testSQLite(f))
+	s, _ := testServer(f, storagetest.SQLite(f))
 	s.Log = slog.New(slog.DiscardHandler)
 	return s
 }

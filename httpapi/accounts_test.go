@@ -18,6 +18,7 @@ import (
 	"kj/internal/counter"
 	"kj/internal/testenv"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // jsonBody encodes v as a request body.
@@ -256,7 +257,7 @@ func TestRegisterConfigAndRequiredInvite(t *testing.T) {
 
 func TestLoginLockoutAndItsExpiry(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		newUser(t, s, "lucy")
 		for i := 1; i <= 4; i++ {
@@ -313,7 +314,7 @@ func TestLoginLockoutAndItsExpiry(t *testing.T) {
 
 func TestLockoutIsSharedThroughRedis(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		rdb, prefix := testenv.Redis(t)
 		a, _ := testServer(t, db)
 		b, _ := testServer(t, db)
@@ -375,7 +376,7 @@ func TestSignInIsRateLimitedPerAddress(t *testing.T) {
 
 func TestRegistrationsAreLimitedPerAddress(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		for i := 0; i < registerPerIPPerHour; i++ {
@@ -420,7 +421,7 @@ func TestLoginValidation(t *testing.T) {
 
 func TestTokenRenewalFlow(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		u, _ := newUser(t, s, "rene")

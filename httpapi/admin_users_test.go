@@ -11,6 +11,7 @@ import (
 	"kj/internal/apierr"
 	"kj/internal/bus"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // newOperator stores an operator with password "abc123" and signs it in
@@ -28,7 +29,7 @@ func newOperator(t *testing.T, s *Server, account string) (storage.User, auth.To
 
 func TestOperatorRoutes(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		alice, aliceTok := newUser(t, s, "alice_a")
@@ -125,7 +126,7 @@ func TestOperatorRoutes(t *testing.T) {
 // records nothing; players are activated and deactivated as before.
 func TestActivationRefusesOperatorsAccounts(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := testServer(t, db)
 		ctx := context.Background()
 		boss, bossTok := newOperator(t, s, "boss_act")

@@ -21,6 +21,7 @@ import (
 	"kj/actors/window"
 	"kj/internal/apierr"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // auditEntries lists every audit entry, oldest first.
@@ -42,7 +43,7 @@ func auditEntries(t *testing.T, db storage.DB) []storage.AuditEntry {
 // the client address.
 func TestOperatorActionsOnMoneyMembershipAndRulesAreAuditedOnce(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		ctx := context.Background()
 		if err := storage.EnsureRoundWindows(ctx, db, 1, storage.RoundWindow{OddsBP: 19800, MinBet: 100, MaxBet: 100000,
@@ -280,7 +281,7 @@ func TestEveryAuditActionRecordsWhoWhereWhatBeforeAndAfter(t *testing.T) {
 			t.Errorf("auditActions lists %q, which no code writes", a)
 		}
 	}
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		ctx := context.Background()
 		s.Config.DataDir = t.TempDir()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"kj/actors/window"
+	"kj/storage/storagetest"
 )
 
 // The HTTP path's cost, beside a bare server answering the same JSON
@@ -39,7 +40,7 @@ const benchBetBody = `{"windowId":1,"issue":"20260301000100001","content":"BIG",
 
 // kjBench is a node's /api handler with a signed-in user's token.
 func kjBench(b *testing.B) (http.Handler, string) {
-	db := testSQLite(b)
+	db := storagetest.SQLite(b)
 	s, _ := testServer(b, db)
 	s.Rounds = &window.Rounds{DB: db}
 	s.Post("/bench/amount", Identified, func(*Call) (any, error) { return benchAmount, nil })

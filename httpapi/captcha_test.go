@@ -17,6 +17,7 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // captchaAnswer recovers the answer of a captcha from its stored hash (5
@@ -48,7 +49,7 @@ func getCaptcha(t *testing.T, s *Server) captchaReply {
 
 func TestRegisterWithCaptchaSingleUseAndExpiry(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		s.Config.RegisterCaptcha = true
 		h := s.Handler()
@@ -271,7 +272,7 @@ func atoi(s string) int {
 
 func TestSMSCodeBurnsAfterFiveWrongTriesAndExpires(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		box := captureSMS(s)
 		h := s.Handler()
@@ -315,7 +316,7 @@ func TestSMSCodeBurnsAfterFiveWrongTriesAndExpires(t *testing.T) {
 
 func TestSendSmsCodeCooldownDailyCapAndSenderFailure(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		box := captureSMS(s)
 		h := s.Handler()
@@ -410,7 +411,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 
 func TestWebhookSenderDeliversCodesEndToEnd(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		var mu sync.Mutex
 		var got []map[string]string
 		status := http.StatusOK

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // TestChatAttachmentNamesCannotBeGuessed: an attachment's name must not be
@@ -248,7 +249,7 @@ func TestChatAttachmentsAreServedToTheConversationOnly(t *testing.T) {
 // with the old one still open; a key dropped from the list no longer opens.
 func TestMediaKeysRotate(t *testing.T) {
 	t.Parallel()
-	db := testSQLite(t)
+	db := storagetest.SQLite(t)
 	dir := t.TempDir()
 	old, fresh := strings.Repeat("o", 32), strings.Repeat("n", 32)
 	sign := func(keys ...string) (*Server, http.Handler) {

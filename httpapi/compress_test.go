@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"kj/storage/storagetest"
 )
 
 // JSON answers from CompressMinSize up travel gzipped to clients that accept
@@ -19,7 +21,7 @@ import (
 // every answer reads back to the same envelope.
 func TestJSONAnswersAreGzippedAboveTheMinimum(t *testing.T) {
 	t.Parallel()
-	s, _ := testServer(t, testSQLite(t))
+	s, _ := testServer(t, storagetest.SQLite(t))
 	long := strings.Repeat("a long name ", 200)
 	s.Post("/test/size", Open, func(c *Call) (any, error) {
 		var v struct {

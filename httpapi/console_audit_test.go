@@ -8,6 +8,7 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // The console's tools for a day's work (issue 35 #11, #12): the order
@@ -17,7 +18,7 @@ import (
 // records with a name in words for the action picker.
 func TestConsoleOrderSearchAndAuditFilters(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := walletServer(t, db)
 		s.Wallet.Config.RechargeMax = 100_000
 		_, tok := newUser(t, s, "jade_search")

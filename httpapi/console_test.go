@@ -12,6 +12,7 @@ import (
 	"kj/auth"
 	"kj/internal/apierr"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // documentedRoleTable reads docs/API.md's table of /api/admin routes and
@@ -206,7 +207,7 @@ func TestResetFundPassword(t *testing.T) {
 // operators, and answers one line per day.
 func TestDashboardCountsPlayers(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		_, agentTok := newAgent(t, s, "desk_d")
 		newUser(t, s, "pat_d1")

@@ -177,7 +177,7 @@ func TestBaseHomeDictsSplashAndManifest(t *testing.T) {
 
 func TestBeaconCountsAndLimits(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c := testServer(t, db)
 		_, opTok := contentOperator(t, s, "oper")
 		for i := 1; i <= 3; i++ {
@@ -336,7 +336,7 @@ func videoLimitCase(t *testing.T, s *Server, c *clock.Fake) int64 {
 
 func TestVideoLimitOverADayBoundary(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c := testServer(t, db)
 		id := videoLimitCase(t, s, c)
 		if n, _ := storage.VideoViews(context.Background(), db, id, 20260301); n != 2 {
@@ -363,7 +363,7 @@ func TestVideoLimitInRedis(t *testing.T) {
 
 func TestVideoDayFollowsTheConfiguredZone(t *testing.T) {
 	t.Parallel()
-	s, c := testServer(t, testSQLite(t))
+	s, c := testServer(t, storagetest.SQLite(t))
 	zone, _ := time.LoadLocation("Asia/Shanghai")
 	s.Config.DayZone = zone
 	_, opTok := contentOperator(t, s, "oper")
@@ -481,7 +481,7 @@ var addTestHomeSection = sync.OnceFunc(func() {
 // tests' /getHomeData read.
 func TestHomeSectionsFromOtherAreas(t *testing.T) {
 	addTestHomeSection()
-	s, _ := testServer(t, testSQLite(t))
+	s, _ := testServer(t, storagetest.SQLite(t))
 	_, tok := newUser(t, s, "amy")
 	if h := contentOK[map[string]any](t, contentPost(t, s, "/getHomeData", ``, tok.Token)); h["contentTestSection"] != "signed in as amy" {
 		t.Fatalf("home with a section: %v", h)

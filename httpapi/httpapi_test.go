@@ -22,6 +22,7 @@ import (
 	"kj/internal/presence"
 	"kj/internal/testenv"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // Every test here calls t.Parallel() unless its comment says why not: each
@@ -34,7 +35,7 @@ import (
 // eachServer runs f on SQLite and on PostgreSQL, each time against a
 // fresh server and its handler.
 func eachServer(t *testing.T, f func(t *testing.T, db storage.DB, s *Server, h http.Handler)) {
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := testServer(t, db)
 		f(t, db, s, s.Handler())
 	})
@@ -200,7 +201,7 @@ func testRoutes(s *Server) {
 
 func TestEnvelopeDecodeAndErrors(t *testing.T) {
 	t.Parallel()
-	s, _ := testServer(t, testSQLite(t))
+	s, _ := testServer(t, storagetest.SQLite(t))
 	testRoutes(s)
 	h := s.Handler()
 	if r := call(t, h, "POST", "/api/test/echo", `{"n":3,"name":"x"}`); r.Code != 0 || string(r.Data) != `{"n":3,"name":"x"}` || r.Message != "成功" {
@@ -233,7 +234,7 @@ func TestEnvelopeDecodeAndErrors(t *testing.T) {
 
 func TestAuthCodes(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c := testServer(t, db)
 		testRoutes(s)
 		h := s.Handler()
@@ -282,7 +283,7 @@ func TestAuthCodes(t *testing.T) {
 // TestOpenAPIListsEveryRoute keeps httpapi/openapi.yaml honest.
 func TestOpenAPIListsEveryRoute(t *testing.T) {
 	t.Parallel()
-	s, _ := testServer(t, testSQLite(t))
+	s, _ := testServer(t, storagetest.SQLite(t))
 	b, err := openAPIDoc()
 	if err != nil {
 		t.Fatalf("openapi documents do not merge: %v", err)

@@ -9,13 +9,14 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"kj/internal/apierr"
+	"kj/storage/storagetest"
 )
 
 // Each answer counts once in kj_http_requests_total under its route and
 // code label, refusals (their series looked up once per code) as successes.
 func TestRequestsAreCountedByRouteAndCode(t *testing.T) {
 	t.Parallel()
-	s, _ := testServer(t, testSQLite(t))
+	s, _ := testServer(t, storagetest.SQLite(t))
 	s.Post("/test/metrics", Open, func(c *Call) (any, error) {
 		var v struct {
 			Fail int `json:"fail"`

@@ -8,11 +8,12 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 func TestUserMineAndIndex(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		u, tok := newUser(t, s, "mina")
@@ -117,7 +118,7 @@ func TestEditNick(t *testing.T) {
 
 func TestChangePassword(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := testServer(t, db)
 		h := s.Handler()
 		newUser(t, s, "paul")

@@ -49,7 +49,7 @@ func refusedInEveryLanguage(t *testing.T, s *Server, token, path, body string, c
 // input refused with its own codes.
 func TestProtectionRefusesBetsOverHTTP(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		s.Wallet.Config.USDTTRC20Address = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7" // recharges are offered
 		alice, tok := newUser(t, s, "alice")
@@ -164,7 +164,7 @@ func TestProtectionRefusesBetsOverHTTP(t *testing.T) {
 // credited once.
 func TestRechargeBeyondTheDepositLimitIsHeldOverHTTP(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := walletServer(t, db)
 		jade, tok := newUser(t, s, "jade")
 		_, op := newOperator(t, s, "otto")

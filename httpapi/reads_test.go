@@ -9,6 +9,7 @@ import (
 	"kj/actors/window"
 	"kj/internal/bus"
 	"kj/storage"
+	"kj/storage/storagetest"
 	"kj/storage/userview"
 )
 
@@ -102,7 +103,7 @@ func TestPlayersReadsAskTheStoreNothingOnceWarm(t *testing.T) {
 // mark, and at the latest when the copy reaches userview.CopyMaxAge.
 func TestPlayersReadsSeeHandWrittenChanges(t *testing.T) {
 	t.Parallel()
-	db := testSQLite(t)
+	db := storagetest.SQLite(t)
 	s, c := testServer(t, db)
 	u, tok := newUser(t, s, "agedreader")
 	var info UserInfo
@@ -142,7 +143,7 @@ func TestPlayersReadsSeeHandWrittenChanges(t *testing.T) {
 // the next lobby.
 // Not parallel, as TestPlayersReadsAskTheStoreNothingOnceWarm.
 func TestLobbyAsksTheStoreNothingOnceWarm(t *testing.T) {
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		board, err := window.NewBoard(db, s.Bus, c)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"kj/internal/apierr"
 	"kj/internal/testenv"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // The bet list a round commits to at its close is public through
@@ -20,7 +21,7 @@ import (
 // bet (no player named) whose lines hash to the round's betsHash.
 func TestRoundBetsListsTheCommittedBets(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c, alice, post := roundsPlayer(t, db, 50000)
 		h := s.Handler()
 		cur := data[window.Current](t, post("getNewLottery", `{"windowId":1}`))
@@ -68,7 +69,7 @@ func TestRoundBetsListsTheCommittedBets(t *testing.T) {
 // The rules say plainly whether the operator can foresee the draw.
 func TestRulesSayWhetherTheDrawIsForeseeable(t *testing.T) {
 	t.Parallel()
-	s, _ := roundsServer(t, testSQLite(t))
+	s, _ := roundsServer(t, storagetest.SQLite(t))
 	h := s.Handler()
 	r := call(t, h, "POST", "/api/activation/getRuleList", `{}`, "Accept-Language", "en-US")
 	if r.Code != 0 || !strings.Contains(string(r.Data), "the operator can know the result before betting closes") ||

@@ -8,6 +8,7 @@ import (
 	"kj/actors/window"
 	"kj/internal/testenv"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // An operator's change of odds and limits reaches the first round created
@@ -17,7 +18,7 @@ import (
 // Limits in fractional cents are refused.
 func TestRulesChangeShownForTheComingRound(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		h := s.Handler()
 		_, userTok := newUser(t, s, "player")

@@ -10,6 +10,7 @@ import (
 	"kj/internal/apierr"
 	"kj/internal/testenv"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // A two-selection slip through the route: one debit of the total, a bet
@@ -17,7 +18,7 @@ import (
 // settled on its own when the round is drawn; the ledger check stays green.
 func TestBetSlipRoutePlaysARound(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		_, c, alice, post := roundsPlayer(t, db, 10000)
 		round, _ := storage.LatestRound(context.Background(), db, 1)
 		body := fmt.Sprintf(`{"windowId":1,"issue":"%s","slipId":"alice-slip-1","selections":[{"content":"BIG","amount":2500},{"content":"SINGLE","amount":"1500"}]}`, round.Issue)
@@ -72,7 +73,7 @@ func TestBetSlipRoutePlaysARound(t *testing.T) {
 // is refused whole with a translated message, and nothing is written.
 func TestBetSlipRefusedWholeWritesNothing(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := roundsServer(t, db)
 		h := s.Handler()
 		alice, tok := newUser(t, s, "alice")
@@ -142,7 +143,7 @@ func TestBetSlipRefusedWholeWritesNothing(t *testing.T) {
 // selection alone stays under refuses the slip whole, writing nothing.
 func TestBetSlipIsHeldToTheLossLimitByItsTotal(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := roundsServer(t, db)
 		h := s.Handler()
 		alice, tok := newUser(t, s, "alice")

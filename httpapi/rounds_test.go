@@ -16,6 +16,7 @@ import (
 	"kj/internal/clock"
 	"kj/internal/testenv"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // roundsServer is testServer with two activation windows running on the
@@ -102,7 +103,7 @@ type listOf[T any] struct {
 
 func TestActivationRoutesPlayARound(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c, alice, post := roundsPlayer(t, db, 50000)
 		h := s.Handler()
 
@@ -203,7 +204,7 @@ func TestActivationRoutesPlayARound(t *testing.T) {
 
 func TestBetRequestBadInputWritesNothing(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := roundsServer(t, db)
 		h := s.Handler()
 		alice, tok := newUser(t, s, "alice")
@@ -289,7 +290,7 @@ func TestBetRequestBadInputWritesNothing(t *testing.T) {
 
 func TestOperatorEditsWindowRules(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		h := s.Handler()
 		_, userTok := newUser(t, s, "player")

@@ -12,6 +12,7 @@ import (
 	"kj/internal/clock"
 	"kj/internal/testenv"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // showsOutcome reports whether r came out as outcome (of group).
@@ -57,7 +58,7 @@ func playRounds(t *testing.T, db storage.DB, c *clock.Fake, n int) {
 // board is cached before any draw and still shows every round after them.
 func TestTrendAndFairnessRoutes(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, c := roundsServer(t, db)
 		h := s.Handler()
 		_, tok := newUser(t, s, "trendy")

@@ -7,6 +7,7 @@ import (
 
 	"kj/internal/apierr"
 	"kj/storage"
+	"kj/storage/storagetest"
 )
 
 // A recharge above KJ_RECHARGE_MAX over HTTP: the recharge page is told
@@ -17,7 +18,7 @@ import (
 // in the audit log. Fractional cents stay refused on the way in.
 func TestRechargeAboveTheMaximumOverHTTP(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := walletServer(t, db)
 		s.Wallet.Config.RechargeMax = 100_000
 		_, tok := newUser(t, s, "jade")

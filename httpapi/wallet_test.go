@@ -20,6 +20,7 @@ import (
 	"kj/internal/bus"
 	"kj/internal/clock"
 	"kj/storage"
+	"kj/storage/storagetest"
 	"kj/wallet"
 	"kj/wallet/wallettest"
 )
@@ -73,7 +74,7 @@ func wantMessage(t *testing.T, r reply, want string) {
 
 func TestFundPasswordRoutes(t *testing.T) {
 	t.Parallel()
-	s, _ := walletServer(t, testSQLite(t))
+	s, _ := walletServer(t, storagetest.SQLite(t))
 	_, tok := newUser(t, s, "fiona")
 	fails(t, s, tok.Token, "/user/setWalletPwd", `{"password":123456}`, apierr.CodeBadRequest)
 	wantMessage(t, fails(t, s, tok.Token, "/user/setWalletPwd", `{"password":"12345"}`, apierr.CodeFundPasswordFormat),
@@ -98,7 +99,7 @@ func TestFundPasswordRoutes(t *testing.T) {
 
 func TestBankCardRoutes(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, _ := walletServer(t, db)
 		_, tok := newUser(t, s, "hana")
 		_, opTok := newOperator(t, s, "olga")
@@ -170,7 +171,7 @@ func TestBankCardRoutes(t *testing.T) {
 // raw JSON, with the amount's own messages.
 func TestAmountsOverHTTP(t *testing.T) {
 	t.Parallel()
-	s, _ := walletServer(t, testSQLite(t))
+	s, _ := walletServer(t, storagetest.SQLite(t))
 	_, tok := newUser(t, s, "ivan")
 	setFundPassword(t, s, tok.Token)
 	cardID := bindCard(t, s, tok.Token, "4000123412341234")
@@ -187,7 +188,7 @@ func TestAmountsOverHTTP(t *testing.T) {
 
 func TestRechargeRoutes(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		u, tok := newUser(t, s, "jade")
 		_, mallory := newUser(t, s, "mallory")
@@ -318,7 +319,7 @@ func TestRechargeRoutes(t *testing.T) {
 
 func TestExchangeRoutes(t *testing.T) {
 	t.Parallel()
-	eachStore(t, func(t *testing.T, db storage.DB) {
+	storagetest.Each(t, func(t *testing.T, db storage.DB) {
 		s, clk := walletServer(t, db)
 		u, tok := newUser(t, s, "kira")
 		_, mallory := newUser(t, s, "mallory")
@@ -459,7 +460,7 @@ func signIn(t *testing.T, s *Server, userID int64) auth.Tokens {
 // TestOperatorRoutesNeedOperators keeps every wallet admin route closed to users.
 func TestOperatorRoutesNeedOperators(t *testing.T) {
 	t.Parallel()
-	s, _ := walletServer(t, testSQLite(t))
+	s, _ := walletServer(t, storagetest.SQLite(t))
 	_, tok := newUser(t, s, "lena")
 	for _, r := range s.Routes() {
 		if r.Access != Operator || !strings.HasPrefix(r.Path, "/admin/") {
