@@ -266,9 +266,7 @@ func (s *session) pushFrame(frame outFrame) { s.enqueue(frame, true) }
 // A writer already busy with the socket takes it sooner.
 func (s *session) pushHeld(frame []byte) { s.enqueue(outFrame{b: frame}, false) }
 
-// release writes the socket's waiting frames, if none writes them yet:
-// from the calling goroutine when the kernel takes them at once
-// (writeNow), else through a writer of the pool.
+// release hands the socket to a writer if frames wait and none has it.
 func (s *session) release() {
 	s.mu.Lock()
 	if s.writing || s.closed || s.queue.len() == 0 {
@@ -277,57 +275,7 @@ func (s *session) release() {
 	}
 	s.writing = true
 	s.mu.Unlock()
-	if !s.writeNow() {
-		s.e.gateway.socketWriters.add(s)
-	}
-}
-
-// writeNow writes what is queued from the caller, who set s.writing, with
-// one write system call that never waits; true when it is done with the
-// socket (written, or failed and dropped), false when a writer of the pool
-// takes over (the kernel did not take everything, a ping or the close is
-// due, or the socket has no descriptor for such a write). The two frames
-// of a W2 message (the sender's acknowledgement, the receiver's message)
-// went through the pool: a hand-off to a parked writer, its wake-up and a
-// switch for each, on top of the write itself.
-func (s *session) writeNow() bool {
-	if !s.out.canTry() {
-		return false
-	}
-	s.mu.Lock()
-	if s.pingDue.Load() || s.closing || !s.queue.short() {
-		s.mu.Unlock()
-		return false
-	}
-	list := s.queue.take()
-	s.mu.Unlock()
-	if list == nil {
-		return false
-	}
-	s.out.Batch()
-	for _, f := range *list {
-		if err := s.out.WriteText(f.b); err != nil {
-			s.writeFailed()
-			return true
-		}
-		if f.pool != nil {
-			putFrame(f.pool)
-		}
-	}
-	framesOut.Add(float64(len(*list)))
-	recycleFrames(list)
-	if !s.out.TryFlush() {
-		return false
-	}
-	s.mu.Lock()
-	if s.queue.len() > 0 || s.pingDue.Load() || s.closing {
-		// Queued meanwhile: the pool's writer sees to it.
-		s.mu.Unlock()
-		return false
-	}
-	s.writing = false
-	s.mu.Unlock()
-	return true
+	s.e.gateway.socketWriters.add(s)
 }
 
 func (s *session) enqueue(frame outFrame, wake bool) {
@@ -400,26 +348,6 @@ func recycleFrames(p *[]outFrame) {
 	frameLists.Put(p)
 }
 
-// maxWrittenNow is the longest queue writeNow writes.
-const maxWrittenNow = 16
-
-// short reports whether the queue is one writeNow writes: a few frames
-// under batchFlushAt in all. A longer one (a burst, a reader falling
-// behind) would make the batch write and wait on its own: the pool's.
-func (q *frameQueue) short() bool {
-	if q.p == nil {
-		return true
-	}
-	if len(*q.p) > maxWrittenNow {
-		return false
-	}
-	n := 0
-	for _, f := range *q.p {
-		n += len(f.b) + 10 // a frame's header is at most 10 bytes
-	}
-	return n < batchFlushAt
-}
-
 // writeLoop writes what is queued until the queue is empty (a writer of
 // the pool runs it).
 func (s *session) writeLoop() {
@@ -431,7 +359,7 @@ func (s *session) writeLoop() {
 		if list != nil {
 			batch = *list
 		}
-		if len(batch) == 0 && !ping && !s.out.Pending() {
+		if len(batch) == 0 && !ping {
 			s.writing = false
 			closing, note := s.closing && !s.closed, s.closeNote
 			if closing {
@@ -453,15 +381,6 @@ func (s *session) writeLoop() {
 		if len(batch) == 0 {
 			if list != nil {
 				recycleFrames(list)
-			}
-			if s.out.Pending() {
-				// What writeNow's write left: written now, waiting
-				// for the socket up to the deadline.
-				_ = s.out.SetWriteDeadline(time.Now().Add(s.e.cfg.WriteTimeout))
-				if err := s.out.Flush(); err != nil {
-					s.writeFailed()
-					return
-				}
 			}
 			continue
 		}

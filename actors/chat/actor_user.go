@@ -552,25 +552,19 @@ func (a *userActor) renderItem(store *lazyContext, st *convState, it *Conversati
 	fillConversationItem(it, st.row, st.meta, st.latest, st.party, true)
 }
 
-// pushOwned queues a framePool buffer on the user's sockets: handed to the
+// pushOwned writes a framePool buffer to the user's sockets: handed to the
 // only one (which gives it back once written), or shared by several
 // (then never given back: none knows when the others are done with it).
-// It is queued held: only flush pushes, and flush releases the sockets
-// once the conversations and the total are queued, so they leave with the
-// messages fanned out before them in one write. Woken here, a writer took
-// the socket between the conversation frame and the total (two writes),
-// and the flush's own release found it taken, where it could write the
-// lot itself (session.writeNow).
 func (a *userActor) pushOwned(p *[]byte) {
 	socks := a.u.sockets()
 	switch len(socks) {
 	case 0:
 		putFrame(p)
 	case 1:
-		socks[0].enqueue(outFrame{b: *p, pool: p}, false)
+		socks[0].pushOwned(p)
 	default:
 		for _, s := range socks {
-			s.pushHeld(*p)
+			s.push(*p)
 		}
 	}
 }

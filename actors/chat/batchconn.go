@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -30,15 +29,6 @@ type batchConn struct {
 	closeSent bool // a close frame went out: no text frame may follow it
 	buf       *[]byte
 	deadline  int64 // the write deadline last set on Conn, unix ns (0: none)
-
-	// tryWrite writes to the connection's descriptor with one system call
-	// that never waits (writeNoWait), once the poller has the descriptor
-	// (nil before, or without one): TryFlush's write.
-	tryWrite func([]byte) (int, error)
-	// pending: buf holds what a TryFlush could not write. It goes out
-	// before anything else, so until a Flush has written it every write
-	// (a control frame too) is added behind it.
-	pending bool
 }
 
 // SetWriteDeadline sets t on the connection unless the deadline already
@@ -87,7 +77,7 @@ func (b *batchConn) Write(p []byte) (int, error) {
 // writeLocked writes p at once outside a batch, or adds it to the batch's
 // buffer (written early past batchFlushAt). The caller holds b.mu.
 func (b *batchConn) writeLocked(p []byte) error {
-	if !b.batching && !b.pending {
+	if !b.batching {
 		_, err := b.Conn.Write(p)
 		return err
 	}
@@ -125,7 +115,7 @@ func (b *batchConn) WriteText(payload []byte) error {
 		b.buf = batchBuffers.Get().(*[]byte)
 	}
 	*b.buf = append(append(*b.buf, h...), payload...)
-	if !b.batching && !b.pending || len(*b.buf) >= batchFlushAt {
+	if !b.batching || len(*b.buf) >= batchFlushAt {
 		return b.flushLocked()
 	}
 	return nil
@@ -209,71 +199,12 @@ func (b *batchConn) flushLocked() error {
 		return nil
 	}
 	_, err := b.Conn.Write(*b.buf)
-	b.pending = false
-	b.recycle()
-	return err
-}
-
-// recycle gives the buffer back to its pool. The caller holds b.mu.
-func (b *batchConn) recycle() {
 	*b.buf = (*b.buf)[:0]
 	if cap(*b.buf) <= batchFlushAt*2 {
 		batchBuffers.Put(b.buf)
 	}
 	b.buf = nil
-}
-
-// setRaw gives TryFlush the connection's descriptor.
-func (b *batchConn) setRaw(raw syscall.RawConn) {
-	b.mu.Lock()
-	b.tryWrite = func(p []byte) (int, error) { return writeNoWait(raw, p) }
-	b.mu.Unlock()
-}
-
-// canTry reports whether TryFlush can write without waiting (the poller
-// gave the descriptor).
-func (b *batchConn) canTry() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.tryWrite != nil
-}
-
-// Pending reports whether a TryFlush left bytes for a Flush.
-func (b *batchConn) Pending() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.pending
-}
-
-// TryFlush ends the batch like Flush, with one write system call that
-// never waits: true when the kernel took everything. Otherwise what it did
-// not take stays buffered (Pending) for a Flush, which a socket writer
-// of the pool does with the write deadline, so the caller (an actor) is
-// never held by a slow reader. Bytes the kernel took are never written
-// again, and nothing gets ahead of the rest.
-func (b *batchConn) TryFlush() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.batching = false
-	if b.buf == nil {
-		return !b.pending
-	}
-	if b.tryWrite == nil || b.pending {
-		b.pending = true
-		return false
-	}
-	buf := *b.buf
-	n, err := b.tryWrite(buf)
-	if err == nil && n == len(buf) {
-		b.recycle()
-		return true
-	}
-	// EAGAIN (the socket's send buffer is full), a short write or an
-	// error: Flush writes the rest, or fails as the socket does.
-	n = max(n, 0)
-	*b.buf = buf[:copy(buf, buf[n:])]
-	b.pending = true
-	return false
+	return err
 }
 
 // batchingWriter hands the websocket upgrader a batchConn around the

@@ -3,7 +3,6 @@ package chat
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -49,28 +48,6 @@ func (c *countingConn) Write(p []byte) (int, error) {
 		return c.Conn.Write(p)
 	}
 	return len(p), nil
-}
-
-// watch makes c record b's writes that never wait (TryFlush) as well:
-// installed in place of b.Conn, it sees every write that reaches the
-// socket.
-func (c *countingConn) watch(b *batchConn) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c.Conn, b.Conn = b.Conn, c
-	if try := b.tryWrite; try != nil {
-		b.tryWrite = func(p []byte) (int, error) {
-			// Recorded under the lock, so a test that reads c.writes
-			// after its client received the bytes finds them.
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			n, err := try(p)
-			if n > 0 {
-				c.writes = append(c.writes, append([]byte(nil), p[:n]...))
-			}
-			return n, err
-		}
-	}
 }
 
 func TestBatchConnWritesABatchAtOnce(t *testing.T) {
@@ -376,112 +353,3 @@ type discardConn struct{ net.Conn }
 
 func (discardConn) Write(p []byte) (int, error)      { return len(p), nil }
 func (discardConn) SetWriteDeadline(time.Time) error { return nil }
-
-// TryFlush writes what the kernel takes without waiting: a batch at once
-// while the socket has room; once the peer stops reading, a part, the
-// rest kept (Pending) ahead of anything written meanwhile (a pong here)
-// until a Flush writes it. The peer then reads every frame whole and in
-// order, the pong after the frames that were pending.
-func TestBatchConnTryFlushLeavesTheRestToFlush(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		c, _ := ln.Accept()
-		accepted <- c
-	}()
-	peer, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer peer.Close()
-	conn := <-accepted
-	defer conn.Close()
-	raw, err := conn.(*net.TCPConn).SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &batchConn{Conn: conn}
-	b.setRaw(raw)
-	// Frames of 40 KB (under batchFlushAt, so a batch never writes on its
-	// own), each its number over and over, until the kernel takes no more.
-	frame := func(i int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, 40<<10) }
-	sent := 0
-	for ; ; sent++ {
-		if sent == 2000 {
-			t.Fatal("80 MB taken by a socket nobody reads")
-		}
-		b.Batch()
-		if err := b.WriteText(frame(sent)); err != nil {
-			t.Fatal(err)
-		}
-		if !b.TryFlush() {
-			break
-		}
-		if b.Pending() {
-			t.Fatal("pending after a whole write")
-		}
-	}
-	sent++
-	if !b.Pending() {
-		t.Fatal("nothing pending after a write the kernel did not take")
-	}
-	if err := b.WriteControl(websocket.PongMessage, []byte("p"), time.Now().Add(5*time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan error, 1)
-	go func() { got <- readServerFrames(peer, sent, frame) }()
-	_ = b.SetWriteDeadline(time.Now().Add(10 * time.Second))
-	if err := b.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if b.Pending() {
-		t.Fatal("pending after a flush")
-	}
-	if err := b.WriteText([]byte("after")); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-got; err != nil {
-		t.Fatal(err)
-	}
-}
-
-// readServerFrames reads n text frames of frame(i), then a pong "p", then
-// the text frame "after", as unmasked server frames on r.
-func readServerFrames(r io.Reader, n int, frame func(int) []byte) error {
-	next := func() (byte, []byte, error) {
-		var h [10]byte
-		if _, err := io.ReadFull(r, h[:2]); err != nil {
-			return 0, nil, err
-		}
-		size := int(h[1] & 0x7f)
-		switch size {
-		case 126:
-			if _, err := io.ReadFull(r, h[2:4]); err != nil {
-				return 0, nil, err
-			}
-			size = int(h[2])<<8 | int(h[3])
-		case 127:
-			return 0, nil, errors.New("a 64-bit length")
-		}
-		p := make([]byte, size)
-		_, err := io.ReadFull(r, p)
-		return h[0], p, err
-	}
-	for i := range n {
-		op, p, err := next()
-		if err != nil || op != 0x81 || !bytes.Equal(p, frame(i)) {
-			return fmt.Errorf("frame %d of %d: op %#x, %d bytes, %v", i, n, op, len(p), err)
-		}
-	}
-	if op, p, err := next(); err != nil || op != 0x80|websocket.PongMessage || string(p) != "p" {
-		return fmt.Errorf("the pong after the pending frames: op %#x %q %v", op, p, err)
-	}
-	if op, p, err := next(); err != nil || op != 0x81 || string(p) != "after" {
-		return fmt.Errorf("the frame after the flush: op %#x %q %v", op, p, err)
-	}
-	return nil
-}

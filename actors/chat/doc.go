@@ -66,16 +66,13 @@
 //     user actor on the other node gets the *userEvent and calls fanOut.
 //  9. Flush. flusher.run, once per coalescing window, sends the
 //     *userEntry → user actor: userActor.flush (actor_user.go) applies the
-//     pending events to its rows and unread counts, queues each changed
-//     conversation and the total held behind them (userActor.pushOwned),
-//     then releases the held sockets (session.release).
-//  10. Socket. session.release (actor_session.go) writes a socket's
-//     queue from the releasing actor with one write that never waits
-//     (session.writeNow, batchConn.TryFlush); what the kernel does not
-//     take at once, and every socket session.enqueue wakes, goes to
-//     writerPool.add (fanout.go): a pool goroutine runs session.writeLoop,
-//     which writes the whole queue through batchConn (batchconn.go) in one
-//     system call, waiting up to the write timeout.
+//     pending events to its rows and unread counts, pushes each changed
+//     conversation and the total (userActor.pushOwned), then releases the
+//     held sockets (session.release).
+//  10. Socket. session.enqueue / session.release (actor_session.go) hand a
+//     socket with frames waiting to writerPool.add (fanout.go); a pool
+//     goroutine runs session.writeLoop, which writes the whole queue
+//     through batchConn (batchconn.go) in one system call.
 //
 // # Who owns what
 //

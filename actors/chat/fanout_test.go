@@ -167,7 +167,9 @@ func TestPostReachesAMemberInOneWrite(t *testing.T) {
 		t.Fatal("the reader's socket is not on the node")
 	}
 	count := &countingConn{}
-	count.watch(sock.out)
+	sock.out.mu.Lock()
+	count.Conn, sock.out.Conn = sock.out.Conn, count
+	sock.out.mu.Unlock()
 	count.mu.Lock()
 	before := len(count.writes)
 	count.mu.Unlock()

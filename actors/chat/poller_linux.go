@@ -4,7 +4,6 @@ package chat
 
 import (
 	"errors"
-	"os"
 	"slices"
 	"sync"
 	"syscall"
@@ -13,28 +12,15 @@ import (
 )
 
 // poller watches the node's sockets with one epoll set: a few reader
-// goroutines take its ready sockets, and the one a ready socket goes to
-// reads what is there without blocking (session.readReady). Each socket is
+// goroutines wait in epoll_wait, and the one a ready socket wakes reads
+// what is there without blocking (session.readReady). Each socket is
 // registered one-shot, so one reader at a time handles it; it is re-armed
 // once its bytes are consumed. An idle socket costs the node a descriptor
 // in the set and nothing else.
-//
-// The readers do not block in epoll_wait: the set's own descriptor (an
-// epoll set is readable while it has ready entries) is in the Go runtime's
-// netpoller, a reader takes what is ready with a zero-timeout epoll_wait
-// and parks like any goroutine waiting on a socket when nothing is. A
-// reader blocked in the system call held an OS thread in a syscall the
-// runtime could not see the end of: its monitor (sysmon) took the
-// processor away from it every 20 µs, handed it to another thread and kept
-// itself awake to do so again; at W2's 2,000 msg/s that monitor's sleeps
-// were ~12 % of the server's samples (perf), and the handoffs' thread
-// wake-ups more.
 type poller struct {
 	e    *Engine
 	epfd int
-	set  syscall.RawConn // epfd in the runtime's netpoller
-	file *os.File        // owns epfd (and closes it)
-	wake int             // eventfd in the set: written once to end the readers
+	wake int // eventfd in the set: written once to end the readers
 	wg   sync.WaitGroup
 
 	mu     sync.Mutex
@@ -57,32 +43,12 @@ func newPoller(e *Engine, readers int) *poller {
 		e.log.Warn("epoll unavailable: one read goroutine per socket", "err", err)
 		return &poller{e: e, epfd: -1}
 	}
-	file, set, err := pollable(fd)
-	if err != nil {
-		unix.Close(wake)
-		unix.Close(fd)
-		e.log.Warn("epoll unavailable: one read goroutine per socket", "err", err)
-		return &poller{e: e, epfd: -1}
-	}
-	p := &poller{e: e, epfd: fd, set: set, file: file, wake: wake}
+	p := &poller{e: e, epfd: fd, wake: wake}
 	p.wg.Add(readers)
 	for range readers {
 		go p.run()
 	}
 	return p
-}
-
-// pollable hands the epoll set's descriptor to the runtime's netpoller.
-func pollable(epfd int) (*os.File, syscall.RawConn, error) {
-	if err := unix.SetNonblock(epfd, true); err != nil {
-		return nil, nil, err
-	}
-	file := os.NewFile(uintptr(epfd), "epoll")
-	set, err := file.SyscallConn()
-	if err != nil {
-		return nil, nil, err
-	}
-	return file, set, nil
 }
 
 const pollEvents = unix.EPOLLIN | unix.EPOLLRDHUP | unix.EPOLLONESHOT
@@ -112,7 +78,6 @@ func (p *poller) watch(s *session) {
 		return
 	}
 	s.fd, s.raw = fd, raw
-	s.out.setRaw(raw)
 	if int(fd) >= len(p.byFD) {
 		p.byFD = slices.Grow(p.byFD, int(fd)+1-len(p.byFD))
 		p.byFD = p.byFD[:cap(p.byFD)]
@@ -161,36 +126,18 @@ func (p *poller) stop() {
 	_, _ = unix.Write(p.wake, one[:])
 	p.wg.Wait()
 	unix.Close(p.wake)
-	p.file.Close()
-}
-
-// wait returns the ready entries of the set, parking the reader in the
-// runtime's netpoller while there are none.
-func (p *poller) wait(events []unix.EpollEvent) (int, error) {
-	var n int
-	var werr error
-	err := p.set.Read(func(fd uintptr) bool {
-		for {
-			n, werr = unix.EpollWait(int(fd), events, 0)
-			if !errors.Is(werr, unix.EINTR) {
-				break
-			}
-		}
-		// Nothing ready: park until the set is readable.
-		return n > 0 || werr != nil
-	})
-	if err == nil {
-		err = werr
-	}
-	return n, err
+	unix.Close(p.epfd)
 }
 
 func (p *poller) run() {
 	defer p.wg.Done()
 	events := make([]unix.EpollEvent, 64)
 	for {
-		n, err := p.wait(events)
+		n, err := unix.EpollWait(p.epfd, events, -1)
 		if err != nil {
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
 			p.e.log.Error("epoll_wait", "err", err)
 			return
 		}
@@ -255,14 +202,6 @@ func (s *session) readReady() bool {
 				s.readFailed(ferr)
 				return false
 			}
-			if n < len(free) {
-				// A short read took all the socket had: bytes that
-				// arrive later make it ready again once it is re-armed
-				// (EPOLL_CTL_MOD of a level-triggered descriptor reports
-				// what is already there). Reading on for the EAGAIN was a
-				// second read system call for every frame.
-				return !s.torndown.Load()
-			}
 			continue
 		}
 		s.rd.release()
@@ -280,24 +219,4 @@ func (s *session) readReady() bool {
 		}
 	}
 	return !s.torndown.Load()
-}
-
-// writeNoWait writes b with one write system call that never waits for
-// the socket (batchConn.TryFlush): how much the kernel took, perhaps
-// none (EAGAIN).
-func writeNoWait(raw syscall.RawConn, b []byte) (int, error) {
-	var n int
-	var werr error
-	err := raw.Write(func(fd uintptr) bool {
-		for {
-			n, werr = unix.Write(int(fd), b)
-			if !errors.Is(werr, unix.EINTR) {
-				return true // never wait: the pool's writer does
-			}
-		}
-	})
-	if err == nil {
-		err = werr
-	}
-	return max(n, 0), err
 }

@@ -2,11 +2,6 @@
 
 package chat
 
-import (
-	"errors"
-	"syscall"
-)
-
 // poller is the readiness-driven read side; without epoll every socket
 // reads in a goroutine of its own (readBlocking).
 type poller struct{}
@@ -20,6 +15,3 @@ func (p *poller) watch(s *session) { go s.readBlocking() }
 func (p *poller) forget(*session) {}
 
 func (p *poller) stop() {}
-
-// writeNoWait is never called here: no batchConn is given a descriptor.
-func writeNoWait(syscall.RawConn, []byte) (int, error) { return 0, errors.ErrUnsupported }
