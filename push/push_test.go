@@ -567,19 +567,26 @@ func droppedNotices(t *testing.T) float64 {
 	return 0
 }
 
-// A 1:1 notice none of whose recipients subscribed never reaches the
-// queue: with a queue of one and a worker that cannot keep up, thousands of
-// them drop none, while a group's notices (walked by the workers) fill it.
-func TestOfferSkipsUnsubscribedPairs(t *testing.T) {
-	db := storagetest.SQLite(t)
+// startQueueOfOne starts a sender with a queue of one and one worker, so
+// that offers beyond what the worker keeps up with are dropped.
+func startQueueOfOne(t *testing.T) *push.Sender {
+	t.Helper()
 	b := bus.NewMemory()
-	defer b.Close()
-	s, err := push.Start(context.Background(), push.Deps{DB: db, Presence: presence.NewMemory(clock.Real{}), Bus: b},
+	t.Cleanup(func() { b.Close() })
+	s, err := push.Start(context.Background(), push.Deps{DB: storagetest.SQLite(t), Presence: presence.NewMemory(clock.Real{}), Bus: b},
 		push.Config{Queue: 1, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// A 1:1 notice none of whose recipients subscribed never reaches the
+// queue: with a queue of one and a worker that cannot keep up, thousands of
+// them drop none, while a group's notices (walked by the workers) fill it.
+func TestOfferSkipsUnsubscribedPairs(t *testing.T) {
+	s := startQueueOfOne(t)
 	before := droppedNotices(t)
 	for range 10000 {
 		s.Offer(push.Notice{ConversationID: "si_1_2", Recipients: []int64{1, 2}, SenderID: 1})
@@ -601,15 +608,7 @@ func TestOfferSkipsUnsubscribedPairs(t *testing.T) {
 
 // A full queue drops offers instead of making the chat engine wait.
 func TestOfferNeverBlocks(t *testing.T) {
-	db := storagetest.SQLite(t)
-	b := bus.NewMemory()
-	defer b.Close()
-	s, err := push.Start(context.Background(), push.Deps{DB: db, Presence: presence.NewMemory(clock.Real{}), Bus: b},
-		push.Config{Queue: 1, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := startQueueOfOne(t)
 	members := make([]int64, 100)
 	for i := range members {
 		members[i] = int64(i + 1)
