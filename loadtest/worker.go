@@ -2,7 +2,6 @@ package loadtest
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -105,17 +104,15 @@ type Send struct {
 // Conversation of a stream is what precedes its last dot: a stream
 // "p17.a" is in conversation "p17", "g3.s12" in "g3". Seqs must rise
 // within a conversation as each receiver sees it.
-func Conversation(stream string) string {
-	if i := strings.LastIndexByte(stream, '.'); i > 0 {
-		return stream[:i]
-	}
-	return stream
-}
+func Conversation(stream string) string { return conversationOf(stream) }
 
-// conversationOf is Conversation of a stream held as bytes.
-func conversationOf(stream []byte) []byte {
-	if i := bytes.LastIndexByte(stream, '.'); i > 0 {
-		return stream[:i]
+// conversationOf is Conversation for a stream held as a string or as
+// bytes (a generator reads the latter in place).
+func conversationOf[S string | []byte](stream S) S {
+	for i := len(stream) - 1; i > 0; i-- {
+		if stream[i] == '.' {
+			return stream[:i]
+		}
 	}
 	return stream
 }
