@@ -165,3 +165,16 @@ func TestSplitPlansKeepsPairsTogether(t *testing.T) {
 		t.Fatal("loopback sources start at 127.0.0.2")
 	}
 }
+
+// A stream's conversation is what precedes its last dot, whether the
+// stream is a string or bytes read in place.
+func TestConversationOfAStream(t *testing.T) {
+	for stream, want := range map[string]string{"p17.a": "p17", "g3.s12": "g3", "a.b.c": "a.b", "solo": "solo", ".a": ".a", "": ""} {
+		if got := Conversation(stream); got != want {
+			t.Errorf("Conversation(%q) = %q, want %q", stream, got, want)
+		}
+		if got := string(conversationOf([]byte(stream))); got != want {
+			t.Errorf("conversationOf(%q bytes) = %q, want %q", stream, got, want)
+		}
+	}
+}
