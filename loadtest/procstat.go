@@ -420,3 +420,19 @@ func statCPUStart(pid int) (float64, uint64, bool) {
 	start, _ := strconv.ParseUint(f[19], 10, 64)
 	return float64(ut+st) / userHZ, start, true
 }
+
+// openFDs is how many descriptors process pid has open: the size stat
+// reports for /proc/<pid>/fd (Linux 6.2 on, a count kept by the kernel),
+// else the number of its entries.
+func openFDs(pid int) (int, error) {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	var st syscall.Stat_t
+	if err := syscall.Stat(dir, &st); err != nil {
+		return 0, err
+	}
+	if st.Size > 0 {
+		return int(st.Size), nil
+	}
+	ents, err := os.ReadDir(dir)
+	return len(ents), err
+}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -359,22 +358,6 @@ func (n *Node) sample() {
 			}
 		}
 	}
-}
-
-// openFDs is how many descriptors process pid has open: the size stat
-// reports for /proc/<pid>/fd (Linux 6.2 on, a count kept by the kernel),
-// else the number of its entries.
-func openFDs(pid int) (int, error) {
-	dir := fmt.Sprintf("/proc/%d/fd", pid)
-	var st syscall.Stat_t
-	if err := syscall.Stat(dir, &st); err != nil {
-		return 0, err
-	}
-	if st.Size > 0 {
-		return int(st.Size), nil
-	}
-	ents, err := os.ReadDir(dir)
-	return len(ents), err
 }
 
 // Sample reads the node's process now.
