@@ -60,10 +60,10 @@ type muteTime struct {
 type pipeline struct {
 	queue    []any // *sendItem or *opItem, in arrival order
 	inflight bool
-	pending  map[string]*sendItem // clientMsgID -> queued or committing send
-	recent   map[string]*Message  // clientMsgID -> committed message
-	order    []string             // recent, oldest first
-	held     []heldAck            // acknowledgements queued held by applySends, until releaseAcks
+	pending  map[string]*sendItem     // clientMsgID -> queued or committing send
+	recent   [recentMessages]*Message // committed lately, a ring: see recentMessages
+	next     int                      // recent's slot for the next message kept
+	held     []heldAck                // acknowledgements queued held by applySends, until releaseAcks
 }
 
 // enqueue adds what a committing actor (conversation or group) was asked
@@ -87,19 +87,21 @@ func (p *pipeline) landed(owner, self any) {
 
 // recentMessages is how many committed messages a conversation or group
 // actor keeps to answer a resend without the store. A client resends what
-// it sent last (its acknowledgement was lost); an older resend is answered
-// by the store's unique index on clientMsgID just the same. Each message
-// kept is a copy made before it is fanned out, so it does not hold the
-// encoded forms the fan-out attaches to the original (~0.9 KB, ~1.8 for a
-// group's message, kept alive only by the conversations' latest
-// messages). An actor lives as long as its conversation is busy: at 256
-// with the encoded forms, a node running
-// W2's 5,000 busy pairs held ~1 GB of them after two minutes, and the
-// collector's work grew with it.
-const recentMessages = 32
+// it sent last (its acknowledgement was lost), and the SDK keeps few sends
+// of a conversation in flight; an older resend is answered by the store's
+// unique index on clientMsgID just the same, one round trip later. Each
+// message kept is a copy made before it is fanned out, so it does not hold
+// the encoded forms the fan-out attaches to the original (~0.9 KB, ~1.8
+// for a group's message). The kept copies are most of what a busy
+// conversation holds: at 32 a conversation, W2's 5,000 pairs kept ~60 MB
+// of them (~40 % of the node's live heap at 10,000 msg/s), and the
+// collector's mark phase, which scans them all, took one of the two cores
+// from the sends for ~0.6 s each cycle: that was the 10,000 msg/s step's
+// tail. A ring of a few, searched in order, needs no map either.
+const recentMessages = 4
 
 func newPipeline() pipeline {
-	return pipeline{pending: map[string]*sendItem{}, recent: map[string]*Message{}}
+	return pipeline{pending: map[string]*sendItem{}}
 }
 
 // addSend queues a send unless its clientMsgID was committed lately (the
@@ -108,7 +110,7 @@ func newPipeline() pipeline {
 // (the rules, from the actor's state) or is answered with its verdict.
 func (p *pipeline) addSend(e *Engine, it *sendItem, judge func(*sendItem) error) {
 	id := it.msg.ClientMsgID
-	if m, ok := p.recent[id]; ok {
+	if m := p.recentSend(id); m != nil {
 		it.reply.send(e, m, nil)
 		return
 	}
@@ -124,17 +126,24 @@ func (p *pipeline) addSend(e *Engine, it *sendItem, judge func(*sendItem) error)
 	p.queue = append(p.queue, it)
 }
 
+// recentSend is the committed message kept for clientMsgID id, or nil.
+func (p *pipeline) recentSend(id string) *Message {
+	for _, m := range p.recent {
+		if m != nil && m.ClientMsgID == id {
+			return m
+		}
+	}
+	return nil
+}
+
+// remember keeps a copy of committed m, in place of the oldest kept.
 func (p *pipeline) remember(m *Message) {
-	if _, ok := p.recent[m.ClientMsgID]; ok {
+	if p.recentSend(m.ClientMsgID) != nil {
 		return
 	}
 	kept := *m // before the fan-out encodes m (see recentMessages)
-	p.recent[m.ClientMsgID] = &kept
-	p.order = append(p.order, m.ClientMsgID)
-	if len(p.order) > recentMessages {
-		delete(p.recent, p.order[0])
-		p.order = p.order[1:]
-	}
+	p.recent[p.next] = &kept
+	p.next = (p.next + 1) % recentMessages
 }
 
 // take removes the next batch: one op alone, or consecutive sends.
