@@ -202,6 +202,15 @@ func (s *session) readReady() bool {
 				s.readFailed(ferr)
 				return false
 			}
+			if n < len(free) {
+				// A short read took all the socket had. Reading on
+				// would be a second system call per frame, only to hear
+				// EAGAIN: bytes that arrive later make the socket ready
+				// again once it is re-armed (a level-triggered
+				// descriptor re-armed with data waiting is reported).
+				s.rd.release()
+				return !s.torndown.Load()
+			}
 			continue
 		}
 		s.rd.release()

@@ -89,6 +89,18 @@ func TestReadSideTakesFramesInPiecesFragmentsAndBatches(t *testing.T) {
 			t.Fatalf("reply %s of two frames in one write: %+v", op, r)
 		}
 	}
+	// A frame longer than the read buffer, in one write: the reads that
+	// fill the buffer go on reading, the short one that ends it waits for
+	// the socket to be ready again, and the next frame is read.
+	big := totalRequest(t, c, "big", strings.Repeat("y", 3*readBufferSize))
+	write(clientFrame(true, websocket.TextMessage, big))
+	if r := c.waitReply("big"); r.ErrCode != 0 {
+		t.Fatalf("reply to a frame longer than the read buffer: %+v", r)
+	}
+	write(clientFrame(true, websocket.TextMessage, totalRequest(t, c, "after")))
+	if r := c.waitReply("after"); r.ErrCode != 0 {
+		t.Fatalf("reply to a frame after a short read: %+v", r)
+	}
 	// An unmasked frame breaks the protocol.
 	bad := clientFrame(true, websocket.TextMessage, totalRequest(t, c, "bad"))
 	bad[1] &^= 0x80
