@@ -80,12 +80,16 @@ const rateWindow = 20 * time.Millisecond
 const spillMin = 64
 
 // writeJob is one conversation's batch of sends; report gets the result
-// (the actor's mailbox in the engine, a channel in benchmarks).
+// (the actor's mailbox in the engine, a channel in benchmarks): done,
+// which lives in the job, and whose results are one in the job too when
+// the batch is one send (the usual 1:1 batch). The actor keeps the job
+// alive until it has read done; nothing else reads the job after report.
 type writeJob struct {
 	spec   convSpec
 	items  []*sendItem
 	report func(*sendsDone)
-	done   *sendsDone
+	done   sendsDone
+	one    [1]sendResult
 }
 
 func newWriter(e *Engine, max int) *writer {
@@ -205,7 +209,13 @@ func (w *writer) take(finished int, lingered bool) ([]*writeJob, int, time.Durat
 func (w *writer) commit(jobs []*writeJob) {
 	e := w.e
 	for _, j := range jobs {
-		j.done = &sendsDone{items: j.items, results: make([]sendResult, len(j.items))}
+		j.done = sendsDone{items: j.items}
+		if len(j.items) == 1 {
+			j.one = [1]sendResult{}
+			j.done.results = j.one[:]
+		} else {
+			j.done.results = make([]sendResult, len(j.items))
+		}
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -217,7 +227,7 @@ func (w *writer) commit(jobs []*writeJob) {
 			}
 		}
 		for _, j := range jobs {
-			j.report(j.done)
+			j.report(&j.done)
 		}
 	}()
 	now := e.now()
@@ -230,7 +240,9 @@ func (w *writer) commit(jobs []*writeJob) {
 	// only when it comes back), and a copy was ~0.5 KB per message. One
 	// array holds the stored rows of every job, and it and the batch are
 	// a pooled scratch: the store only reads them during the commit
-	// (~0.3 KB a message of BenchmarkSendPath when made afresh).
+	// (~0.3 KB a message of BenchmarkSendPath when made afresh). The
+	// results' arrays are in the scratch too: they are read, and what is
+	// kept of them copied (fromStored, a seq), before it is released.
 	sc := commitScratchPool.Get().(*commitScratch)
 	batch := append(sc.batch[:0], make([]storage.ChatAppend, len(jobs))...)
 	rows := append(sc.rows[:0], make([]storage.ChatMessage, total)...)
@@ -254,7 +266,7 @@ func (w *writer) commit(jobs []*writeJob) {
 	ctx, cancel := e.ctx()
 	defer cancel()
 	start := time.Now()
-	res, err := storage.CommitChatBatch(ctx, e.db, now, batch)
+	res, err := storage.CommitChatBatchTo(ctx, e.db, now, batch, &sc.results)
 	commitSeconds.Observe(time.Since(start).Seconds())
 	commitBatch.Observe(float64(total))
 	if w.onBatch != nil {
@@ -294,8 +306,9 @@ func (w *writer) commit(jobs []*writeJob) {
 // commitScratch is the arrays of a commit the store reads and the writer
 // drops once it returns (see commit).
 type commitScratch struct {
-	batch []storage.ChatAppend
-	rows  []storage.ChatMessage
+	batch   []storage.ChatAppend
+	rows    []storage.ChatMessage
+	results storage.ChatResults
 }
 
 var commitScratchPool = sync.Pool{New: func() any { return new(commitScratch) }}
@@ -308,6 +321,7 @@ func (sc *commitScratch) release() {
 	}
 	clear(sc.batch)
 	clear(sc.rows)
+	sc.results.Reset()
 	sc.batch, sc.rows = sc.batch[:0], sc.rows[:0]
 	commitScratchPool.Put(sc)
 }
