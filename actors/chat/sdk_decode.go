@@ -498,7 +498,13 @@ func decodeRequestFast(b []byte) (r Request, a Args, ok bool) {
 	if r.Data == "" {
 		return r, a, true
 	}
-	if a.raw, ok = splitArray(unsafeBytes(r.Data)); !ok {
+	var elems *[maxArgs]json.RawMessage
+	if pooled {
+		// The elements slice the pooled data: they go back with it.
+		a.elems = rawArgsPool.Get().(*[maxArgs]json.RawMessage)
+		elems = a.elems
+	}
+	if a.raw, ok = splitArray(unsafeBytes(r.Data), elems); !ok {
 		a.release()
 		return Request{}, Args{}, false
 	}
@@ -512,8 +518,10 @@ func decodeRequestFast(b []byte) (r Request, a Args, ok bool) {
 // ~0.45 KB of garbage per message (BenchmarkSendPath).
 func releasesArgs(call string) bool { return call == "SendMessage" }
 
-// splitArray cuts a JSON array into its elements, each a slice of b.
-func splitArray(b []byte) ([]json.RawMessage, bool) {
+// splitArray cuts a JSON array into its elements, each a slice of b,
+// returned in into when it is not nil (and then valid as long as into is
+// not reused), else in a slice of their number.
+func splitArray(b []byte, into *[maxArgs]json.RawMessage) ([]json.RawMessage, bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return nil, false
@@ -551,6 +559,10 @@ func splitArray(b []byte) ([]json.RawMessage, bool) {
 	if len(raw) == 0 {
 		return nil, true
 	}
+	if into != nil {
+		n := copy(into[:], raw)
+		return into[:n:n], true
+	}
 	return append(make([]json.RawMessage, 0, len(raw)), raw...), true
 }
 
@@ -565,7 +577,23 @@ var (
 // string holding the object, or the bare object) into m, which must be
 // zero. ok is false when the message holds anything but the fields of a
 // text message (or the element fields null): encoding/json decodes it.
+//
+// The object is unescaped into a pooled scratch buffer and its strings
+// then copied out of it into one array of their length (compactStrings):
+// the message keeps its own strings' bytes and none of the JSON's names
+// and numbers (an array of the whole object was ~0.3 KB of a send, about
+// three times its strings).
 func decodeMessageFast(v []byte, m *Message) bool {
+	scratch := getFrame()
+	ok := decodeMessageWith(v, m, scratch)
+	putFrame(scratch)
+	return ok
+}
+
+// decodeMessageWith is decodeMessageFast with scratch as the buffer the
+// object is unescaped into; m holds nothing of it afterwards, so the
+// caller may reuse it at once.
+func decodeMessageWith(v []byte, m *Message, scratch *[]byte) bool {
 	var buf []byte
 	switch {
 	case len(v) > 0 && v[0] == '"':
@@ -575,24 +603,59 @@ func decodeMessageFast(v []byte, m *Message) bool {
 		}
 		buf = v[1 : end-1]
 		if esc {
-			buf = unescape(make([]byte, 0, len(buf)), buf)
+			buf = unescape((*scratch)[:0], buf)
 		} else {
 			// The argument is a slice of a buffer that holds other
-			// arguments too; the message keeps only its own bytes.
-			buf = append([]byte(nil), buf...)
+			// arguments too, which its strings must not keep (and
+			// str unescapes in place).
+			buf = append((*scratch)[:0], buf...)
 		}
 	default:
 		// A bare object: a slice of the data buffer, which its strings
 		// must not keep, and which is not to be written.
-		buf = append([]byte(nil), v...)
+		buf = append((*scratch)[:0], v...)
 	}
+	*scratch = buf[:0] // grown, perhaps: the pool keeps the larger buffer
 	var tmp Message
 	var o objectScan
 	if !o.open(buf, 0) || !decodeMessageFields(&o, &tmp) || skipSpace(buf, o.i) != len(buf) {
 		return false
 	}
+	compactStrings(&tmp)
 	*m = tmp
 	return true
+}
+
+// compactStrings copies every string decodeMessageFields can set (each a
+// slice of the scratch buffer, or empty) into one new array. A string
+// field that decodeMessageFields learns to read must be added here, or
+// it would point into a pooled buffer (checkMessageFast scribbles over
+// the scratch to catch that).
+func compactStrings(m *Message) {
+	fields := [...]*string{&m.ClientMsgID, &m.ServerMsgID, &m.SendID, &m.RecvID, &m.SenderNickname,
+		&m.SenderFaceURL, &m.GroupID, &m.Content, &m.AttachedInfo, &m.Ex, &m.LocalEx, nil}
+	if m.TextElem != nil {
+		fields[len(fields)-1] = &m.TextElem.Content
+	}
+	n := 0
+	for _, f := range fields {
+		if f != nil {
+			n += len(*f)
+		}
+	}
+	b := make([]byte, 0, n)
+	for _, f := range fields {
+		if f == nil {
+			continue
+		}
+		if len(*f) == 0 {
+			*f = "" // not even an empty slice of the scratch
+			continue
+		}
+		start := len(b)
+		b = append(b, *f...)
+		*f = bytesString(b[start:len(b):len(b)])
+	}
 }
 
 func decodeMessageFields(o *objectScan, m *Message) bool {

@@ -58,12 +58,19 @@ func checkRequestFast(t *testing.T, frame []byte) bool {
 }
 
 // checkMessageFast fails when decodeMessageFast decodes arg otherwise than
-// encoding/json does; it says whether the fast path took it.
+// encoding/json does; it says whether the fast path took it. The scratch
+// buffer it decodes in is scribbled over before the comparison: the
+// message must hold nothing of it (it goes back to framePool).
 func checkMessageFast(t *testing.T, arg []byte) bool {
 	t.Helper()
 	var m Message
-	if !decodeMessageFast(arg, &m) {
+	scratch := new([]byte)
+	if !decodeMessageWith(arg, &m, scratch) {
 		return false
+	}
+	b := (*scratch)[:cap(*scratch)]
+	for i := range b {
+		b[i] = '#'
 	}
 	var want Message
 	if err := (Args{raw: []json.RawMessage{arg}}).Object(0, "message", &want); err != nil {
@@ -231,10 +238,19 @@ func TestSendArgsReleasedKeepNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := a.data
+	buf, elems := a.data, a.elems
+	if elems == nil || len(a.raw) == 0 || &a.raw[0] != &elems[0] {
+		t.Fatal("a send's arguments are not in a pooled array")
+	}
 	a.release()
-	if a.data != nil || a.raw != nil {
-		t.Fatal("release left the buffer in the arguments")
+	if a.data != nil || a.raw != nil || a.elems != nil {
+		t.Fatal("release left the buffers in the arguments")
+	}
+	// The array goes back to its pool holding no slice of the buffer.
+	for i, e := range elems {
+		if e != nil {
+			t.Fatalf("released array still holds argument %d", i)
+		}
 	}
 	b := (*buf)[:cap(*buf)]
 	for i := range b {
@@ -245,7 +261,7 @@ func TestSendArgsReleasedKeepNothing(t *testing.T) {
 		t.Fatalf("taken from the released buffer: %+v %q %+v", m, recv, r)
 	}
 	// Another call's data is not pooled: nothing releases it.
-	if _, other, err := DecodeRequest([]byte(`{"reqFuncName":"GetGroupMemberList","operationID":"o","userID":"1","data":"[\"12\"]"}`)); err != nil || other.data != nil {
+	if _, other, err := DecodeRequest([]byte(`{"reqFuncName":"GetGroupMemberList","operationID":"o","userID":"1","data":"[\"12\"]"}`)); err != nil || other.data != nil || other.elems != nil {
 		t.Fatalf("a call that may keep its arguments got a pooled buffer: %v", err)
 	}
 }
