@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -61,8 +62,8 @@ type pipeline struct {
 	queue    []any // *sendItem or *opItem, in arrival order
 	inflight bool
 	pending  map[string]*sendItem     // clientMsgID -> queued or committing send
-	recent   [recentMessages]*Message // committed lately, a ring: see recentMessages
-	next     int                      // recent's slot for the next message kept
+	recent   [recentMessages]keptSend // committed lately, a ring: see recentMessages
+	next     int                      // recent's slot for the next one kept
 	held     []heldAck                // acknowledgements queued held by applySends, until releaseAcks
 }
 
@@ -89,16 +90,24 @@ func (p *pipeline) landed(owner, self any) {
 // actor keeps to answer a resend without the store. A client resends what
 // it sent last (its acknowledgement was lost), and the SDK keeps few sends
 // of a conversation in flight; an older resend is answered by the store's
-// unique index on clientMsgID just the same, one round trip later. Each
-// message kept is a copy made before it is fanned out, so it does not hold
-// the encoded forms the fan-out attaches to the original (~0.9 KB, ~1.8
-// for a group's message). The kept copies are most of what a busy
-// conversation holds: at 32 a conversation, W2's 5,000 pairs kept ~60 MB
-// of them (~40 % of the node's live heap at 10,000 msg/s), and the
-// collector's mark phase, which scans them all, took one of the two cores
-// from the sends for ~0.6 s each cycle: that was the 10,000 msg/s step's
-// tail. A ring of a few, searched in order, needs no map either.
+// unique index on clientMsgID just the same, one round trip later.
+//
+// What is kept of a message is its acknowledgement's data, the escaped
+// JSON, copied: one block of bytes the collector marks without scanning,
+// holding none of the message's strings or encoded frames. The kept sends
+// are most of what a busy conversation holds: W2's 5,000 pairs, at 32
+// copies of the Message a conversation, kept ~60 MB (~40 % of the node's
+// live heap at 10,000 msg/s), and the collector's mark phase, which
+// scanned them all, took one of the two cores from the sends for ~0.6 s
+// each cycle: that was the 10,000 msg/s step's tail. A ring of a few,
+// searched in order, needs no map either.
 const recentMessages = 4
+
+// keptSend is what a pipeline keeps of a committed send (recentMessages).
+type keptSend struct {
+	clientMsgID string
+	escaped     []byte // the message's Message.escaped, copied
+}
 
 func newPipeline() pipeline {
 	return pipeline{pending: map[string]*sendItem{}}
@@ -126,23 +135,27 @@ func (p *pipeline) addSend(e *Engine, it *sendItem, judge func(*sendItem) error)
 	p.queue = append(p.queue, it)
 }
 
-// recentSend is the committed message kept for clientMsgID id, or nil.
+// recentSend is the acknowledgement's data kept for clientMsgID id, as
+// the reply takes it (appendReplyData copies a message's escaped JSON), or
+// nil.
 func (p *pipeline) recentSend(id string) *Message {
-	for _, m := range p.recent {
-		if m != nil && m.ClientMsgID == id {
-			return m
+	for _, k := range p.recent {
+		if k.escaped != nil && k.clientMsgID == id {
+			return &Message{ClientMsgID: id, escaped: k.escaped}
 		}
 	}
 	return nil
 }
 
-// remember keeps a copy of committed m, in place of the oldest kept.
+// remember keeps committed m's acknowledgement, in place of the oldest
+// kept. m is encoded first if it was not: it is still this actor's, not
+// yet handed to a reply or a fan-out.
 func (p *pipeline) remember(m *Message) {
 	if p.recentSend(m.ClientMsgID) != nil {
 		return
 	}
-	kept := *m // before the fan-out encodes m (see recentMessages)
-	p.recent[p.next] = &kept
+	m.encode()
+	p.recent[p.next] = keptSend{clientMsgID: m.ClientMsgID, escaped: bytes.Clone(m.escaped)}
 	p.next = (p.next + 1) % recentMessages
 }
 
@@ -367,7 +380,6 @@ func (e *Engine) applySends(p *pipeline, d *sendsDone) ([]*Message, []int64) {
 		}
 		held := false
 		if r.err == nil && r.msg != nil {
-			p.remember(r.msg)
 			switch {
 			case !r.dup:
 				sendSeconds.Observe(time.Since(it.started).Seconds())
@@ -384,6 +396,7 @@ func (e *Engine) applySends(p *pipeline, d *sendsDone) ([]*Message, []int64) {
 				r.msg.encode()
 				held = e.holdAck(p, it.reply, r.msg)
 			}
+			p.remember(r.msg)
 		}
 		if !held {
 			it.reply.send(e, r.msg, r.err)

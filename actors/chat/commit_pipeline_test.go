@@ -1,35 +1,50 @@
 package chat
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 )
 
-// The resend cache keeps the last recentMessages committed sends of a
-// conversation: the newest are found, the oldest gives way, and a send
-// remembered twice takes one place.
+// The resend cache keeps the acknowledgements of the last recentMessages
+// committed sends of a conversation: the newest are found, the oldest
+// gives way, and a send remembered twice takes one place.
 func TestPipelineRemembersTheLatestSends(t *testing.T) {
 	p := newPipeline()
-	msg := func(i int) *Message { return &Message{ClientMsgID: fmt.Sprintf("c%d", i), Seq: int64(i)} }
+	msg := func(i int) *Message {
+		return &Message{ClientMsgID: fmt.Sprintf("c%d", i), Seq: int64(i), ContentType: 101, TextElem: &TextElem{Content: fmt.Sprintf("text %d", i)}}
+	}
+	sent := map[string]string{}
 	for i := range recentMessages + 1 {
-		p.remember(msg(i))
+		m := msg(i)
+		p.remember(m)
 		p.remember(msg(i)) // a resend committed again is not kept twice
+		sent[m.ClientMsgID] = string(m.escaped)
 	}
 	if m := p.recentSend("c0"); m != nil {
-		t.Fatalf("the oldest of %d sends is still kept (seq %d)", recentMessages+1, m.Seq)
+		t.Fatalf("the oldest of %d sends is still kept: %s", recentMessages+1, m.escaped)
 	}
 	for i := 1; i <= recentMessages; i++ {
-		m := p.recentSend(fmt.Sprintf("c%d", i))
-		if m == nil || m.Seq != int64(i) {
-			t.Fatalf("send %d: kept %+v", i, m)
+		id := fmt.Sprintf("c%d", i)
+		m := p.recentSend(id)
+		if m == nil || string(m.escaped) != sent[id] || !bytes.Contains(m.escaped, fmt.Appendf(nil, "text %d", i)) {
+			t.Fatalf("send %d: kept %+v, want the acknowledgement %s", i, m, sent[id])
+		}
+		// The acknowledgement a resend gets is the one the send got.
+		want := string(encodeReply("SendMessage", "op", msg(i), 0, ""))
+		if got := string(encodeReply("SendMessage", "op", m, 0, "")); got != want {
+			t.Fatalf("resend of send %d answered\n%s\nwant\n%s", i, got, want)
 		}
 	}
-	// What is kept is a copy: the fan-out's later changes to the
-	// committed message do not reach it.
+	// What is kept is a copy: the message's own bytes, which its frames
+	// share, may change or go without changing it.
 	orig := msg(99)
 	p.remember(orig)
-	orig.Seq = -1
-	if m := p.recentSend("c99"); m == nil || m.Seq != 99 {
-		t.Fatalf("kept %+v, want the message as committed", m)
+	want := string(orig.escaped)
+	for i := range orig.escaped {
+		orig.escaped[i] = 'x'
+	}
+	if m := p.recentSend("c99"); m == nil || string(m.escaped) != want {
+		t.Fatalf("kept %+v, want the acknowledgement as committed", m)
 	}
 }
