@@ -8,8 +8,10 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -48,11 +50,15 @@ var binaryFormats = []int16{1}
 // (new conversations, a prepared statement of other types); pgx writes it.
 var errWireUnfit = errors.New("storage: chat batch not for the binary path")
 
-// wireArgs is one batch's parameters: values point into buf.
+// wireArgs is one batch's parameters: values point into buf. reserve
+// and probe are the batch's frontend messages (see wireReserve), kept
+// here to be pooled with it.
 type wireArgs struct {
-	buf    []byte
-	ends   []int // end of each parameter in buf
-	values [][]byte
+	buf     []byte
+	ends    []int // end of each parameter in buf
+	values  [][]byte
+	reserve wireReserve
+	probe   wireProbe
 }
 
 var wireArgsPool = sync.Pool{New: func() any { return &wireArgs{buf: make([]byte, 0, 16<<10)} }}
@@ -62,7 +68,10 @@ var wireArgsPool = sync.Pool{New: func() any { return &wireArgs{buf: make([]byte
 const maxPooledWire = 1 << 20
 
 func (w *wireArgs) reset() {
+	clear(w.values)
 	w.buf, w.ends, w.values = w.buf[:0], w.ends[:0], w.values[:0]
+	// A send buffer not reclaimed may still be the frontend's: forgotten.
+	w.reserve, w.probe = wireReserve{}, wireProbe{}
 }
 
 // end closes the parameter written since the last.
@@ -243,12 +252,15 @@ func (c *chatBatch) runWirePG(ctx context.Context, pool *pgxpool.Pool, p batchPl
 		return errWireUnfit
 	}
 	pl := conn.Conn().PgConn().StartPipeline(ctx)
-	conn.Conn().PgConn().Frontend().Send(wireReserve(len(w.buf) + 4*len(args) + len(appendPGName) + 64))
+	front := conn.Conn().PgConn().Frontend()
+	w.reserve = wireReserve{n: len(w.buf) + 4*len(args) + len(appendPGName) + 64}
+	front.Send(&w.reserve)
 	pl.SendQueryStatement(sd, args, binaryFormats, binaryFormats)
 	bases, err := readWireBases(pl, c.bases, p.ids, c.at)
 	if cerr := pl.Close(); err == nil {
 		err = cerr
 	}
+	w.reclaim(front)
 	if err != nil {
 		return pgErr(err)
 	}
@@ -260,16 +272,91 @@ func (c *chatBatch) runWirePG(ctx context.Context, pool *pgxpool.Pool, p batchPl
 // more in the connection's send buffer. pgproto3 gives the buffer back to
 // 1 KB after each flush and the Bind then grew it by doubling, 2-3
 // allocations of up to twice the batch per round trip (BenchmarkSendPath:
-// ~1.5 KB a message); reserved first, it is one of the Bind's size.
-type wireReserve int
+// ~1.5 KB a message); reserved first, it is one of the Bind's size. That
+// one is a buffer of wireSendPool (buf), taken back once the round trip
+// is over unless the frontend still holds it (reclaim): made afresh it
+// was ~0.35 KB a message of BenchmarkSendPath.
+type wireReserve struct {
+	n   int
+	buf *[]byte // the pooled buffer Encode gave the frontend, or nil
+}
 
-func (n wireReserve) Encode(dst []byte) ([]byte, error) { return slices.Grow(dst, int(n)), nil }
+// wireSendPool keeps send buffers of the binary path (wireReserve).
+var wireSendPool = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
-func (wireReserve) Decode([]byte) error {
+func (r *wireReserve) Encode(dst []byte) ([]byte, error) {
+	if cap(dst)-len(dst) >= r.n || r.buf != nil {
+		return dst, nil
+	}
+	p := wireSendPool.Get().(*[]byte)
+	if need := len(dst) + r.n; cap(*p) < need {
+		*p = make([]byte, 0, need)
+	}
+	r.buf = p
+	return append((*p)[:0], dst...), nil
+}
+
+func (*wireReserve) Decode([]byte) error {
 	return errors.New("storage: wireReserve is only sent")
 }
 
-func (wireReserve) Frontend() {}
+func (*wireReserve) Frontend() {}
+
+// reclaim puts the send buffer w.reserve gave the frontend back in
+// wireSendPool when the frontend no longer holds it. pgproto3 writes its
+// buffer synchronously at each flush and then either keeps it (emptied,
+// when it held at most 1 KB, or after a failure) or replaces it with a
+// fresh one; nothing else keeps it. Which of the two happened is asked
+// of the frontend itself: w.probe, a message of no bytes, is handed its
+// current buffer. When the probe is not called (the frontend holds an
+// encode error) the buffer is left to it. It says whether it pooled one.
+func (w *wireArgs) reclaim(f *pgproto3.Frontend) bool {
+	p := w.reserve.buf
+	if p == nil {
+		return false
+	}
+	w.reserve.buf = nil
+	w.probe = wireProbe{buf: *p}
+	f.Send(&w.probe)
+	ok := w.probe.called && !w.probe.held
+	w.probe = wireProbe{}
+	if !ok || cap(*p) > maxPooledWire {
+		return false
+	}
+	*p = (*p)[:0]
+	wireSendPool.Put(p)
+	return true
+}
+
+// wireProbe is a frontend message of no bytes that says whether the
+// frontend's send buffer shares memory with buf (see reclaim).
+type wireProbe struct {
+	buf          []byte
+	called, held bool
+}
+
+func (p *wireProbe) Encode(dst []byte) ([]byte, error) {
+	p.called = true
+	p.held = overlap(dst, p.buf)
+	return dst, nil
+}
+
+func (*wireProbe) Decode([]byte) error {
+	return errors.New("storage: wireProbe is only sent")
+}
+
+func (*wireProbe) Frontend() {}
+
+// overlap says whether the arrays under a and b (to their capacity)
+// share any byte.
+func overlap(a, b []byte) bool {
+	if cap(a) == 0 || cap(b) == 0 {
+		return false
+	}
+	pa := uintptr(unsafe.Pointer(unsafe.SliceData(a[:cap(a)])))
+	pb := uintptr(unsafe.Pointer(unsafe.SliceData(b[:cap(b)])))
+	return pa < pb+uintptr(cap(b)) && pb < pa+uintptr(cap(a))
+}
 
 // readWireBases syncs the pipeline (the implicit transaction commits at
 // the Sync) and reads appendPG's (id, base) rows and the Sync's result:
