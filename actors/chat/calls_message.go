@@ -228,9 +228,8 @@ func callSend(c *call) (any, error) {
 			return nil, apierr.ChatError(apierr.CodeChatSelf)
 		}
 		m.RecvID, m.GroupID, m.SessionType = recv, "", sessionSingle
-		convID := singleConversationID(c.meStr(), recv)
-		ref, _ := parseConversationID(convID)
-		if err := c.shareFiles(files, convID); err != nil {
+		ref := singleRef(c.me(), c.meStr(), rid, recv)
+		if err := c.shareFiles(files, ref.ID); err != nil {
 			return nil, err
 		}
 		if onlineOnly {
@@ -241,6 +240,17 @@ func callSend(c *call) (any, error) {
 		return nil, badArg("recvID")
 	}
 	return nil, errLater
+}
+
+// singleRef is parseConversationID(singleConversationID(meStr, peerStr))
+// for two distinct valid user ids, given as numbers and as strings: the
+// id is made once (parsed back, it was made twice, ~50 B of every send).
+func singleRef(me int64, meStr string, peer int64, peerStr string) convRef {
+	a, b := me, peer
+	if meStr > peerStr { // singleConversationID's order
+		a, b = peer, me
+	}
+	return convRef{ID: singleConversationID(meStr, peerStr), SessionType: sessionSingle, A: a, B: b}
 }
 
 // shareFiles lets the members of conversation convID fetch the uploads a
