@@ -339,11 +339,34 @@ func TestEncodeReplyMatchesJSON(t *testing.T) {
 	}
 }
 
-// escapedLen is the length appendEscaped makes of ASCII.
+// escapedLen is the length appendEscaped makes, of any bytes.
 func TestEscapedLen(t *testing.T) {
-	for _, s := range []string{"", "abc", `a"b\c`, "<>&", "\n\t\r\b\f\x01\x1f\x7f", `{"k":"v","n":[1,2]}`} {
+	for _, s := range []string{"", "abc", `a"b\c`, "<>&", "\n\t\r\b\f\x01\x1f\x7f", `{"k":"v","n":[1,2]}`,
+		"中文 🎉 émoji", "line\u2028sep\u2029", "bad \xff utf8 \xe2\x80", "\xed\xa0\x80 surrogate", "\xf0\x9f\x8e"} {
 		if got, want := escapedLen([]byte(s)), len(appendEscaped(nil, []byte(s))); got != want {
 			t.Errorf("%q: escapedLen %d, escaped %d", s, got, want)
+		}
+	}
+}
+
+func FuzzEscapedLen(f *testing.F) {
+	f.Add([]byte("a\u2028\xff<\"\\中"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := escapedLen(b), len(appendEscaped(nil, b)); got != want {
+			t.Fatalf("%q: escapedLen %d, escaped %d", b, got, want)
+		}
+	})
+}
+
+// A message's frame is made at its exact length (no slack that moves it
+// to a larger size class), also when its text is not ASCII.
+func TestMessageFrameExactSize(t *testing.T) {
+	for _, text := range []string{"plain", "中文 🎉 \u2028 \xff <&>"} {
+		m := &Message{ClientMsgID: "c1", SendID: "1", RecvID: "2", ContentType: TypeText, Content: textContent(text),
+			TextElem: &TextElem{Content: text}}
+		m.encode()
+		if cap(m.frame) != len(m.frame) {
+			t.Errorf("%q: frame of %d bytes in %d", text, len(m.frame), cap(m.frame))
 		}
 	}
 }
