@@ -182,7 +182,11 @@ func callSend(c *call) (any, error) {
 	if err := c.args.NewMessage(0, "message", &m); err != nil {
 		return nil, err
 	}
-	recv, group, onlineOnly := a.OptString(1, "recvID"), a.OptString(2, "groupID"), a.OptBool(4, "isOnlineOnly")
+	recv, err := c.args.OptStringAs(1, "recvID", m.RecvID)
+	if err != nil {
+		return nil, err
+	}
+	group, onlineOnly := a.OptString(2, "groupID"), a.OptBool(4, "isOnlineOnly")
 	if a.err != nil {
 		return nil, a.err
 	}

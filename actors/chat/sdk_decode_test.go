@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"unsafe"
 )
 
 // sdkSendFrame is a SendMessage frame as the SDK sends it: the message is
@@ -238,6 +239,14 @@ func TestSendArgsReleasedKeepNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// callSend's read: the message's own recvID string, not a copy.
+	recvAs, err := a.OptStringAs(1, "recvID", m.RecvID)
+	if err != nil || recvAs != "1002" || unsafe.StringData(recvAs) != unsafe.StringData(m.RecvID) {
+		t.Fatalf("OptStringAs %q %v: not the message's string", recvAs, err)
+	}
+	if other, err := a.OptStringAs(1, "recvID", "1003"); err != nil || other != "1002" {
+		t.Fatalf("OptStringAs with another string: %q %v", other, err)
+	}
 	buf, elems := a.data, a.elems
 	if elems == nil || len(a.raw) == 0 || &a.raw[0] != &elems[0] {
 		t.Fatal("a send's arguments are not in a pooled array")
@@ -257,7 +266,7 @@ func TestSendArgsReleasedKeepNothing(t *testing.T) {
 		b[i] = 'x'
 	}
 	if m.TextElem == nil || m.TextElem.Content != text || m.ClientMsgID != "7f3c0f3e8a9b4c1d" || m.SendID != "1001" ||
-		recv != "1002" || r.OperationID != "op-1" || r.UserID != "1001" {
+		recv != "1002" || recvAs != "1002" || r.OperationID != "op-1" || r.UserID != "1001" {
 		t.Fatalf("taken from the released buffer: %+v %q %+v", m, recv, r)
 	}
 	// Another call's data is not pooled: nothing releases it.

@@ -176,6 +176,18 @@ func (a Args) OptString(i int, name string) (string, error) {
 	return a.String(i, name)
 }
 
+// OptStringAs is OptString that returns known itself, not a copy, when
+// the argument is that string unescaped: a send's recvID is the one its
+// message names (a copy was ~24 B of every send).
+func (a Args) OptStringAs(i int, name, known string) (string, error) {
+	if v, ok := a.get(i); ok && len(v) == len(known)+2 {
+		if end, esc, ok := scanString(v, 0); ok && !esc && end == len(v) && string(v[1:end-1]) == known {
+			return known, nil
+		}
+	}
+	return a.OptString(i, name)
+}
+
 // Int reads an integral number argument.
 func (a Args) Int(i int, name string) (int64, error) {
 	v, ok := a.get(i)
