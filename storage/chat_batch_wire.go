@@ -260,7 +260,12 @@ func (c *chatBatch) runWirePG(ctx context.Context, pool *pgxpool.Pool, p batchPl
 	if cerr := pl.Close(); err == nil {
 		err = cerr
 	}
-	w.reclaim(front)
+	if err == nil && !conn.Conn().PgConn().IsClosed() {
+		// Not after a failure: a connection pgconn closes sends its
+		// Terminate from a goroutine of its own, through the frontend
+		// and perhaps from its buffer, while this one carries on.
+		w.reclaim(front)
+	}
 	if err != nil {
 		return pgErr(err)
 	}
@@ -310,6 +315,8 @@ func (*wireReserve) Frontend() {}
 // of the frontend itself: w.probe, a message of no bytes, is handed its
 // current buffer. When the probe is not called (the frontend holds an
 // encode error) the buffer is left to it. It says whether it pooled one.
+// Only for a connection still open after a round trip that succeeded:
+// then nothing but this goroutine uses the frontend (runWirePG).
 func (w *wireArgs) reclaim(f *pgproto3.Frontend) bool {
 	p := w.reserve.buf
 	if p == nil {
