@@ -269,6 +269,12 @@ func (c *chatBatch) run(ctx context.Context, tx Tx) error {
 }
 
 func (c *chatBatch) keys() (convs, clients []string) {
+	n := 0
+	for _, a := range c.in {
+		n += len(a.Messages)
+	}
+	// Sized once: grown by append they were ~80 B a message (SQLite).
+	convs, clients = make([]string, 0, n), make([]string, 0, n)
 	for _, a := range c.in {
 		for _, m := range a.Messages {
 			convs = append(convs, a.Conversation.ID)
