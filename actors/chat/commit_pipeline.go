@@ -96,13 +96,13 @@ func (p *pipeline) landed(owner, self any) {
 // bytes (~0.8 KB) the collector marks without scanning, holding none of
 // the message's strings. Encode writes the frame once and nothing changes
 // it after (it goes to sockets as it is), so the cache shares it: a copy
-// was ~0.7 KB of garbage a send. The kept sends
-// are most of what a busy conversation holds: W2's 5,000 pairs, at 32
-// copies of the Message a conversation, kept ~60 MB (~40 % of the node's
-// live heap at 10,000 msg/s), and the collector's mark phase, which
-// scanned them all, took one of the two cores from the sends for ~0.6 s
-// each cycle: that was the 10,000 msg/s step's tail. A ring of a few,
-// searched in order, needs no map either.
+// was ~0.7 KB of garbage a send. The kept sends are most of what a busy
+// conversation holds: W2's 5,000 pairs, at 32 copies of the Message a
+// conversation, kept ~60 MB (~40 % of the node's live heap at 10,000
+// msg/s). The collector's mark phase scanned them all, up to ~0.6 s a
+// cycle, while the process ran a fraction of its goroutines: that was the
+// 10,000 msg/s step's tail. A ring of a few, searched in order, needs no
+// map either.
 const recentMessages = 4
 
 // keptSend is what a pipeline keeps of a committed send (recentMessages).
