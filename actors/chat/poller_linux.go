@@ -4,6 +4,7 @@ package chat
 
 import (
 	"errors"
+	"os"
 	"slices"
 	"sync"
 	"syscall"
@@ -12,15 +13,27 @@ import (
 )
 
 // poller watches the node's sockets with one epoll set: a few reader
-// goroutines wait in epoll_wait, and the one a ready socket wakes reads
-// what is there without blocking (session.readReady). Each socket is
-// registered one-shot, so one reader at a time handles it; it is re-armed
-// once its bytes are consumed. An idle socket costs the node a descriptor
-// in the set and nothing else.
+// goroutines take its ready sockets, and the one that takes a socket
+// reads what is there without blocking (session.readReady). Each socket
+// is registered one-shot, so one reader at a time handles it; it is
+// re-armed once its bytes are consumed. An idle socket costs the node a
+// descriptor in the set and nothing else.
+//
+// The readers never block in epoll_wait: the set's own descriptor is in
+// Go's network poller (an epoll set is readable while it has events), a
+// reader asks the set with a zero timeout and parks like any goroutine
+// waiting on a socket when there is nothing. A reader blocked in the
+// system call held its thread and processor: the runtime's monitor took
+// the processor back from it every few tens of microseconds when other
+// goroutines were waiting, and woke another thread to run them, so every
+// wake of a reader cost a few thread switches (W2's 2,000 msg/s: ~3.6
+// switches a message, on a virtual machine where a switch is dear).
 type poller struct {
 	e    *Engine
 	epfd int
-	wake int // eventfd in the set: written once to end the readers
+	set  syscall.RawConn // epfd in the runtime's poller
+	file *os.File        // owns epfd once the set is in the runtime's poller
+	wake int             // eventfd in the set: written once to end the readers
 	wg   sync.WaitGroup
 
 	mu     sync.Mutex
@@ -44,6 +57,25 @@ func newPoller(e *Engine, readers int) *poller {
 		return &poller{e: e, epfd: -1}
 	}
 	p := &poller{e: e, epfd: fd, wake: wake}
+	// The set is made non-blocking so that os.NewFile puts it in the
+	// runtime's poller; a set it could not take is closed with the rest.
+	if err := unix.SetNonblock(fd, true); err == nil {
+		p.file = os.NewFile(uintptr(fd), "epoll")
+		p.set, err = p.file.SyscallConn()
+		if err != nil {
+			p.set = nil
+		}
+	}
+	if p.set == nil {
+		if p.file != nil {
+			p.file.Close()
+		} else {
+			unix.Close(fd)
+		}
+		unix.Close(wake)
+		e.log.Warn("epoll set not pollable: one read goroutine per socket")
+		return &poller{e: e, epfd: -1}
+	}
 	p.wg.Add(readers)
 	for range readers {
 		go p.run()
@@ -126,14 +158,26 @@ func (p *poller) stop() {
 	_, _ = unix.Write(p.wake, one[:])
 	p.wg.Wait()
 	unix.Close(p.wake)
-	unix.Close(p.epfd)
+	p.file.Close() // and with it epfd
 }
 
 func (p *poller) run() {
 	defer p.wg.Done()
 	events := make([]unix.EpollEvent, 64)
 	for {
-		n, err := unix.EpollWait(p.epfd, events, -1)
+		var n int
+		var werr error
+		// The set is asked, not waited on: with nothing ready the
+		// reader parks in the runtime's poller until the set is
+		// readable. Only the asking holds the file's read lock, so the
+		// other readers take events while this one reads its sockets.
+		err := p.set.Read(func(fd uintptr) bool {
+			n, werr = unix.EpollWait(int(fd), events, 0)
+			return n > 0 || (werr != nil && !errors.Is(werr, unix.EINTR))
+		})
+		if err == nil {
+			err = werr
+		}
 		if err != nil {
 			if errors.Is(err, unix.EINTR) {
 				continue
