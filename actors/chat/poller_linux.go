@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -58,12 +59,15 @@ func newPoller(e *Engine, readers int) *poller {
 	}
 	p := &poller{e: e, epfd: fd, wake: wake}
 	// The set is made non-blocking so that os.NewFile puts it in the
-	// runtime's poller; a set it could not take is closed with the rest.
+	// runtime's poller; a file that is not in it refuses a deadline
+	// (a reader of such a set could never park), and such a set is
+	// closed with the rest.
 	if err := unix.SetNonblock(fd, true); err == nil {
 		p.file = os.NewFile(uintptr(fd), "epoll")
-		p.set, err = p.file.SyscallConn()
-		if err != nil {
-			p.set = nil
+		if p.file.SetReadDeadline(time.Time{}) == nil {
+			if p.set, err = p.file.SyscallConn(); err != nil {
+				p.set = nil
+			}
 		}
 	}
 	if p.set == nil {
@@ -173,7 +177,7 @@ func (p *poller) run() {
 		// other readers take events while this one reads its sockets.
 		err := p.set.Read(func(fd uintptr) bool {
 			n, werr = unix.EpollWait(int(fd), events, 0)
-			return n > 0 || (werr != nil && !errors.Is(werr, unix.EINTR))
+			return n > 0 || werr != nil // EINTR too: the loop asks again
 		})
 		if err == nil {
 			err = werr
