@@ -83,7 +83,15 @@ export default async function roundsEdges(t) {
     assertInView(box, 'the pinned round bar');
     assert.ok(box.y >= header.y + header.height - 0.5, 'the pinned bar is below the header, not over it');
     assert.ok(!overlaps(box, await page.getByRole('button', { name: t.text('common.back') }).boundingBox()), 'the back button is free');
-    assert.equal(await pin.locator('.phase-badge').getAttribute('data-phase'), await phase());
+    // The bar and the page are read one after the other, so a phase that
+    // ends in between shows them apart for a moment: they must agree again
+    // within a few seconds.
+    let shown, current;
+    for (const until = Date.now() + 5_000; ; await page.waitForTimeout(100)) {
+      [shown, current] = [await pin.locator('.phase-badge').getAttribute('data-phase'), await phase()];
+      if (shown === current || Date.now() > until) break;
+    }
+    assert.equal(shown, current, 'the pinned bar shows the phase the round is in');
     assert.match(await pin.locator('.countdown').textContent(), /^\d\d:\d\d$/);
     await t.screenshot('pinned');
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -93,8 +101,15 @@ export default async function roundsEdges(t) {
   await t.test('all five tabs fit the row, "Rules" included, none clipped', async () => {
     const tabs = main.getByRole('tab');
     assert.equal(await tabs.count(), 5);
-    await main.locator('.window-tabs').scrollIntoViewIfNeeded();
-    const row = await main.locator('.window-tabs').boundingBox();
+    // The round card above the tabs grows when a draw shows its result, which can push the
+    // row down just after it was scrolled into view: scroll and measure until a measure
+    // finds the row in view, a few seconds at most.
+    let row;
+    for (const until = Date.now() + 5_000; ; await page.waitForTimeout(100)) {
+      await main.locator('.window-tabs').scrollIntoViewIfNeeded();
+      row = await main.locator('.window-tabs').boundingBox();
+      if ((row && row.y >= -0.5 && row.y + row.height <= VIEW.height + 0.5) || Date.now() > until) break;
+    }
     for (const tab of await tabs.all()) {
       const box = await tab.boundingBox();
       const name = await tab.textContent();
