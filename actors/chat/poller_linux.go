@@ -27,7 +27,7 @@ import (
 // system call held its thread and processor: the runtime's monitor took
 // the processor back from it every few tens of microseconds when other
 // goroutines were waiting, and woke another thread to run them, so every
-// wake of a reader cost a few thread switches (W2's 2,000 msg/s: ~3.6
+// wake of a reader cost a few thread switches (W2's 2,000 msg/s: ~4
 // switches a message, on a virtual machine where a switch is dear).
 type poller struct {
 	e    *Engine
