@@ -24,27 +24,28 @@ func TestPollerReadersWaitInTheRuntimesPoller(t *testing.T) {
 	}
 	me := goroutineID()
 	deadline := time.Now().Add(waitFor)
-	var states []string
-	for {
-		states = readerStates(me)
-		if slices.Equal(states, []string{"IO wait", "semacquire"}) || slices.Equal(states, []string{"semacquire", "IO wait"}) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the readers' states: %q, want one in \"IO wait\" and one in \"semacquire\"", states)
-		}
-		time.Sleep(time.Millisecond)
+	idle := func(s []string) bool {
+		slices.Sort(s)
+		return slices.Equal(s, []string{"IO wait", "semacquire"})
+	}
+	if s := awaitReaders(me, deadline, idle); !idle(s) {
+		t.Fatalf("the readers' states: %q, want one in \"IO wait\" and one in \"semacquire\"", s)
 	}
 	p.stop()
 	// stop returns once every reader is done; each then has only its
 	// return left to run.
+	if s := awaitReaders(me, deadline, func(s []string) bool { return len(s) == 0 }); len(s) != 0 {
+		t.Fatalf("after stop, readers left: %q", s)
+	}
+}
+
+// awaitReaders reads the states of the readers creator started until ok
+// holds for them or the deadline passes, and returns the last read.
+func awaitReaders(creator string, deadline time.Time, ok func([]string) bool) []string {
 	for {
-		states = readerStates(me)
-		if len(states) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after stop, readers left: %q", states)
+		s := readerStates(creator)
+		if ok(slices.Clone(s)) || time.Now().After(deadline) {
+			return s
 		}
 		time.Sleep(time.Millisecond)
 	}
