@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"kj/internal/rawio"
 )
 
 // PG is the PostgreSQL store on a pgx pool.
@@ -50,6 +53,18 @@ func OpenPostgres(ctx context.Context, url string) (*PG, error) {
 func OpenPostgresConfig(ctx context.Context, cfg *pgxpool.Config) (*PG, error) {
 	if cfg.MaxConns < 16 {
 		cfg.MaxConns = 16
+	}
+	// Reads and writes on the connections are raw calls (rawio): a chat
+	// commit's answer otherwise woke the runtime's monitor thread each
+	// time the node had gone idle while it waited.
+	if dial := cfg.ConnConfig.DialFunc; dial != nil {
+		cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := dial(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return rawio.Wrap(c), nil
+		}
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -7,9 +7,12 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"kj/internal/rawio"
 )
 
 // batchConn lets a socket's writer send every frame waiting in its queue
@@ -28,7 +31,8 @@ type batchConn struct {
 	batching  bool
 	closeSent bool // a close frame went out: no text frame may follow it
 	buf       *[]byte
-	deadline  int64 // the write deadline last set on Conn, unix ns (0: none)
+	deadline  int64           // the write deadline last set on Conn, unix ns (0: none)
+	raw       syscall.RawConn // Conn's descriptor, written with raw calls (internal/rawio); nil: Conn.Write
 }
 
 // SetWriteDeadline sets t on the connection unless the deadline already
@@ -78,8 +82,7 @@ func (b *batchConn) Write(p []byte) (int, error) {
 // buffer (written early past batchFlushAt). The caller holds b.mu.
 func (b *batchConn) writeLocked(p []byte) error {
 	if !b.batching {
-		_, err := b.Conn.Write(p)
-		return err
+		return b.send(p)
 	}
 	if b.buf == nil {
 		b.buf = batchBuffers.Get().(*[]byte)
@@ -198,12 +201,22 @@ func (b *batchConn) flushLocked() error {
 	if b.buf == nil {
 		return nil
 	}
-	_, err := b.Conn.Write(*b.buf)
+	err := b.send(*b.buf)
 	*b.buf = (*b.buf)[:0]
 	if cap(*b.buf) <= batchFlushAt*2 {
 		batchBuffers.Put(b.buf)
 	}
 	b.buf = nil
+	return err
+}
+
+// send writes p whole: with raw calls where the connection has a
+// descriptor, else through its Write.
+func (b *batchConn) send(p []byte) error {
+	if b.raw != nil {
+		return rawio.WriteAll(b.raw, p)
+	}
+	_, err := b.Conn.Write(p)
 	return err
 }
 
@@ -223,6 +236,6 @@ func (w *batchingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	w.conn = &batchConn{Conn: c}
+	w.conn = &batchConn{Conn: c, raw: rawio.Of(c)}
 	return w.conn, rw, nil
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"kj/internal/rawio"
 )
 
 // poller watches the node's sockets with one epoll set: a few reader
@@ -28,7 +30,9 @@ import (
 // the processor back from it every few tens of microseconds when other
 // goroutines were waiting, and woke another thread to run them, so every
 // wake of a reader cost a few thread switches (W2's 2,000 msg/s: ~4
-// switches a message, on a virtual machine where a switch is dear).
+// switches a message, on a virtual machine where a switch is dear). The
+// asks and the sockets' reads are raw calls (internal/rawio): they never
+// block, and a call the scheduler is told about woke its monitor thread.
 type poller struct {
 	e    *Engine
 	epfd int
@@ -176,7 +180,7 @@ func (p *poller) run() {
 		// readable. Only the asking holds the file's read lock, so the
 		// other readers take events while this one reads its sockets.
 		err := p.set.Read(func(fd uintptr) bool {
-			n, werr = unix.EpollWait(int(fd), events, 0)
+			n, werr = rawio.EpollAsk(int(fd), events)
 			return n > 0 || werr != nil // EINTR too: the loop asks again
 		})
 		if err == nil {
@@ -237,7 +241,7 @@ func (s *session) readReady() bool {
 		var n int
 		var rerr error
 		err := s.raw.Read(func(fd uintptr) bool {
-			n, rerr = unix.Read(int(fd), free)
+			n, rerr = rawio.Read(int(fd), free)
 			return true // never wait: readiness comes from the epoll set
 		})
 		if err == nil {
