@@ -3,6 +3,7 @@ package chat
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +108,32 @@ func TestReadSideTakesFramesInPiecesFragmentsAndBatches(t *testing.T) {
 	write(append(bad[:2:2], bad[6:]...))
 	if err := c.waitClosed(); closeCode(err) != websocket.CloseProtocolError {
 		t.Fatalf("unmasked frame: %v", err)
+	}
+}
+
+// TestReadSideReadsABurstLongerThanOneTurn writes more frames in one write
+// than a reader takes in one turn (16 reads of its buffer). The bytes left
+// after the turn are reported again once the socket is re-armed, and every
+// request is answered without another byte arriving.
+func TestReadSideReadsABurstLongerThanOneTurn(t *testing.T) {
+	h := newHarness(t, storagetest.SQLite(t), func(c *Config) {
+		c.RequestRate, c.RequestBurst, c.InboundQueue = 1000, 1000, 1000
+	})
+	c := h.connect(h.user("alice"))
+	const frames = 200
+	var burst []byte
+	for i := range frames {
+		burst = append(burst, clientFrame(true, websocket.TextMessage, totalRequest(t, c, fmt.Sprintf("burst-%d", i), strings.Repeat("x", 400)))...)
+	}
+	if len(burst) < 16*readBufferSize*3/2 {
+		t.Fatalf("the burst is %d bytes, not past one turn's reads", len(burst))
+	}
+	if _, err := c.conn.UnderlyingConn().Write(burst); err != nil {
+		t.Fatal(err)
+	}
+	for i := range frames {
+		if r := c.waitReply(fmt.Sprintf("burst-%d", i)); r.ErrCode != 0 {
+			t.Fatalf("reply %d of the burst: %+v", i, r)
+		}
 	}
 }
