@@ -12,6 +12,10 @@
 // returns in microseconds, whatever the socket holds, so it may keep its
 // processor as a raw call does; waiting for a socket stays with the
 // runtime's poller, through the descriptor's syscall.RawConn.
+//
+// Unlike golang.org/x/sys/unix, these calls do not tell the race detector
+// about the bytes the kernel writes into a read's buffer: it may miss a
+// race on such a buffer, never report one that is not there.
 package rawio
 
 import (
