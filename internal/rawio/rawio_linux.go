@@ -12,23 +12,17 @@ import (
 const supported = true
 
 // Read is read(2) on fd as a raw call.
-func Read(fd int, p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	n, _, errno := syscall.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-	if errno != 0 {
-		return 0, errno
-	}
-	return int(n), nil
-}
+func Read(fd int, p []byte) (int, error) { return call(unix.SYS_READ, fd, p) }
 
 // Write is write(2) on fd as a raw call: as much of p as fd takes now.
-func Write(fd int, p []byte) (int, error) {
+func Write(fd int, p []byte) (int, error) { return call(unix.SYS_WRITE, fd, p) }
+
+// call makes read(2) or write(2), trap, on fd and p.
+func call(trap uintptr, fd int, p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	n, _, errno := syscall.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	n, _, errno := syscall.RawSyscall(trap, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
 	if errno != 0 {
 		return 0, errno
 	}
