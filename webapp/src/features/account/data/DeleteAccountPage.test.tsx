@@ -1,8 +1,19 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { chatSessionEndedAtom, chatSocket } from '../../../api/chat';
+import { browserStore, STORAGE_KEYS } from '../../../api/storage';
+import { appStore } from '../../../state/store';
+import { toastAtom } from '../../../state/toast';
 import { fakeServer, Refusal } from '../../../test/fakeServer';
+import { ScriptedWebSocket } from '../../../test/fakeSocket';
 import { alice, renderApp, signIn } from '../../../test/renderApp';
+
+afterEach(() => {
+  // The app's one socket, if a test signed it in: stopped with its timers.
+  chatSocket.stop();
+  vi.unstubAllGlobals();
+});
 
 const facts = {
   balance: 1234,
@@ -88,4 +99,58 @@ describe('delete account', () => {
     expect(await screen.findByText(/You own groups with other members/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete my account for good' })).toBeDisabled();
   });
+
+  it('says the account was deleted, not that the chat sign-in expired, when the socket hears of the end first', async () => {
+    // The app's socket over a scripted WebSocket, signed in with the stored chat token.
+    const sockets: ScriptedWebSocket[] = [];
+    vi.stubGlobal(
+      'WebSocket',
+      class extends ScriptedWebSocket {
+        constructor(url: string) {
+          super(url);
+          sockets.push(this);
+        }
+      },
+    );
+    signIn();
+    browserStore.set(STORAGE_KEYS.wsToken, 'W');
+    const server = fakeServer({
+      '/user/mine': () => alice,
+      '/user/account/deletion': () => facts,
+      // As the server does: it tells the account's sockets their token expired, then answers.
+      '/user/account/delete': () => {
+        sockets.at(-1)?.push('OnUserTokenExpired', null);
+        return null;
+      },
+      '/logout': () => null,
+    });
+    const toasts: string[] = [];
+    const off = appStore.sub(toastAtom, () => {
+      const text = appStore.get(toastAtom)?.text;
+      if (text) toasts.push(text);
+    });
+    const user = userEvent.setup();
+    const { router } = renderApp('/pages/setting/delete-account');
+    await user.click(await screen.findByRole('radio', { name: /Give them up/ }));
+    await user.type(screen.getByLabelText('Password'), 'abc123');
+    await vi.waitFor(() => {
+      expect(chatSocket.state).toBe('connected');
+    });
+    await user.click(screen.getByRole('button', { name: 'Delete my account for good' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/pages/auth/login');
+    });
+    // The sign-in page is up, and with it the shell's chat session, which would report an end it was told of.
+    expect(await screen.findByLabelText('Account')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(appStore.get(chatSessionEndedAtom)).toBeNull();
+    });
+    off();
+    expect(toasts).toEqual(['Your account was deleted']);
+    expect(screen.getByText('Your account was deleted')).toBeInTheDocument();
+    expect(window.localStorage.getItem('wsToken')).toBeNull();
+    // The server ended every session: a /logout would only be refused.
+    expect(server.callsTo('/logout')).toHaveLength(0);
+  });
 });
+

@@ -1,13 +1,12 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { accountDataApi, type BalanceChoice, type DeleteAccountInput, type DeletionFacts } from '../../../api/accountData';
-import { replacingChatSession } from '../../../api/chat';
+import { endSessionLocally, replacingChatSession } from '../../../api/chat';
 import { forgetAccount } from '../cachedAccounts';
 import { CurrentPasswordField } from '../fields';
 import { useUserInfo } from '../queries';
-import { useAccountActions } from '../session';
 import { checkFundPassword } from '../validation';
 import { FundPasswordField } from '../../wallet/fields';
 import { LOGIN_PATH, SETTING_PATHS } from '../../../navigation/paths';
@@ -43,7 +42,7 @@ function DeleteForm({ facts }: { facts: DeletionFacts }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useUserInfo();
-  const { signOut } = useAccountActions();
+  const queryClient = useQueryClient();
   const form = useFormChecks<Field>();
   const [choice, setChoice] = useState<BalanceChoice | ''>('');
   const [cardId, setCardId] = useState(facts.cards.length === 1 ? (facts.cards[0]?.id ?? '') : '');
@@ -54,11 +53,20 @@ function DeleteForm({ facts }: { facts: DeletionFacts }) {
   const waiting = facts.openBets > 0 || facts.pendingRecharges > 0 || facts.ownedGroups > 0;
 
   const remove = useMutation({
-    // The server ends this session too: that end is the one asked for, not a lapsed sign-in.
-    mutationFn: (input: DeleteAccountInput) => replacingChatSession(() => accountDataApi.deleteAccount(input)),
-    onSuccess: async () => {
+    // The server ends every session of the account, this one too, and tells this socket its
+    // token expired, often before its answer arrives: that end is the one asked for, not a
+    // lapsed sign-in. So the session is dropped here inside the same replacingChatSession
+    // (without a /logout, which would only be refused): were it still stored when that
+    // returns, the socket's end would be reported as "sign-in expired", whose toast could
+    // replace "your account was deleted" on the sign-in page.
+    mutationFn: (input: DeleteAccountInput) =>
+      replacingChatSession(async () => {
+        await accountDataApi.deleteAccount(input);
+        endSessionLocally();
+      }),
+    onSuccess: () => {
       if (user.data) forgetAccount(user.data.userId);
-      await signOut();
+      queryClient.removeQueries();
       showToast(t('leave.deleted'));
       void navigate(LOGIN_PATH, { replace: true });
     },
