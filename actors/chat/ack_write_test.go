@@ -25,7 +25,7 @@ func countWrites(t *testing.T, h *harness, u *testUser) *countingConn {
 	count := &countingConn{}
 	sock.out.mu.Lock()
 	count.Conn, sock.out.Conn = sock.out.Conn, count
-	sock.out.raw = nil // every write through count
+	sock.out.sock = nil // every write through count
 	sock.out.mu.Unlock()
 	return count
 }

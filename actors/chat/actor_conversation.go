@@ -73,6 +73,7 @@ func (a *conversationActor) receive(ctx actor.Context) {
 			e.deliver([]int64{a.ref.A, a.ref.B}, &userEvent{Kind: evMsgs, Conv: a.ref.ID, Msgs: fresh, Skip: skip})
 		}
 		releaseAcks(&a.pipe)
+		m.free()
 	case *opDone:
 		a.pipe.landed(m.owner, a)
 		a.rules = pairRules{} // an op may have changed what the rules depend on

@@ -119,6 +119,7 @@ func (a *groupActor) receive(ctx actor.Context) {
 			e.deliver(a.memberList(), &userEvent{Kind: evMsgs, Conv: a.convID, Msgs: fresh, Skip: skip})
 		}
 		releaseAcks(&a.pipe)
+		m.free()
 	case *opDone:
 		a.pipe.landed(m.owner, a)
 		a.rules = groupRules{} // reloaded on the next send

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -18,6 +17,7 @@ import (
 
 	"kj/auth"
 	"kj/internal/apierr"
+	"kj/internal/rawio"
 	"kj/storage"
 )
 
@@ -175,8 +175,8 @@ type session struct {
 	in        inflow // frames on their way to the actor (session_limits.go)
 
 	// The descriptor's access, the bytes of a frame in part.
-	raw syscall.RawConn
-	rd  wsReader
+	sock *rawio.Socket
+	rd   wsReader
 	// Heartbeat (wheel.go): when the last frame arrived (unix ns), when
 	// the next ping is due (the wheel only).
 	lastRead atomic.Int64
@@ -596,6 +596,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		s.handle(m)
 		m.args.release() // the handler is done with them
 		a.current = nil
+		m.free()
 	case *actor.Restarting:
 		if c := a.current; c != nil { // crashed while handling it: answer it
 			c.s.replyErr(c.req.ReqFuncName, c.req.OperationID, errBusy())

@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -31,8 +30,8 @@ type batchConn struct {
 	batching  bool
 	closeSent bool // a close frame went out: no text frame may follow it
 	buf       *[]byte
-	deadline  int64           // the write deadline last set on Conn, unix ns (0: none)
-	raw       syscall.RawConn // Conn's descriptor, written with raw calls (internal/rawio); nil: Conn.Write
+	deadline  int64         // the write deadline last set on Conn, unix ns (0: none)
+	sock      *rawio.Socket // Conn's descriptor, written with raw calls; nil: Conn.Write
 }
 
 // SetWriteDeadline sets t on the connection unless the deadline already
@@ -213,8 +212,8 @@ func (b *batchConn) flushLocked() error {
 // send writes p whole: with raw calls where the connection has a
 // descriptor, else through its Write.
 func (b *batchConn) send(p []byte) error {
-	if b.raw != nil {
-		return rawio.WriteAll(b.raw, p)
+	if b.sock != nil {
+		return b.sock.WriteAll(p)
 	}
 	_, err := b.Conn.Write(p)
 	return err
@@ -236,6 +235,9 @@ func (w *batchingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	w.conn = &batchConn{Conn: c, raw: rawio.Of(c)}
+	w.conn = &batchConn{Conn: c}
+	if raw := rawio.Of(c); raw != nil {
+		w.conn.sock = rawio.NewSocket(raw)
+	}
 	return w.conn, rw, nil
 }

@@ -169,22 +169,12 @@ func (p *pipeline) remember(m *Message) {
 	p.next = (p.next + 1) % recentMessages
 }
 
-// take removes the next batch: one op alone, or consecutive sends.
-func (p *pipeline) take(max int) []any {
-	if op, ok := p.queue[0].(*opItem); ok {
-		p.queue = p.queue[1:]
-		return []any{op}
-	}
-	n := 0
-	for n < len(p.queue) && n < max {
-		if _, ok := p.queue[n].(*sendItem); !ok {
-			break
-		}
-		n++
-	}
-	batch := append([]any(nil), p.queue[:n]...)
-	p.queue = p.queue[n:]
-	return batch
+// drop removes the first n of the queue, keeping its array for the next
+// sends (slicing the front off made appends allocate a new one).
+func (p *pipeline) drop(n int) {
+	rest := copy(p.queue, p.queue[n:])
+	clear(p.queue[rest:])
+	p.queue = p.queue[:rest]
 }
 
 // failQueued answers everything still queued (an actor about to restart
@@ -223,6 +213,7 @@ type sendsDone struct {
 	owner   any // the actor instance that started it
 	items   []*sendItem
 	results []sendResult
+	job     *writeJob // the pooled job it is part of (free); nil outside the engine
 }
 
 type sendResult struct {
@@ -266,25 +257,30 @@ func (e *Engine) startFlush(actx actor.Context, owner any, p *pipeline, spec con
 		p.failQueued(e, errBusy()) // the node is closing; clients resend elsewhere
 		return
 	}
-	batch := p.take(e.cfg.MaxBatch)
 	p.inflight = true
 	self := actx.Self()
-	if op, ok := batch[0].(*opItem); ok {
+	if op, ok := p.queue[0].(*opItem); ok {
+		p.drop(1)
 		go func() {
 			defer e.commits.wg.Done()
 			e.root.Send(self, e.runOp(owner, spec, op))
 		}()
 		return
 	}
-	items := make([]*sendItem, len(batch))
-	for i, b := range batch {
-		items[i] = b.(*sendItem)
+	// The sends at the head of the queue, up to the first op.
+	j := writeJobs.Get().(*writeJob)
+	j.spec, j.e, j.owner, j.self = spec, e, owner, self
+	n := 0
+	for n < len(p.queue) && n < e.cfg.MaxBatch {
+		it, ok := p.queue[n].(*sendItem)
+		if !ok {
+			break
+		}
+		j.items = append(j.items, it)
+		n++
 	}
-	e.commits.writer.submit(&writeJob{spec: spec, items: items, report: func(d *sendsDone) {
-		d.owner = owner
-		e.root.Send(self, d)
-		e.commits.wg.Done()
-	}})
+	p.drop(n)
+	e.commits.writer.submit(j)
 }
 
 // noticeWriter appends notices to a conversation inside an op's

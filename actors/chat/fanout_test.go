@@ -169,7 +169,7 @@ func TestPostReachesAMemberInOneWrite(t *testing.T) {
 	count := &countingConn{}
 	sock.out.mu.Lock()
 	count.Conn, sock.out.Conn = sock.out.Conn, count
-	sock.out.raw = nil // every write through count
+	sock.out.sock = nil // every write through count
 	sock.out.mu.Unlock()
 	count.mu.Lock()
 	before := len(count.writes)

@@ -76,14 +76,18 @@ func parseConversationID(id string) (convRef, bool) {
 
 func (c convRef) has(me int64) bool { return c.A == me || c.B == me }
 
+// errBadID is parseUserID's one error: callers turn it into their own
+// (a send's empty groupID is parsed on every 1:1 message).
+var errBadID = errors.New("bad id")
+
 // parseUserID parses a protocol id (a positive decimal int64).
 func parseUserID(s string) (int64, error) {
 	if s == "" || len(s) > 19 || s[0] == '0' || s[0] == '+' || s[0] == '-' {
-		return 0, errors.New("bad id")
+		return 0, errBadID
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, errors.New("bad id")
+		return 0, errBadID
 	}
 	return n, nil
 }

@@ -4,6 +4,7 @@ package chat
 
 import (
 	"errors"
+	"io"
 	"os"
 	"slices"
 	"sync"
@@ -117,7 +118,10 @@ func (p *poller) watch(s *session) {
 		go s.readBlocking()
 		return
 	}
-	s.fd, s.raw = fd, raw
+	s.fd, s.sock = fd, s.out.sock
+	if s.sock == nil {
+		s.sock = rawio.NewSocket(raw)
+	}
 	if int(fd) >= len(p.byFD) {
 		p.byFD = slices.Grow(p.byFD, int(fd)+1-len(p.byFD))
 		p.byFD = p.byFD[:cap(p.byFD)]
@@ -126,7 +130,7 @@ func (p *poller) watch(s *session) {
 	err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, int(fd), &unix.EpollEvent{Events: pollEvents, Fd: fd})
 	if err != nil {
 		p.byFD[fd] = nil
-		s.fd, s.raw = -1, nil
+		s.fd, s.sock = -1, nil
 	}
 	p.mu.Unlock()
 	if err != nil {
@@ -171,20 +175,19 @@ func (p *poller) stop() {
 
 func (p *poller) run() {
 	defer p.wg.Done()
-	events := make([]unix.EpollEvent, 64)
+	a := &epollAsk{events: make([]unix.EpollEvent, 64)}
+	a.fn = a.ask // made once: a closure per ask would be garbage per wake
+	events := a.events
 	for {
-		var n int
-		var werr error
 		// The set is asked, not waited on: with nothing ready the
 		// reader parks in the runtime's poller until the set is
 		// readable. Only the asking holds the file's read lock, so the
 		// other readers take events while this one reads its sockets.
-		err := p.set.Read(func(fd uintptr) bool {
-			n, werr = rawio.EpollAsk(int(fd), events)
-			return n > 0 || werr != nil // EINTR too: the loop asks again
-		})
+		a.n, a.err = 0, nil
+		err := p.set.Read(a.fn)
+		n := a.n
 		if err == nil {
-			err = werr
+			err = a.err
 		}
 		if err != nil {
 			if errors.Is(err, unix.EINTR) {
@@ -216,6 +219,19 @@ func (p *poller) run() {
 	}
 }
 
+// epollAsk is one poller reader's zero-timeout ask of the epoll set.
+type epollAsk struct {
+	events []unix.EpollEvent
+	n      int
+	err    error
+	fn     func(fd uintptr) bool
+}
+
+func (a *epollAsk) ask(fd uintptr) bool {
+	a.n, a.err = rawio.EpollAsk(int(fd), a.events)
+	return a.n > 0 || a.err != nil // EINTR too: the loop asks again
+}
+
 // rawConnOf is the descriptor access of a session's connection.
 func rawConnOf(s *session) (syscall.RawConn, bool) {
 	sc, ok := s.out.Conn.(syscall.Conn)
@@ -238,15 +254,8 @@ func (s *session) readReady() bool {
 	for turn := 0; turn < 16; turn++ {
 		b := s.rd.space(max(need, 512))
 		free := b[len(b):cap(b)]
-		var n int
-		var rerr error
-		err := s.raw.Read(func(fd uintptr) bool {
-			n, rerr = rawio.Read(int(fd), free)
-			return true // never wait: readiness comes from the epoll set
-		})
-		if err == nil {
-			err = rerr
-		}
+		// Never waits: readiness comes from the epoll set.
+		n, err := s.sock.Read(free, false)
 		if n > 0 {
 			*s.rd.buf = b[:len(b)+n]
 			var ferr error
@@ -269,7 +278,7 @@ func (s *session) readReady() bool {
 		switch {
 		case errors.Is(err, unix.EAGAIN):
 			return !s.torndown.Load()
-		case err == nil && n == 0: // the client closed its side
+		case errors.Is(err, io.EOF): // the client closed its side
 			s.teardown()
 			return false
 		case errors.Is(err, unix.EINTR):

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -135,5 +136,48 @@ func TestWriteToAClosedPeerFails(t *testing.T) {
 	}
 	if err == nil {
 		t.Fatal("writes to a closed peer kept succeeding")
+	}
+}
+
+// A read that may not wait says EAGAIN on an empty socket; reads and
+// writes move the bytes both ways and allocate nothing.
+func TestSocketReadsWithoutWaitingAndWithoutGarbage(t *testing.T) {
+	if !supported {
+		t.Skip("raw calls are Linux only; Of returns nil elsewhere")
+	}
+	c, peer := pair(t)
+	s := c.(*Conn).sock
+	buf := make([]byte, 64)
+	if n, err := s.Read(buf, false); !errors.Is(err, syscall.EAGAIN) || n != 0 {
+		t.Fatalf("a read of an empty socket that may not wait: %d, %v; want EAGAIN", n, err)
+	}
+	msg := []byte("ping")
+	if allocs := testing.AllocsPerRun(100, func() {
+		if err := s.WriteAll(msg); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Fatalf("a write allocated %v times", allocs)
+	}
+	echoed := make([]byte, 4*101) // AllocsPerRun runs once more to warm up
+	if _, err := io.ReadFull(peer, echoed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := peer.Write(echoed); err != nil {
+		t.Fatal(err)
+	}
+	// All 404 bytes are in the socket: each 4-byte read takes one ping.
+	got := make([]byte, 0, len(echoed))
+	if allocs := testing.AllocsPerRun(100, func() {
+		n, err := s.Read(buf[:4], true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, buf[:n]...)
+	}); allocs != 0 {
+		t.Fatalf("a read allocated %v times", allocs)
+	}
+	if !bytes.Equal(got, bytes.Repeat(msg, 101)) {
+		t.Fatalf("read back %q", got)
 	}
 }
