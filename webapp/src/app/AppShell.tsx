@@ -12,6 +12,7 @@ import { RoundOutcomeNotice } from '../features/rounds/RoundOutcomeNotice';
 import { useSession } from '../state/session';
 import { isOpenPath, isTabPath, loginPath } from '../navigation/paths';
 import { NewVersionPrompt } from './NewVersionPrompt';
+import { firstScreenShown } from './serviceWorker';
 import { NOT_FOUND_ROUTE_ID } from './routeIds';
 
 /**
@@ -29,6 +30,11 @@ export function AppShell() {
   useUserInfo();
   useLaunchUpdateCheck();
   usePlatformStart(location.pathname);
+  // The router renders the shell once the first page's chunk is in: the first screen is up,
+  // and the service worker's install may start downloading the rest of the build.
+  useEffect(() => {
+    firstScreenShown();
+  }, []);
 
   if (!unknown && !token && !isOpenPath(location.pathname)) {
     return <Navigate to={loginPath(`${location.pathname}${location.search}`)} replace />;

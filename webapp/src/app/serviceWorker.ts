@@ -10,11 +10,36 @@ import { appStore, type AppStore } from '../state/store';
 /** The installed worker waiting to take over, or null. */
 export const waitingWorkerAtom = atom<ServiceWorker | null>(null);
 
-export function registerServiceWorker(store: AppStore = appStore): void {
+let firstScreenDone: () => void = () => undefined;
+const firstScreen = new Promise<void>((resolve) => {
+  firstScreenDone = resolve;
+});
+
+/** Says the app's first screen is on the page (the shell's first effect, app/AppShell.tsx). */
+export function firstScreenShown(): void {
+  firstScreenDone();
+}
+
+/** Resolves after the next frame has been painted. */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => {
+      setTimeout(resolve, 0);
+    });
+  });
+}
+
+export function registerServiceWorker(
+  store: AppStore = appStore,
+  { shown = firstScreen }: { shown?: Promise<void> } = {},
+): void {
   if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
   const hadController = navigator.serviceWorker.controller !== null;
-  // The worker's install downloads every asset of the build: on a slow network that must not
-  // compete with the first screen, so it registers once the page has loaded.
+  // The worker's install downloads every asset of the build (and writes it to the cache): on a
+  // slow network that must not compete with the first screen, so it registers once the page has
+  // loaded and the first screen has been painted. The load event alone is not enough: it fires
+  // when the first page's chunk and stylesheet are in, just before that screen renders, so the
+  // install ran beside the first render.
   const loaded =
     document.readyState === 'complete'
       ? Promise.resolve()
@@ -27,7 +52,7 @@ export function registerServiceWorker(store: AppStore = appStore): void {
             { once: true },
           );
         });
-  void loaded
+  void Promise.all([loaded, shown.then(afterPaint)])
     .then(() => navigator.serviceWorker.register(`/sw.js?v=${__APP_BUILD__}`, { scope: '/' }))
     .then((registration) => {
       const offer = (worker: ServiceWorker | null): void => {
