@@ -188,13 +188,17 @@ type session struct {
 	closed    bool
 	queue     frameQueue
 	closeNote *closeNote // the close frame to send once the queue is written
+	pong      *[]byte    // a pong's payload for the writer (the read side's answer to a ping)
 }
 
 // closeNote is the close code and reason of a socket being closed (made
 // only then: an open socket keeps a nil pointer, not a code and a string).
+// A note that drops sends its frame ahead of what is queued, and the
+// connection is dropped right after it (dropWith).
 type closeNote struct {
 	code   int
 	reason string
+	drop   bool
 }
 
 func (s *session) isLoggedIn() bool { return s.loggedIn.Load() }
@@ -353,13 +357,23 @@ func recycleFrames(p *[]outFrame) {
 func (s *session) writeLoop() {
 	for {
 		s.mu.Lock()
+		if note := s.closeNote; note != nil && note.drop {
+			s.closed, s.writing = true, false
+			s.queue.drop()
+			s.mu.Unlock()
+			_ = s.out.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(note.code, note.reason), time.Now().Add(time.Second))
+			s.teardown()
+			return
+		}
 		ping := s.pingDue.Swap(false)
+		pong := s.pong
+		s.pong = nil
 		list := s.queue.take()
 		var batch []outFrame
 		if list != nil {
 			batch = *list
 		}
-		if len(batch) == 0 && !ping {
+		if len(batch) == 0 && !ping && pong == nil {
 			s.writing = false
 			closing, note := s.closing && !s.closed, s.closeNote
 			if closing {
@@ -377,6 +391,12 @@ func (s *session) writeLoop() {
 		s.mu.Unlock()
 		if ping && !s.ping() {
 			return
+		}
+		if pong != nil {
+			if err := s.out.WriteControl(websocket.PongMessage, *pong, time.Now().Add(s.e.cfg.WriteTimeout)); err != nil {
+				s.writeFailed()
+				return
+			}
 		}
 		if len(batch) == 0 {
 			if list != nil {
@@ -428,7 +448,49 @@ func (s *session) closeWith(code int, reasonCode int) {
 		s.mu.Unlock()
 		return
 	}
-	s.closing, s.closeNote = true, &closeNote{code, reason}
+	s.closing, s.closeNote = true, &closeNote{code: code, reason: reason}
+	if !s.writing {
+		s.writing = true
+		s.mu.Unlock()
+		s.e.gateway.socketWriters.add(s)
+		return
+	}
+	s.mu.Unlock()
+}
+
+// dropWith closes the socket from its read side, which never writes to
+// it: a reader waiting for room on a socket whose client does not read
+// would leave every socket it reads waiting too. The close frame goes out
+// through the socket's writer, ahead of what is queued (which is dropped),
+// and the writer drops the connection after it.
+func (s *session) dropWith(code int, reason string) {
+	s.mu.Lock()
+	if s.closed || (s.closeNote != nil && s.closeNote.drop) {
+		s.mu.Unlock()
+		return
+	}
+	s.closing, s.closeNote = true, &closeNote{code: code, reason: reason, drop: true}
+	s.queue.drop()
+	if !s.writing {
+		s.writing = true
+		s.mu.Unlock()
+		s.e.gateway.socketWriters.add(s)
+		return
+	}
+	s.mu.Unlock()
+}
+
+// queuePong has the socket's writer answer a ping with payload (the read
+// side's; see dropWith). Only the latest ping is answered when several
+// come before the writer runs, as RFC 6455 allows.
+func (s *session) queuePong(payload []byte) {
+	p := append(make([]byte, 0, len(payload)), payload...)
+	s.mu.Lock()
+	if s.closed || s.closing {
+		s.mu.Unlock()
+		return
+	}
+	s.pong = &p
 	if !s.writing {
 		s.writing = true
 		s.mu.Unlock()

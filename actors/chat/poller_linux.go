@@ -34,6 +34,9 @@ import (
 // switches a message, on a virtual machine where a switch is dear). The
 // asks and the sockets' reads are raw calls (internal/rawio): they never
 // block, and a call the scheduler is told about woke its monitor thread.
+// Nor does a reader write: the pong or close frame it owes goes through
+// the socket's writer (queuePong, dropWith), so a client that sends pings
+// and reads nothing cannot hold a reader, and with it the other sockets.
 type poller struct {
 	e    *Engine
 	epfd int

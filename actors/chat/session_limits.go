@@ -109,7 +109,7 @@ func (s *session) taken(in *inbound) {
 func (s *session) tooFast() {
 	floodClosed.Inc()
 	s.e.log.Warn("chat socket closed: client too fast", "user", s.userID, "platform", s.platform)
-	s.disconnect(closeTooFast, apierr.CodeChatTooFast)
+	s.dropWith(closeTooFast, closeReason(s.translate(apierr.ChatError(apierr.CodeChatTooFast))))
 }
 
 // socketCaps counts the open sockets of each user per platform on this node.

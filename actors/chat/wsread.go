@@ -34,7 +34,9 @@ var errProtocol = errors.New("chat: websocket protocol error")
 // errTooBig is a message over Config.MaxFrame; the socket closes with 1009.
 var errTooBig = errors.New("chat: message too big")
 
-// errClosed is the client's close frame (answered already).
+// errClosed ends the read side of a socket whose close is on its way
+// already (dropWith): the client's close frame was answered, or the
+// socket's limits closed it.
 var errClosed = errors.New("chat: closed by the client")
 
 // wsReader is a socket's read state; only the reader handling the socket
@@ -151,15 +153,16 @@ func (s *session) frames() (int, error) {
 		s.lastRead.Store(time.Now().UnixNano())
 		switch {
 		case op == websocket.PingMessage:
-			_ = s.out.WriteControl(websocket.PongMessage, payload, time.Now().Add(s.e.cfg.WriteTimeout))
+			s.queuePong(payload)
 		case op == websocket.PongMessage:
 		case op == websocket.CloseMessage:
-			// Answer with the client's code, as gorilla's reader does.
-			reply := []byte{}
+			// Answer with the client's code, as gorilla's reader does
+			// (no code: an empty close frame).
+			code := websocket.CloseNoStatusReceived
 			if len(payload) >= 2 {
-				reply = websocket.FormatCloseMessage(int(binary.BigEndian.Uint16(payload)), "")
+				code = int(binary.BigEndian.Uint16(payload))
 			}
-			_ = s.out.WriteControl(websocket.CloseMessage, reply, time.Now().Add(s.e.cfg.WriteTimeout))
+			s.dropWith(code, "")
 			return 0, errClosed
 		case fin && r.frag == nil:
 			// A framePool buffer: the session actor gives it back once it
@@ -197,19 +200,19 @@ func (s *session) received(msg []byte, buf *[]byte) error {
 }
 
 // readFailed ends a socket whose read side failed: a protocol error or
-// an oversized message is told to the client first (1002, 1009).
+// an oversized message is told to the client first (1002, 1009), by the
+// socket's writer (dropWith); the reader reads it no more.
 func (s *session) readFailed(err error) {
-	code := 0
 	switch {
 	case errors.Is(err, errTooBig):
-		code = websocket.CloseMessageTooBig
+		s.dropWith(websocket.CloseMessageTooBig, "")
 	case errors.Is(err, errProtocol):
-		code = websocket.CloseProtocolError
+		s.dropWith(websocket.CloseProtocolError, "")
+	case errors.Is(err, errClosed):
+		// Its close is on its way.
+	default:
+		s.teardown()
 	}
-	if code != 0 {
-		_ = s.out.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), time.Now().Add(time.Second))
-	}
-	s.teardown()
 }
 
 // readBlocking is the read side where readiness is not available (not

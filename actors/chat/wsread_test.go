@@ -1,15 +1,22 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 
+	"kj/internal/testenv"
 	"kj/storage/storagetest"
 )
 
@@ -135,5 +142,71 @@ func TestReadSideReadsABurstLongerThanOneTurn(t *testing.T) {
 		if r := c.waitReply(fmt.Sprintf("burst-%d", i)); r.ErrCode != 0 {
 			t.Fatalf("reply %d of the burst: %+v", i, r)
 		}
+	}
+}
+
+// TestPingsFromAClientThatDoesNotReadHoldNoReader floods the node with
+// pings from more clients than it has readers, none of which reads: their
+// pongs fill the sockets. The read side never writes (a pong, like a
+// close, goes through the socket's writer), so no reader waits on those
+// sockets and another client's requests are still read and answered,
+// well before the write timeout that would free a waiting reader.
+func TestPingsFromAClientThatDoesNotReadHoldNoReader(t *testing.T) {
+	h := newHarness(t, storagetest.SQLite(t), func(c *Config) { c.WriteTimeout = time.Minute })
+	c := h.connect(h.user("alice"))
+	floods := max(2, runtime.GOMAXPROCS(0)) + 1 // more than the node's readers
+	ping := clientFrame(true, websocket.PingMessage, bytes.Repeat([]byte{'p'}, 125))
+	burst := bytes.Repeat(ping, 512)
+	const enough = 32 << 20 // past what loopback buffers hold of the pongs (~10 MB)
+	var settled atomic.Int64
+	var wg sync.WaitGroup
+	for i := range floods {
+		u := h.user(fmt.Sprintf("flood%d", i))
+		conn, _, err := websocket.DefaultDialer.Dial(h.wsURL(u, u.tok.ChatToken), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := conn.UnderlyingConn()
+		// Open, unread, until the test ends: a closed one would free a
+		// writer waiting on it.
+		t.Cleanup(func() { raw.Close() })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer settled.Add(1)
+			// Until enough is written, or nothing is taken for 2 s: the
+			// node stopped reading it (a reader waits on its pongs), or
+			// TCP holds it (both directions full, the window probes backing
+			// off); the node's reader is free then.
+			for sent := 0; sent < enough; {
+				_ = raw.SetWriteDeadline(time.Now().Add(2 * time.Second))
+				n, err := raw.Write(burst)
+				sent += n
+				var ne net.Error
+				switch {
+				case err == nil:
+				case errors.As(err, &ne) && ne.Timeout():
+					if n == 0 {
+						return
+					}
+				default:
+					t.Errorf("flood write: %v", err)
+					return
+				}
+			}
+		}()
+	}
+	t.Cleanup(wg.Wait)
+	testenv.Eventually(t, 60*time.Second, func() bool { return settled.Load() == int64(floods) },
+		"the ping floods neither got through nor stopped")
+	reply := make(chan Reply, 1)
+	go func() { reply <- c.call("GetTotalUnreadMsgCount") }()
+	select {
+	case r := <-reply:
+		if r.ErrCode != 0 {
+			t.Fatalf("a request beside the floods: %+v", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a request beside the ping floods was not answered: the readers wait on the floods' sockets")
 	}
 }
