@@ -273,7 +273,18 @@ func (s *session) pushHeld(frame []byte) { s.enqueue(outFrame{b: frame}, false) 
 // release hands the socket to a writer if frames wait and none has it.
 func (s *session) release() {
 	s.mu.Lock()
-	if s.writing || s.closed || s.queue.len() == 0 {
+	if s.closed || s.queue.len() == 0 {
+		s.mu.Unlock()
+		return
+	}
+	s.unlockAndWake()
+}
+
+// unlockAndWake releases s.mu, held by the caller, and hands the socket
+// to a writer unless one has it already (a running writer sees what was
+// just queued or noted before it stops).
+func (s *session) unlockAndWake() {
+	if s.writing {
 		s.mu.Unlock()
 		return
 	}
@@ -297,13 +308,11 @@ func (s *session) enqueue(frame outFrame, wake bool) {
 		return
 	}
 	s.queue.push(frame)
-	if wake && !s.writing {
-		s.writing = true
+	if !wake {
 		s.mu.Unlock()
-		s.e.gateway.socketWriters.add(s)
 		return
 	}
-	s.mu.Unlock()
+	s.unlockAndWake()
 }
 
 // frameQueue is a socket's outbound frames: a list from frameLists while
@@ -442,20 +451,19 @@ func (s *session) writeFailed() {
 // closeWith closes the socket after the frames already queued, with a
 // close code and a translated reason.
 func (s *session) closeWith(code int, reasonCode int) {
-	reason := closeReason(s.translate(apierr.ChatError(reasonCode)))
+	s.closeAfterQueue(&closeNote{code: code, reason: closeReason(s.translate(apierr.ChatError(reasonCode)))})
+}
+
+// closeAfterQueue has the writer send note's close frame once the frames
+// already queued are written.
+func (s *session) closeAfterQueue(note *closeNote) {
 	s.mu.Lock()
 	if s.closed || s.closing {
 		s.mu.Unlock()
 		return
 	}
-	s.closing, s.closeNote = true, &closeNote{code: code, reason: reason}
-	if !s.writing {
-		s.writing = true
-		s.mu.Unlock()
-		s.e.gateway.socketWriters.add(s)
-		return
-	}
-	s.mu.Unlock()
+	s.closing, s.closeNote = true, note
+	s.unlockAndWake()
 }
 
 // dropWith closes the socket from its read side, which never writes to
@@ -471,13 +479,7 @@ func (s *session) dropWith(code int, reason string) {
 	}
 	s.closing, s.closeNote = true, &closeNote{code: code, reason: reason, drop: true}
 	s.queue.drop()
-	if !s.writing {
-		s.writing = true
-		s.mu.Unlock()
-		s.e.gateway.socketWriters.add(s)
-		return
-	}
-	s.mu.Unlock()
+	s.unlockAndWake()
 }
 
 // queuePong has the socket's writer answer a ping with payload (the read
@@ -491,30 +493,12 @@ func (s *session) queuePong(payload []byte) {
 		return
 	}
 	s.pong = &p
-	if !s.writing {
-		s.writing = true
-		s.mu.Unlock()
-		s.e.gateway.socketWriters.add(s)
-		return
-	}
-	s.mu.Unlock()
+	s.unlockAndWake()
 }
 
 // closeNormally ends the socket after what is queued (Logout).
 func (s *session) closeNormally() {
-	s.mu.Lock()
-	if s.closed || s.closing {
-		s.mu.Unlock()
-		return
-	}
-	s.closing, s.closeNote = true, &closeNote{code: websocket.CloseNormalClosure}
-	if !s.writing {
-		s.writing = true
-		s.mu.Unlock()
-		s.e.gateway.socketWriters.add(s)
-		return
-	}
-	s.mu.Unlock()
+	s.closeAfterQueue(&closeNote{code: websocket.CloseNormalClosure})
 }
 
 // disconnect sends a close frame without waiting for the queue (the peer
@@ -541,14 +525,11 @@ func (s *session) kick(reason string) {
 func (s *session) queuePing() {
 	s.pingDue.Store(true)
 	s.mu.Lock()
-	if s.closed || s.writing {
-		// A running writer sees pingDue before it stops.
+	if s.closed {
 		s.mu.Unlock()
 		return
 	}
-	s.writing = true
-	s.mu.Unlock()
-	s.e.gateway.socketWriters.add(s)
+	s.unlockAndWake()
 }
 
 // ping writes a ping and refreshes the socket's presence (its writer
