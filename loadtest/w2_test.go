@@ -46,8 +46,19 @@ func TestW2FiguresNamedSteps(t *testing.T) {
 			t.Errorf("%s = %v (present %v), want %v", k, got, ok, v)
 		}
 	}
-	if _, ok := f["p99MsAt10k"]; ok {
-		t.Errorf("p99MsAt10k reported without a step near 10,000")
+	if _, ok := f["p99MsAt10k"]; ok || f["holdsAt10k"] != 0 {
+		t.Errorf("p99MsAt10k or holdsAt10k %v reported without a step at 10,000", f["holdsAt10k"])
+	}
+	// The 10,000 step holding is the check, whatever its achieved rate
+	// (a hair under the offered one when every message was sent).
+	high := StepResult{Offered: 10000, Done: 100000, Verdict: "holds", Achieved: 9998, Latency: Latency{P99: 22}}
+	f = w2Figures(append(steps[:2:2], high), NewHistogram())
+	if f["holdsAt10k"] != 1 || f["p99MsAt10k"] != 22 || f["sustainedMsgPerSec"] != 9998 {
+		t.Errorf("a held 10,000 step: holdsAt10k %v, p99MsAt10k %v, sustained %v", f["holdsAt10k"], f["p99MsAt10k"], f["sustainedMsgPerSec"])
+	}
+	high.Verdict = "degraded"
+	if f = w2Figures(append(steps[:2:2], high), NewHistogram()); f["holdsAt10k"] != 0 {
+		t.Errorf("a degraded 10,000 step counted as held")
 	}
 	// A step whose CPU was not read has no cost figures.
 	steps[2].ServerCPUSec = 0
