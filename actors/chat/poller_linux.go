@@ -104,8 +104,8 @@ func (p *poller) watch(s *session) {
 		go s.readBlocking()
 		return
 	}
-	raw, ok := rawConnOf(s)
-	if !ok {
+	raw := rawio.Of(s.out.Conn)
+	if raw == nil {
 		go s.readBlocking()
 		return
 	}
@@ -233,19 +233,6 @@ type epollAsk struct {
 func (a *epollAsk) ask(fd uintptr) bool {
 	a.n, a.err = rawio.EpollAsk(int(fd), a.events)
 	return a.n > 0 || a.err != nil // EINTR too: the loop asks again
-}
-
-// rawConnOf is the descriptor access of a session's connection.
-func rawConnOf(s *session) (syscall.RawConn, bool) {
-	sc, ok := s.out.Conn.(syscall.Conn)
-	if !ok {
-		return nil, false
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
-		return nil, false
-	}
-	return raw, true
 }
 
 // readReady reads what the socket has, without blocking, and consumes the
