@@ -72,7 +72,7 @@ func (a *conversationActor) receive(ctx actor.Context) {
 		if len(fresh) > 0 {
 			e.deliver([]int64{a.ref.A, a.ref.B}, &userEvent{Kind: evMsgs, Conv: a.ref.ID, Msgs: fresh, Skip: skip})
 		}
-		releaseAcks(&a.pipe)
+		e.releaseAcks(&a.pipe)
 		m.free()
 	case *opDone:
 		a.pipe.landed(m.owner, a)

@@ -182,8 +182,11 @@ type session struct {
 	lastRead atomic.Int64
 	nextPing int64
 
-	mu        sync.Mutex
-	writing   bool
+	mu      sync.Mutex
+	writing bool
+	// due: the queue holds a frame to write now (pushed with a wake, or
+	// released); frames pushed held wait for their release otherwise.
+	due       bool
 	closing   bool
 	closed    bool
 	queue     frameQueue
@@ -267,7 +270,11 @@ func (s *session) pushFrame(frame outFrame) { s.enqueue(frame, true) }
 // flush, due within the coalescing window, queues the member's
 // conversation and unread frames behind it and then releases the socket,
 // so the message and what it changed leave in one write instead of two.
-// A writer already busy with the socket takes it sooner.
+// A writer busy with the socket leaves it queued too (writeLoop takes the
+// queue only when a frame in it is due): in W2 a pair's two sends often
+// meet, and a writer finishing the sender's acknowledgement used to write
+// the peer's message alone, then the flush its conversation frame, three
+// writes for two.
 func (s *session) pushHeld(frame []byte) { s.enqueue(outFrame{b: frame}, false) }
 
 // release hands the socket to a writer if frames wait and none has it.
@@ -277,6 +284,7 @@ func (s *session) release() {
 		s.mu.Unlock()
 		return
 	}
+	s.due = true
 	s.unlockAndWake()
 }
 
@@ -312,6 +320,7 @@ func (s *session) enqueue(frame outFrame, wake bool) {
 		s.mu.Unlock()
 		return
 	}
+	s.due = true
 	s.unlockAndWake()
 }
 
@@ -377,7 +386,12 @@ func (s *session) writeLoop() {
 		ping := s.pingDue.Swap(false)
 		pong := s.pong
 		s.pong = nil
-		list := s.queue.take()
+		// Held frames alone wait for their release; a socket closing
+		// after its queue writes them all.
+		var list *[]outFrame
+		if s.due || s.closing {
+			list, s.due = s.queue.take(), false
+		}
 		var batch []outFrame
 		if list != nil {
 			batch = *list

@@ -96,11 +96,32 @@ type userEntry struct {
 	// flushedAt is when the flusher last told the actor to flush, in
 	// nanoseconds since the flusher's start (0: never). The flusher's
 	// goroutine and flusher.add use it, never at once for one user: add
-	// runs only when no flush is due (flushDue), run only while one is.
+	// runs only when no flush is due (flushDue), run only while one is;
+	// flushEarly may store it beside run (either time will do).
 	flushedAt atomic.Int64
 	// flushesTold counts the flushes the flusher told the actor of: an
 	// acknowledgement queued held waits for the next (releaseAcks).
 	flushesTold atomic.Uint64
+	// flushesTaken is flushesTold as a flush read it when it started:
+	// every flush told up to then is served by that one. Below
+	// flushesTold, a flush told is still in the actor's mailbox, and it
+	// releases the sockets after whatever is queued on them now.
+	flushesTaken atomic.Uint64
+}
+
+// flushGathered says whether the user has events waiting for a flush
+// that the flusher has not told the actor of yet (a coalescing window's).
+func (u *userEntry) flushGathered() bool {
+	u.pmu.Lock()
+	defer u.pmu.Unlock()
+	return u.flushDue
+}
+
+// flushWaiting says whether a flush told to the actor has not started
+// yet (it will release the user's sockets when it ends).
+func (u *userEntry) flushWaiting() bool {
+	told := u.flushesTold.Load() // first: a flush that starts after this read stores at least told
+	return u.flushesTaken.Load() < told
 }
 
 func (u *userEntry) sockets() []*session {
@@ -336,9 +357,16 @@ func (a *userActor) reload(convID string) *convState {
 // changed conversation once and the unread total once.
 func (a *userActor) flush() {
 	u := a.u
+	u.flushesTaken.Store(u.flushesTold.Load())
 	// Message frames fanned out since the last flush wait on the sockets
-	// for this one (Engine.fanOut); they go out whatever happens here.
+	// for this one (Engine.fanOut); they go out whatever happens here,
+	// with the next flush when one is told already: frames queued held
+	// since this one started (an acknowledgement, the next message) wait
+	// for that flush's frames instead of leaving alone.
 	defer func() {
+		if u.flushWaiting() {
+			return
+		}
 		for _, s := range u.sockets() {
 			s.release()
 		}

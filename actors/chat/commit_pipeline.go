@@ -414,12 +414,14 @@ func (e *Engine) applySends(p *pipeline, d *sendsDone) ([]*Message, []int64) {
 	return fresh, skip
 }
 
-// heldAck is an acknowledgement queued held on its socket, and how many
-// flushes its user had been told of once it was queued.
+// heldAck is an acknowledgement queued held on its socket, how many
+// flushes its user had been told of once it was queued, and whether one
+// of them had not started then.
 type heldAck struct {
-	s     *session
-	u     *userEntry
-	flush uint64
+	s       *session
+	u       *userEntry
+	flush   uint64
+	waiting bool
 }
 
 // holdAck queues r's acknowledgement of m held when r is a socket whose
@@ -435,16 +437,29 @@ func (e *Engine) holdAck(p *pipeline, r replyTo, m *Message) bool {
 		return false
 	}
 	s.replyHeld(r.name, r.opID, m)
-	// Read after the queueing: a flush told from here on releases it.
-	p.held = append(p.held, heldAck{s: s, u: u, flush: u.flushesTold.Load()})
+	// Read after the queueing: a flush told from here on, or one told
+	// before and not started yet, releases it. (In W2 a pair's two sends
+	// meet: the peer's message has often just told the sender's flush,
+	// and releasing the acknowledgement here wrote it alone.)
+	p.held = append(p.held, heldAck{s: s, u: u, flush: u.flushesTold.Load(), waiting: u.flushWaiting()})
 	return true
 }
 
 // releaseAcks releases the sockets of p.held whose user was told of no
-// flush since (see applySends); the others go out with that flush.
-func releaseAcks(p *pipeline) {
+// flush since, and had none waiting to start then (see applySends); the
+// others go out with that flush. A user whose flush is gathered for a
+// coalescing window is told to flush now instead (unless the push interval
+// holds it): the acknowledgement
+// does not wait for the window, and it leaves with the conversation frame
+// rather than alone before it. (In W2 a pair's two sends often come
+// within a window of each other: the second sender's flush was gathered,
+// and its acknowledgement and conversation frame took a write each.)
+func (e *Engine) releaseAcks(p *pipeline) {
 	for i, h := range p.held {
-		if h.u.flushesTold.Load() == h.flush {
+		switch {
+		case h.waiting || h.u.flushesTold.Load() != h.flush:
+		case h.u.flushGathered() && e.delivery.flushes.flushEarly(h.u):
+		default:
 			h.s.release()
 		}
 		p.held[i] = heldAck{}

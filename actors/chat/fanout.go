@@ -160,6 +160,19 @@ func (f *flusher) flush(u *userEntry, now time.Duration) {
 	f.send(u)
 }
 
+// flushEarly tells u's actor to flush at once though u waits in a window
+// (releaseAcks: an acknowledgement held for the flush), unless the push
+// interval holds u; false then. The window's pass tells it again, which
+// finds nothing new or the changes since.
+func (f *flusher) flushEarly(u *userEntry) bool {
+	now := time.Since(f.start)
+	if f.held != nil && now-time.Duration(u.flushedAt.Load()) < f.interval {
+		return false
+	}
+	f.flush(u, now)
+	return true
+}
+
 // quiet reports whether u was last flushed a window (and an interval) or
 // more before now, or never: its change then goes at once.
 func (f *flusher) quiet(u *userEntry, now time.Duration) bool {
