@@ -85,7 +85,8 @@ func TestAckLeavesWithTheSendersConversationFrame(t *testing.T) {
 
 // An acknowledgement never waits for a coalescing window: when the
 // sender's user was flushed lately, its next flush is gathered for the
-// window's pass, and the acknowledgement goes out on its own at once.
+// window's pass; the acknowledgement has it told at once instead, and
+// goes out with the sender's conversation frame.
 func TestAckIsNotHeldForTheCoalescingWindow(t *testing.T) {
 	const window = 10 * time.Second
 	h := newHarness(t, storagetest.SQLite(t), func(c *Config) { c.Coalesce = window })
@@ -94,12 +95,29 @@ func TestAckIsNotHeldForTheCoalescingWindow(t *testing.T) {
 	// Bob's message flushes Alice's user at once (she was quiet) ...
 	cb.text(alice.id, "", "hello alice")
 	ca.waitPush("OnNewConversation", nil)
-	// ... so her answer's flush waits for the window's pass.
+	// ... so her answer's flush waits for the window's pass; her
+	// acknowledgement has it told at once, and leaves with its frame.
+	count := countWrites(t, h, alice)
 	start := time.Now()
-	ca.text(bob.id, "", "hello bob")
+	m := newText(t, ca, "hello bob")
+	op := ca.send("SendMessageNotOss", obj(m), bob.id, "", obj(OfflinePush{}), false)
+	if r := ca.waitReply(op); r.ErrCode != 0 {
+		t.Fatalf("send: %d %s", r.ErrCode, r.ErrMsg)
+	}
 	if d := time.Since(start); d > window/2 {
 		t.Fatalf("the acknowledgement took %v with a %v window", d, window)
 	}
+	count.mu.Lock()
+	defer count.mu.Unlock()
+	for _, w := range count.writes {
+		if bytes.Contains(w, []byte(`"operationID":"`+op+`"`)) {
+			if !bytes.Contains(w, []byte(`"event":"OnConversationChanged"`)) {
+				t.Fatalf("the acknowledgement left without the conversation frame: %d writes, the ack's %.200s", len(count.writes), w)
+			}
+			return
+		}
+	}
+	t.Fatalf("no write held the acknowledgement (%d writes)", len(count.writes))
 }
 
 // gatedConn records a socket's writes like countingConn, each write
