@@ -54,9 +54,11 @@
 //     session.pushOwned; no message to the session actor). A new
 //     message's reply is queued held (Engine.holdAck, session.replyHeld)
 //     for the sender's flush in step 9 to take out with its conversation
-//     frame in one write; releaseAcks, after step 8, releases the socket
-//     when no flush was told meanwhile. The actor starts the next batch
-//     (startFlush) before it fans this one out.
+//     frame in one write; releaseAcks, after step 8, tells a flush
+//     gathered for the window at once (flusher.flushEarly), and releases
+//     the socket itself when no flush was told meanwhile or is waiting to
+//     start. The actor starts the next batch (startFlush) before it fans
+//     this one out.
 //  8. Deliver. Engine.deliver (engine.go) takes a *userEvent (evMsgs,
 //     actor_user.go), encodes its frames once (userEvent.prepare) and, for
 //     each recipient online here, Engine.fanOut puts them held on its
@@ -68,11 +70,13 @@
 //     *userEntry → user actor: userActor.flush (actor_user.go) applies the
 //     pending events to its rows and unread counts, pushes each changed
 //     conversation and the total (userActor.pushOwned), then releases the
-//     held sockets (session.release).
+//     held sockets (session.release), unless another flush is waiting to
+//     start (userEntry.flushWaiting), which releases them.
 //  10. Socket. session.enqueue / session.release (actor_session.go) hand a
 //     socket with frames waiting to writerPool.add (fanout.go); a pool
 //     goroutine runs session.writeLoop, which writes the whole queue
-//     through batchConn (batchconn.go) in one system call.
+//     through batchConn (batchconn.go) in one system call, once a frame
+//     in it is due (session.due: held frames alone wait for release).
 //
 // # Who owns what
 //
