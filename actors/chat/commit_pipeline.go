@@ -448,12 +448,12 @@ func (e *Engine) holdAck(p *pipeline, r replyTo, m *Message) bool {
 // releaseAcks releases the sockets of p.held whose user was told of no
 // flush since, and had none waiting to start then (see applySends); the
 // others go out with that flush. A user whose flush is gathered for a
-// coalescing window is told to flush now instead (unless the push interval
-// holds it): the acknowledgement
-// does not wait for the window, and it leaves with the conversation frame
-// rather than alone before it. (In W2 a pair's two sends often come
-// within a window of each other: the second sender's flush was gathered,
-// and its acknowledgement and conversation frame took a write each.)
+// coalescing window is told to flush now instead (unless the push
+// interval holds it): the acknowledgement does not wait for the window,
+// and it leaves with the conversation frame rather than alone before it.
+// (In W2 a pair's two sends often come within a window of each other: the
+// second sender's flush was gathered, and its acknowledgement and
+// conversation frame took a write each.)
 func (e *Engine) releaseAcks(p *pipeline) {
 	for i, h := range p.held {
 		switch {
