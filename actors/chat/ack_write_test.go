@@ -35,12 +35,13 @@ func countWrites(t *testing.T, h *harness, u *testUser) *countingConn {
 	return count
 }
 
-// A quiet sender's acknowledgement and the conversation frame its message
-// changed leave in one write, not one each.
-func TestAckLeavesWithTheSendersConversationFrame(t *testing.T) {
-	h := newHarness(t, storagetest.SQLite(t))
-	alice, bob := h.user("alice"), h.user("bob")
-	ca, cb := h.connect(alice), h.connect(bob)
+// quietPair connects alice and bob after alice's first message to bob,
+// and waits until alice's user is quiet again (her next change is flushed
+// at once, not gathered): the two clients and alice's user.
+func quietPair(t *testing.T, h *harness) (alice, bob *testUser, ca, cb *client, u *userEntry) {
+	t.Helper()
+	alice, bob = h.user("alice"), h.user("bob")
+	ca, cb = h.connect(alice), h.connect(bob)
 	ca.text(bob.id, "", "first")
 	ca.waitPush("OnNewConversation", nil)
 	cb.waitPush("OnRecvNewMessage", nil)
@@ -48,18 +49,42 @@ func TestAckLeavesWithTheSendersConversationFrame(t *testing.T) {
 	if !ok {
 		t.Fatal("alice is not online on the node")
 	}
-	// Quiet again: the next change is flushed at once, not gathered.
 	f := h.e.delivery.flushes
-	for deadline := time.Now().Add(waitFor); !f.quiet(u, time.Since(f.start)); {
-		if time.Now().After(deadline) {
-			t.Fatal("alice never became quiet")
+	testenv.Eventually(t, waitFor, func() bool { return f.quiet(u, time.Since(f.start)) }, "alice never became quiet")
+	return alice, bob, ca, cb, u
+}
+
+// leftWith fails unless the write of writes that holds what (the first)
+// also holds every one of with.
+func leftWith(t *testing.T, writes [][]byte, what string, with ...string) {
+	t.Helper()
+	for _, w := range writes {
+		if !bytes.Contains(w, []byte(what)) {
+			continue
 		}
-		time.Sleep(time.Millisecond)
+		for _, o := range with {
+			if !bytes.Contains(w, []byte(o)) {
+				t.Fatalf("%s left without %s: %d writes, its write %.300s", what, o, len(writes), w)
+			}
+		}
+		return
 	}
+	t.Fatalf("no write held %s (%d writes)", what, len(writes))
+}
+
+// ackOf is what an acknowledgement's frame holds of op.
+func ackOf(op string) string { return `"operationID":"` + op + `"` }
+
+const convFrame = `"event":"OnConversationChanged"`
+
+// A quiet sender's acknowledgement and the conversation frame its message
+// changed leave in one write, not one each.
+func TestAckLeavesWithTheSendersConversationFrame(t *testing.T) {
+	h := newHarness(t, storagetest.SQLite(t))
+	alice, bob, ca, _, _ := quietPair(t, h)
 	count := countWrites(t, h, alice)
 	text := "second, acknowledged with its conversation"
-	var m Message
-	ca.ok(&m, "CreateTextMessage", text)
+	m := newText(t, ca, text)
 	count.mu.Lock()
 	before := len(count.writes)
 	count.mu.Unlock()
@@ -69,18 +94,8 @@ func TestAckLeavesWithTheSendersConversationFrame(t *testing.T) {
 	}
 	ca.waitPush("OnConversationChanged", func(d string) bool { return strings.Contains(d, text) })
 	count.mu.Lock()
-	writes := count.writes[before:]
-	count.mu.Unlock()
-	ack := []byte(`"operationID":"` + op + `"`)
-	for _, w := range writes {
-		if bytes.Contains(w, ack) {
-			if !bytes.Contains(w, []byte(`"event":"OnConversationChanged"`)) {
-				t.Fatalf("the acknowledgement left without the conversation frame: %d writes, the ack's %.200s", len(writes), w)
-			}
-			return
-		}
-	}
-	t.Fatalf("no write held the acknowledgement (%d writes)", len(writes))
+	defer count.mu.Unlock()
+	leftWith(t, count.writes[before:], ackOf(op), convFrame)
 }
 
 // An acknowledgement never waits for a coalescing window: when the
@@ -109,15 +124,7 @@ func TestAckIsNotHeldForTheCoalescingWindow(t *testing.T) {
 	}
 	count.mu.Lock()
 	defer count.mu.Unlock()
-	for _, w := range count.writes {
-		if bytes.Contains(w, []byte(`"operationID":"`+op+`"`)) {
-			if !bytes.Contains(w, []byte(`"event":"OnConversationChanged"`)) {
-				t.Fatalf("the acknowledgement left without the conversation frame: %d writes, the ack's %.200s", len(count.writes), w)
-			}
-			return
-		}
-	}
-	t.Fatalf("no write held the acknowledgement (%d writes)", len(count.writes))
+	leftWith(t, count.writes, ackOf(op), convFrame)
 }
 
 // gatedConn records a socket's writes like countingConn, each write
@@ -186,15 +193,7 @@ func TestBusyWriterLeavesAHeldMessageForItsFlush(t *testing.T) {
 	cb.waitPush("OnRecvNewMessage", func(d string) bool { return strings.Contains(d, text) })
 	gate.mu.Lock()
 	defer gate.mu.Unlock()
-	for _, w := range gate.writes {
-		if bytes.Contains(w, []byte(text)) {
-			if !bytes.Contains(w, []byte(`"event":"OnConversationChanged"`)) {
-				t.Fatalf("the message left without its conversation frame: %d writes, the message's %.300s", len(gate.writes), w)
-			}
-			return
-		}
-	}
-	t.Fatalf("no write held the message (%d writes)", len(gate.writes))
+	leftWith(t, gate.writes, text, convFrame)
 }
 
 // An acknowledgement waits for a flush of its sender that was told before
@@ -205,17 +204,7 @@ func TestBusyWriterLeavesAHeldMessageForItsFlush(t *testing.T) {
 // then the conversation frame: three writes for two.)
 func TestAckWaitsForAFlushToldBeforeIt(t *testing.T) {
 	h := newHarness(t, storagetest.SQLite(t))
-	alice, bob := h.user("alice"), h.user("bob")
-	ca, cb := h.connect(alice), h.connect(bob)
-	ca.text(bob.id, "", "first")
-	ca.waitPush("OnNewConversation", nil)
-	cb.waitPush("OnRecvNewMessage", nil)
-	u, ok := h.e.live.users.get(alice.ID)
-	if !ok {
-		t.Fatal("alice is not online on the node")
-	}
-	f := h.e.delivery.flushes
-	testenv.Eventually(t, waitFor, func() bool { return f.quiet(u, time.Since(f.start)) }, "alice never became quiet")
+	alice, bob, ca, cb, u := quietPair(t, h)
 	sock := u.sockets()[0]
 	count := countWrites(t, h, alice)
 	// Made first: their replies would write what is queued.
@@ -247,7 +236,7 @@ func TestAckWaitsForAFlushToldBeforeIt(t *testing.T) {
 	// Alice sends while her flush waits: the acknowledgement is queued
 	// held behind Bob's message.
 	op := ca.send("SendMessageNotOss", obj(fromAlice), bob.id, "", obj(OfflinePush{}), false)
-	ack := []byte(`"operationID":"` + op + `"`)
+	ack := []byte(ackOf(op))
 	written := func() bool {
 		count.mu.Lock()
 		defer count.mu.Unlock()
@@ -273,15 +262,7 @@ func TestAckWaitsForAFlushToldBeforeIt(t *testing.T) {
 	}
 	count.mu.Lock()
 	defer count.mu.Unlock()
-	for _, w := range count.writes {
-		if bytes.Contains(w, ack) {
-			if !bytes.Contains(w, []byte(`"event":"OnConversationChanged"`)) || !bytes.Contains(w, []byte("from bob")) {
-				t.Fatalf("the acknowledgement left without the flush's frames: %d writes, the ack's %.300s", len(count.writes), w)
-			}
-			return
-		}
-	}
-	t.Fatalf("no write held the acknowledgement (%d writes)", len(count.writes))
+	leftWith(t, count.writes, ackOf(op), convFrame, "from bob")
 }
 
 // newText makes a text message with the client's CreateTextMessage.
