@@ -580,19 +580,23 @@ func (a *userActor) renderItem(store *lazyContext, st *convState, it *Conversati
 	fillConversationItem(it, st.row, st.meta, st.latest, st.party, true)
 }
 
-// pushOwned writes a framePool buffer to the user's sockets: handed to the
-// only one (which gives it back once written), or shared by several
-// (then never given back: none knows when the others are done with it).
+// pushOwned queues a framePool buffer on the user's sockets, held: the
+// flush calling it releases the sockets once it has queued every frame, so
+// the message, its conversation and the total leave in one write (woken
+// here, a writer could take the first before the last was queued). The
+// buffer is handed to the only socket (which gives it back once written),
+// or shared by several (then never given back: none knows when the others
+// are done with it).
 func (a *userActor) pushOwned(p *[]byte) {
 	socks := a.u.sockets()
 	switch len(socks) {
 	case 0:
 		putFrame(p)
 	case 1:
-		socks[0].pushOwned(p)
+		socks[0].enqueue(outFrame{b: *p, pool: p}, false)
 	default:
 		for _, s := range socks {
-			s.push(*p)
+			s.pushHeld(*p)
 		}
 	}
 }
