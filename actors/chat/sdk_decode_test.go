@@ -193,6 +193,14 @@ func checkMessageJSON(t *testing.T, m *Message) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("appendMessageJSON:\n got %s\nwant %s", got, want)
 	}
+	// Written escaped once and twice, it is the JSON escaped after.
+	for level := 1; level <= 2; level++ {
+		want = appendEscaped(nil, want)
+		got, ok = appendMessageJSONAt([]byte("kept"), m, level)
+		if !ok || !bytes.Equal(got, append([]byte("kept"), want...)) {
+			t.Fatalf("appendMessageJSONAt level %d (ok %v):\n got %s\nwant kept%s", level, ok, got, want)
+		}
+	}
 }
 
 func TestAppendMessageJSONMatchesMarshal(t *testing.T) {

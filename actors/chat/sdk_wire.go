@@ -404,33 +404,44 @@ func appendReplyTail(out []byte, opID string) []byte {
 // that owns the message before it hands it on (the acknowledgement, the
 // fan-out), so the fields are written once and only read afterwards.
 //
-// The JSON is written into a pooled buffer and escaped from there straight
-// into the frame, which is the one allocation a message's frames cost: the
-// acknowledgement copies escaped into its socket's pooled buffer, the
-// delivery is frame itself, and a conversation push escapes escaped again
-// into its own pooled buffer.
+// The JSON is written escaped (appendMessageJSONAt) into a pooled buffer
+// and copied from there into the frame, which is the one allocation a
+// message's frames cost: the acknowledgement copies escaped into its
+// socket's pooled buffer, the delivery is frame itself, and a conversation
+// push writes the JSON escaped twice into its own pooled buffer
+// (appendConversationItem). A message with other elements is rendered by
+// encoding/json and escaped after.
 func (m *Message) encode() {
 	if m.frame != nil {
 		return
 	}
 	scratch := getFrame()
-	js, ok := appendMessageJSON((*scratch)[:0], m)
+	esc, ok := appendMessageJSONAt((*scratch)[:0], m, 1)
 	if !ok {
-		js, _ = json.Marshal(m)
-	} else {
-		*scratch = js // grown, perhaps: the pool keeps the larger buffer
+		js, _ := json.Marshal(m)
+		esc = appendEscaped((*scratch)[:0], js)
 	}
+	*scratch = esc // grown, perhaps: the pool keeps the larger buffer
 	const event = "OnRecvNewMessage"
-	n := escapedLen(js)
-	frame := appendPushHead(make([]byte, 0, len(`{"event":"","errCode":0,"errMsg":"","data":"`)+len(event)+n+len(pushTail)), event)
+	frame := appendPushHead(make([]byte, 0, len(`{"event":"","errCode":0,"errMsg":"","data":"`)+len(event)+len(esc)+len(pushTail)), event)
 	head := len(frame)
-	frame = appendEscaped(frame, js)
+	frame = append(frame, esc...)
 	m.escaped = frame[head:len(frame):len(frame)]
 	m.frame = append(frame, pushTail...)
 	if m.GroupID != "" {
-		m.latestWire = appendEscaped(make([]byte, 0, escapedLen(m.escaped)), m.escaped)
+		m.latestWire = m.appendLatestWire(make([]byte, 0, escapedLen(m.escaped)))
 	}
 	putFrame(scratch)
+}
+
+// appendLatestWire appends the message's JSON escaped twice, as it sits in
+// a conversation push (latestMsg): written so at once for a text message,
+// else its escaped JSON escaped once more. The message is encoded.
+func (m *Message) appendLatestWire(out []byte) []byte {
+	if w, ok := appendMessageJSONAt(out, m, 2); ok {
+		return w
+	}
+	return appendEscaped(out, m.escaped)
 }
 
 // jsonText is the message's JSON as a string (a conversation's latestMsg
@@ -532,7 +543,7 @@ func appendConversationPush(out []byte, event string, items []*ConversationItem,
 // and the string values twice. When spliced is not nil it is the item's
 // latest message, fanned out (Message.encode) and left out of
 // it.LatestMsg (fillConversationItem's wire): its latestWire is put in as
-// it is, or its escaped JSON escaped once more. Written by hand
+// it is, or written (Message.appendLatestWire). Written by hand
 // because encoding/json's reflection was most of the cost of a member's
 // conversation push (W3 profile), and straight into the frame because
 // building the item and then escaping it as a whole was still two thirds
@@ -568,7 +579,7 @@ func appendConversationItem(out []byte, it *ConversationItem, spliced *Message) 
 		if spliced.latestWire != nil {
 			out = append(out, spliced.latestWire...)
 		} else {
-			out = appendEscaped(out, spliced.escaped)
+			out = spliced.appendLatestWire(out)
 		}
 		out = append(out, `\"`...)
 	} else {

@@ -220,10 +220,15 @@ func TestMessageFramesMatchOldEncoding(t *testing.T) {
 		"all: \"q\" \\ < > & \u2028 🎉 中文 \t\n\x01 \xff",
 	}
 	for _, text := range texts {
-		for _, group := range []string{"", "42"} {
+		// A picture is rendered by encoding/json and escaped after; a text
+		// is written escaped at once (appendMessageJSONAt).
+		for i, group := range []string{"", "42", "", "42"} {
 			m := &Message{ClientMsgID: "cid-" + text, ServerMsgID: "s9", SendID: "7", RecvID: "8", GroupID: group,
 				SenderNickname: text, SenderFaceURL: "/f?a=<1>&b=2", ContentType: TypeText, Content: text,
 				TextElem: &TextElem{Content: text}, Seq: 12, SendTime: 1700000000123, Ex: text}
+			if i >= 2 {
+				m.ContentType, m.TextElem, m.PictureElem = TypePicture, nil, &PictureElem{SourcePath: text}
+			}
 			mjs, err := json.Marshal(m)
 			if err != nil {
 				t.Fatal(err)
