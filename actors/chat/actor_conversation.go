@@ -17,7 +17,7 @@ func (e *Engine) tellConversation(ref convRef, msg any) {
 	e.live.convs.with(ref.ID, func() *actor.PID {
 		props := actor.PropsFromProducer(func() actor.Actor {
 			return &conversationActor{e: e, ref: ref, pipe: newPipeline()}
-		}, actor.WithGuardian(supervision), actor.WithDispatcher(chatDispatcher))
+		}, actor.WithGuardian(supervision), actor.WithMailbox(newSmallMailbox), actor.WithDispatcher(chatDispatcher))
 		return e.root.Spawn(props)
 	}, func(pid *actor.PID) { e.root.Send(pid, msg) })
 }

@@ -36,7 +36,7 @@ func (e *Engine) tellGroup(groupID int64, msg any) {
 	e.live.groups.with(groupID, func() *actor.PID {
 		props := actor.PropsFromProducer(func() actor.Actor {
 			return &groupActor{e: e, id: groupID, convID: groupConversationID(groupID), pipe: newPipeline()}
-		}, actor.WithGuardian(supervision), actor.WithDispatcher(chatDispatcher))
+		}, actor.WithGuardian(supervision), actor.WithMailbox(newSmallMailbox), actor.WithDispatcher(chatDispatcher))
 		return e.root.Spawn(props)
 	}, func(pid *actor.PID) { e.root.Send(pid, msg) })
 }

@@ -8,13 +8,15 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
-// smallMailbox is the mailbox of the actors every socket has (its session
-// actor and its user's actor). protoactor's unbounded mailbox keeps a
-// ring of ten slots and a lock-free queue with its sentinel node for each
-// actor, ~0.4 KB whether or not anything waits, and allocates a closure
-// each time it schedules its actor; an idle node holds two of them per
-// socket. This one keeps the message that waits alone in a field, a slice
-// only while more wait, and the scheduling closure made once.
+// smallMailbox is the mailbox of every chat actor: session, user,
+// conversation and group. protoactor's unbounded mailbox keeps a ring of
+// ten slots and a lock-free queue with its sentinel node for each actor,
+// ~0.4 KB whether or not anything waits, and allocates a closure each time
+// it schedules its actor: an idle node held two of them per socket, and a
+// 1:1 send scheduled its conversation actor twice (the send, then the
+// commit's report). This one keeps the message that waits alone in a
+// field, a slice only while more wait, and the scheduling closure made
+// once.
 //
 // The protocol is protoactor's default mailbox's: system messages first,
 // user messages only while not suspended, the dispatcher's throughput
