@@ -799,17 +799,16 @@ func appendMessageJSON(out []byte, m *Message) ([]byte, bool) {
 }
 
 // appendMessageJSONAt appends appendMessageJSON's text escaped level
-// times (0, 1 or 2; messageKeysAt) as appendEscaped escapes, written that
-// way at once:
-// the keys come escaped from messageKeysAt, a value without a character
-// to escape is copied as it is, and only the others are escaped level+1
-// times. A message's push frame carries its JSON escaped once (encode),
-// and a conversation push carries it as latestMsg escaped twice; escaping
-// the whole text after writing it was most of encode's cost and of a
-// member's conversation push (W2 profile at 10,000 msg/s: appendEscaped
-// 7-8 % of the server). Escaping is a map of each character, so escaping
-// the pieces is escaping the whole; TestAppendMessageJSONMatchesMarshal
-// and its fuzz target hold each level to appendEscaped of the one below.
+// times (0, 1 or 2) as appendEscaped escapes, written that way at once:
+// the keys come escaped from messageKeysAt, and each value is escaped
+// level+1 times in one pass (appendEscapedTimes). A message's push frame
+// carries its JSON escaped once (encode), and a conversation push carries
+// it as latestMsg escaped twice; escaping the whole text after writing it
+// was most of encode's cost and of a member's conversation push (W2
+// profile at 10,000 msg/s: appendEscaped 7-8 % of the server). Escaping is
+// a map of each character, so escaping the pieces is escaping the whole;
+// TestAppendMessageJSONMatchesMarshal and its fuzz target hold each level
+// to appendEscaped of the one below.
 func appendMessageJSONAt(out []byte, m *Message, level int) ([]byte, bool) {
 	if m.OfflinePush != nil || m.CardElem != nil || m.PictureElem != nil || m.SoundElem != nil || m.VideoElem != nil ||
 		m.FileElem != nil || m.MergeElem != nil || m.AtTextElem != nil || m.FaceElem != nil || m.LocationElem != nil ||
@@ -936,28 +935,11 @@ var messageKeysAt = func() (at [3][messageKeyCount]string) {
 }()
 
 // appendStringAt appends v as it sits in a message's JSON (a string
-// value, without its quotes) escaped level times more: copied when no
-// character of it is escaped, else escaped level+1 times.
+// value, without its quotes) escaped level times more: level+1 times in
+// all.
 func appendStringAt(out []byte, v string, level int) []byte {
-	b := unsafeBytes(v)
-	plain := true
-	for _, c := range b {
-		if c >= utf8.RuneSelf || !plainASCII[c] {
-			plain = false
-			break
-		}
+	if level == 0 {
+		return appendEscaped(out, unsafeBytes(v))
 	}
-	switch {
-	case plain:
-		return append(out, b...)
-	case level == 0:
-		return appendEscaped(out, b)
-	case level == 1:
-		return appendEscapedTwice(out, b)
-	}
-	once := getFrame() // level 2: three times
-	*once = appendEscaped((*once)[:0], b)
-	out = appendEscapedTwice(out, *once)
-	putFrame(once)
-	return out
+	return appendEscapedTimes(out, unsafeBytes(v), level+1)
 }

@@ -674,29 +674,66 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 // src)) returns without the buffer between: a character appendEscaped
 // copies as it is stays as it is, and any other is escaped, and its
 // escape escaped again.
-func appendEscapedTwice(dst, src []byte) []byte {
+func appendEscapedTwice(dst, src []byte) []byte { return appendEscapedTimes(dst, src, 2) }
+
+// appendEscapedTimes appends src escaped n times (1 to maxEscapes) in one
+// pass: an ASCII character to escape takes its n-fold escape from
+// asciiEscapes; a rune escaped only as invalid UTF-8 or a line separator
+// is escaped once, and that escape (ASCII) n-1 times more. Escaping a
+// character and then its escape, by a call per character, was most of
+// the cost of a message's content (JSON text: a quote every few bytes) in
+// a conversation push, where it sits escaped three times.
+func appendEscapedTimes(dst, src []byte, n int) []byte {
+	t := &asciiEscapes[n]
 	start := 0
 	for i := 0; i < len(src); {
 		b := src[i]
-		size := 1
 		if b < utf8.RuneSelf {
 			if plainASCII[b] {
 				i++
 				continue
 			}
-		} else {
-			var c rune
-			c, size = utf8.DecodeRune(src[i:])
-			if (c != utf8.RuneError || size > 1) && c != '\u2028' && c != '\u2029' {
-				i += size
-				continue
-			}
+			dst = append(dst, src[start:i]...)
+			dst = append(dst, t[b]...)
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRune(src[i:])
+		if (c != utf8.RuneError || size > 1) && c != '\u2028' && c != '\u2029' {
+			i += size
+			continue
 		}
 		dst = append(dst, src[start:i]...)
 		var once [8]byte // the longest escape of one character is \u00XX
-		dst = appendEscaped(dst, appendEscaped(once[:0], src[i:i+size]))
+		e := appendEscaped(once[:0], src[i:i+size])
+		if n > 1 {
+			dst = appendEscapedTimes(dst, e, n-1)
+		} else {
+			dst = append(dst, e...)
+		}
 		i += size
 		start = i
 	}
 	return append(dst, src[start:]...)
 }
+
+// maxEscapes is the most times appendEscapedTimes escapes: a string value
+// of a message in a conversation push (JSON in a string in a string).
+const maxEscapes = 3
+
+// asciiEscapes[n][b] is ASCII character b escaped n times ("" for a
+// character appendEscaped copies as it is).
+var asciiEscapes = func() (t [maxEscapes + 1][utf8.RuneSelf]string) {
+	for b := range utf8.RuneSelf {
+		if plainASCII[b] {
+			continue
+		}
+		e := []byte{byte(b)}
+		for n := 1; n <= maxEscapes; n++ {
+			e = appendEscaped(nil, e)
+			t[n][b] = string(e)
+		}
+	}
+	return t
+}()

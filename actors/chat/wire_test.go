@@ -270,10 +270,10 @@ func TestMessageFramesMatchOldEncoding(t *testing.T) {
 	}
 }
 
-// Escaping twice in one pass is escaping, then escaping the result: for
-// every kind of character, alone, in runs and at the edges of a text, and
-// for every byte value; and escaping once is what encoding/json does inside
-// a string.
+// Escaping n times in one pass is escaping, then escaping the result, n
+// times: for every kind of character, alone, in runs and at the edges of a
+// text, and for every byte value; and escaping once is what encoding/json
+// does inside a string.
 func TestEscapedTwiceIsEscapeOfEscape(t *testing.T) {
 	texts := []string{"", "plain", `"`, `\`, `a"b\c`, "<>&", "\u2028\u2029", "\xff", "a\xffb\xfe",
 		"中文 · émoji 🎉", "tab\t nul\x00 del\x7f", "\b\f\n\r\x01\x1f", `"latestMsg":"x"`}
@@ -284,6 +284,13 @@ func TestEscapedTwiceIsEscapeOfEscape(t *testing.T) {
 		want := appendEscaped(nil, appendEscaped(nil, []byte(text)))
 		if got := appendEscapedTwice([]byte("kept"), []byte(text)); string(got) != "kept"+string(want) {
 			t.Fatalf("%q: got %q, want %q", text, got[4:], want)
+		}
+		want = []byte(text)
+		for n := 1; n <= maxEscapes; n++ {
+			want = appendEscaped(nil, want)
+			if got := appendEscapedTimes([]byte("kept"), []byte(text), n); string(got) != "kept"+string(want) {
+				t.Fatalf("%q escaped %d times: got %q, want %q", text, n, got[4:], want)
+			}
 		}
 		quoted, _ := json.Marshal(text)
 		if once := appendEscaped(nil, []byte(text)); `"`+string(once)+`"` != string(quoted) {
