@@ -7,12 +7,15 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"kj/internal/rawio"
 )
 
 // countingConn records each write that reaches the "kernel"; with a
@@ -353,3 +356,54 @@ type discardConn struct{ net.Conn }
 
 func (discardConn) Write(p []byte) (int, error)      { return len(p), nil }
 func (discardConn) SetWriteDeadline(time.Time) error { return nil }
+
+// Where the connection is written with raw calls, a write deadline reaches
+// it only for a write that waits for room, and is taken off after: a
+// write the socket takes at once arms no runtime timer, and a write to a
+// client that stopped reading still ends at the deadline.
+func TestBatchConnSetsADeadlineOnlyToWait(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	server, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	under := &countingConn{Conn: server}
+	b := &batchConn{Conn: under, sock: rawio.NewSocket(rawio.Of(server))}
+
+	if err := b.SetWriteDeadline(time.Now().Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WriteText([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 7)
+	if _, err := io.ReadFull(client, got); err != nil || string(got[2:]) != "hello" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	if len(under.deadlines) != 0 {
+		t.Fatalf("a write taken at once set deadlines %v", under.deadlines)
+	}
+
+	// The client reads nothing more: 64 MiB cannot fit in the sockets'
+	// buffers, so the write waits and ends at its deadline.
+	deadline := time.Now().Add(200 * time.Millisecond)
+	if err := b.SetWriteDeadline(deadline); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WriteText(make([]byte, 64<<20)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("a write to a client that does not read ended with %v, want the deadline", err)
+	}
+	if len(under.deadlines) != 2 || !under.deadlines[0].Equal(deadline) || !under.deadlines[1].IsZero() {
+		t.Fatalf("deadlines set %v, want %v then none", under.deadlines, deadline)
+	}
+}

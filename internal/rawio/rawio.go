@@ -97,9 +97,10 @@ type Socket struct {
 	readN    int
 	readErr  error
 
-	writeFn  func(fd uintptr) bool
-	writeBuf []byte
-	writeErr error
+	writeFn   func(fd uintptr) bool
+	writeBuf  []byte
+	writeWait bool
+	writeErr  error
 }
 
 // NewSocket makes the calls of raw's descriptor.
@@ -150,7 +151,7 @@ func (s *Socket) read(fd uintptr) bool {
 // in the runtime's poller for room (within the write deadline) when it
 // takes nothing.
 func (s *Socket) WriteAll(p []byte) error {
-	s.writeBuf, s.writeErr = p, nil
+	s.writeBuf, s.writeWait, s.writeErr = p, true, nil
 	err := s.raw.Write(s.writeFn)
 	werr := s.writeErr
 	s.writeBuf, s.writeErr = nil, nil
@@ -160,6 +161,19 @@ func (s *Socket) WriteAll(p []byte) error {
 	return werr
 }
 
+// Offer writes what of p the socket takes now, without waiting for room:
+// n is all of p unless the socket filled up first.
+func (s *Socket) Offer(p []byte) (int, error) {
+	s.writeBuf, s.writeWait, s.writeErr = p, false, nil
+	err := s.raw.Write(s.writeFn)
+	n, werr := len(p)-len(s.writeBuf), s.writeErr
+	s.writeBuf, s.writeErr = nil, nil
+	if err != nil {
+		return n, err
+	}
+	return n, werr
+}
+
 func (s *Socket) write(fd uintptr) bool {
 	for len(s.writeBuf) > 0 {
 		n, err := Write(int(fd), s.writeBuf)
@@ -167,7 +181,7 @@ func (s *Socket) write(fd uintptr) bool {
 		case errors.Is(err, syscall.EINTR):
 			continue
 		case errors.Is(err, syscall.EAGAIN):
-			return false // wait for room
+			return !s.writeWait // wait for room, or leave the rest (Offer)
 		case err != nil:
 			s.writeErr = err
 			return true
