@@ -103,17 +103,18 @@ type Message struct {
 	// it is fanned out (encode) and written as it is to every recipient's
 	// sockets. escaped is the message's JSON inside it, escaped once as it
 	// sits in a frame's data string: the acknowledgement copies it instead
-	// of escaping the JSON again, and a conversation push escapes it once
-	// more for its latestMsg. The JSON itself is not kept: it was ~0.6 KB
-	// a message that only the conversation list read (jsonText makes it).
+	// of escaping the JSON again. A conversation push's latestMsg is the
+	// JSON escaped twice (appendLatestWire). The JSON itself is not kept:
+	// it was ~0.6 KB a message that only the conversation list read
+	// (jsonText makes it).
 	frame   []byte
 	escaped []byte
 	// latestWire is the message as it sits in a conversation push frame: a
 	// string inside the data string, so escaped twice. Made with frame for
 	// a group's message only, whose members' pushes all carry it (W3
 	// profile: escaping the per-member conversation frame was ~28 % of the
-	// server); a 1:1 message's two pushes escape escaped each instead of
-	// keeping ~0.9 KB more per message.
+	// server); a 1:1 message's two pushes write it each
+	// (appendLatestWire) instead of keeping ~0.9 KB more per message.
 	latestWire []byte
 }
 
