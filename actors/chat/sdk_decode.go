@@ -820,7 +820,7 @@ func appendMessageJSONAt(out []byte, m *Message, level int) ([]byte, bool) {
 	str := func(key int, v string) {
 		out = append(out, k[key]...)
 		out = append(out, k[keyQuote]...)
-		out = appendStringAt(out, v, level)
+		out = appendEscapedTimes(out, unsafeBytes(v), level+1) // once as a JSON string, then level times
 		out = append(out, k[keyQuote]...)
 	}
 	num := func(key int, v int64) {
@@ -933,13 +933,3 @@ var messageKeysAt = func() (at [3][messageKeyCount]string) {
 	}
 	return at
 }()
-
-// appendStringAt appends v as it sits in a message's JSON (a string
-// value, without its quotes) escaped level times more: level+1 times in
-// all.
-func appendStringAt(out []byte, v string, level int) []byte {
-	if level == 0 {
-		return appendEscaped(out, unsafeBytes(v))
-	}
-	return appendEscapedTimes(out, unsafeBytes(v), level+1)
-}

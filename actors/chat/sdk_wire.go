@@ -435,9 +435,13 @@ func (m *Message) encode() {
 }
 
 // appendLatestWire appends the message's JSON escaped twice, as it sits in
-// a conversation push (latestMsg): written so at once for a text message,
-// else its escaped JSON escaped once more. The message is encoded.
+// a conversation push (latestMsg): a group message's kept latestWire, else
+// written so at once for a text message, else its escaped JSON escaped once
+// more. The message is encoded.
 func (m *Message) appendLatestWire(out []byte) []byte {
+	if m.latestWire != nil {
+		return append(out, m.latestWire...)
+	}
 	if w, ok := appendMessageJSONAt(out, m, 2); ok {
 		return w
 	}
@@ -542,8 +546,8 @@ func appendConversationPush(out []byte, event string, items []*ConversationItem,
 // escaped once (written so below: \" is a quote inside the data string)
 // and the string values twice. When spliced is not nil it is the item's
 // latest message, fanned out (Message.encode) and left out of
-// it.LatestMsg (fillConversationItem's wire): its latestWire is put in as
-// it is, or written (Message.appendLatestWire). Written by hand
+// it.LatestMsg (fillConversationItem's wire), put in by
+// Message.appendLatestWire. Written by hand
 // because encoding/json's reflection was most of the cost of a member's
 // conversation push (W3 profile), and straight into the frame because
 // building the item and then escaping it as a whole was still two thirds
@@ -576,11 +580,7 @@ func appendConversationItem(out []byte, it *ConversationItem, spliced *Message) 
 	num(`,\"groupAtType\":`, int64(it.GroupAtType))
 	if spliced != nil {
 		out = append(out, `,\"latestMsg\":\"`...)
-		if spliced.latestWire != nil {
-			out = append(out, spliced.latestWire...)
-		} else {
-			out = spliced.appendLatestWire(out)
-		}
+		out = spliced.appendLatestWire(out)
 		out = append(out, `\"`...)
 	} else {
 		str(`,\"latestMsg\":`, it.LatestMsg)
