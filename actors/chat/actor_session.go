@@ -277,6 +277,9 @@ func (s *session) pushFrame(frame outFrame) { s.enqueue(frame, true) }
 // writes for two.
 func (s *session) pushHeld(frame []byte) { s.enqueue(outFrame{b: frame}, false) }
 
+// pushOwnedHeld is pushOwned without waking a writer (pushHeld).
+func (s *session) pushOwnedHeld(p *[]byte) { s.enqueue(outFrame{b: *p, pool: p}, false) }
+
 // release hands the socket to a writer if frames wait and none has it.
 func (s *session) release() {
 	s.mu.Lock()
@@ -605,7 +608,7 @@ func (s *session) reply(name, opID string, data any, err error) {
 func (s *session) replyHeld(name, opID string, data any) {
 	p := getFrame()
 	*p = appendReplyData((*p)[:0], name, opID, data, 0, "")
-	s.enqueue(outFrame{b: *p, pool: p}, false)
+	s.pushOwnedHeld(p)
 }
 
 func (s *session) replyErr(name, opID string, err error) {

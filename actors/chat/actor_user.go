@@ -593,7 +593,7 @@ func (a *userActor) pushOwned(p *[]byte) {
 	case 0:
 		putFrame(p)
 	case 1:
-		socks[0].enqueue(outFrame{b: *p, pool: p}, false)
+		socks[0].pushOwnedHeld(p)
 	default:
 		for _, s := range socks {
 			s.pushHeld(*p)
