@@ -262,13 +262,10 @@ func (w *batchingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	}
 	w.conn = &batchConn{Conn: c}
 	if raw := rawio.Of(c); raw != nil {
+		// The upgrader clears the deadlines the server left on c
+		// (batchConn passes SetDeadline through) before its first write;
+		// from then on send sets one only to wait.
 		w.conn.sock = rawio.NewSocket(raw)
-		// A deadline the server left on the connection would fail every
-		// raw write once passed: send sets one only to wait.
-		if err := c.SetWriteDeadline(time.Time{}); err != nil {
-			c.Close()
-			return nil, nil, err
-		}
 	}
 	return w.conn, rw, nil
 }
