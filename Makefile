@@ -130,11 +130,13 @@ bench: services
 ## load: one workload of docs/PERFORMANCE.md end to end (make load W=W2 [RUNS=3]); writes loadtest/results/W2.{json,png}
 ## PEER=centrifugo (W1, W3) also runs the workload against Centrifugo v6.9.1, built with go install into bin/peer
 ## PEER=centrifugo-pg (W2): the same binary on its PostgreSQL broker, durable, with use_notify on and off
+## FLOOR=1 (W2): also the chat floor, the plainest durable relay (loadtest/cmd/floorchat), on the same PostgreSQL
 W ?= W6
 RUNS ?= 1
 PEER ?=
+FLOOR ?=
 load: services
-	$(GO) run ./loadtest/cmd/kjload -workload $(W) -runs $(RUNS) $(if $(PEER),-peer $(PEER))
+	$(GO) run ./loadtest/cmd/kjload -workload $(W) -runs $(RUNS) $(if $(PEER),-peer $(PEER)) $(if $(FLOOR),-floor)
 
 ## k6: build k6 v1.8.1 into ./bin and run the k6 scripts (login storm, chat, bet burst) against a kj it starts
 K6 := bin/k6

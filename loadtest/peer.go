@@ -142,6 +142,9 @@ type PeerServer struct {
 	// db is the PostgreSQL database of the broker (empty: none), dropped
 	// by Stop.
 	db *peerDB
+	// rowQuery counts the rows of a channel ($1) whose data holds the
+	// payload text $2 (checkPeerCommits); empty: Centrifugo's stream table.
+	rowQuery string
 }
 
 // WSURL is its websocket endpoint.

@@ -153,7 +153,10 @@ func checkPeerCommits(ctx context.Context, srv *PeerServer, n int) (map[string]a
 	}
 	replies := make(chan reply, 1)
 	stream := fmt.Sprintf("probe%d", time.Now().UnixNano()%1e6)
-	query := "SELECT count(*) FROM " + pgPeerPrefix + "_stream WHERE channel = $1 AND data->>'t' = $2"
+	query := srv.rowQuery
+	if query == "" {
+		query = "SELECT count(*) FROM " + pgPeerPrefix + "_stream WHERE channel = $1 AND data->>'t' = $2"
+	}
 	acked := func(sched, code int64, _ []byte) {
 		// In the read loop, before anything else: the row must be there
 		// as the reply arrives.

@@ -85,6 +85,9 @@ func figuresText(r *Result) string {
 	if r.Peer != nil {
 		out += fmt.Sprintf(" — peer %s %s: %s", r.Peer.Name, r.Peer.Version, figuresText(&Result{Figures: r.Peer.Figures}))
 	}
+	if r.Floor != nil {
+		out += fmt.Sprintf(" — floor %s: %s", r.Floor.Name, figuresText(&Result{Figures: r.Floor.Figures}))
+	}
 	return out
 }
 

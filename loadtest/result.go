@@ -105,7 +105,10 @@ type Result struct {
 	Box     *BoxStats    `json:"box,omitempty"`  // CPU use of the whole machine during the measured window
 	Runs    []RunFigures `json:"runs,omitempty"` // every run when several were made; Figures are their medians
 	// Peer is the same workload against the peer server, in the same run.
-	Peer  *PeerResult `json:"peer,omitempty"`
+	Peer *PeerResult `json:"peer,omitempty"`
+	// Floor is the same workload against the plainest server doing the
+	// same job (W2: the chat floor), in the same run.
+	Floor *PeerResult `json:"floor,omitempty"`
 	Notes []string    `json:"notes,omitempty"`
 }
 
@@ -113,7 +116,8 @@ type Result struct {
 type RunFigures struct {
 	Figures map[string]float64 `json:"figures"`
 	Pass    bool               `json:"pass"`
-	Peer    map[string]float64 `json:"peer,omitempty"` // the peer's figures in the same run
+	Peer    map[string]float64 `json:"peer,omitempty"`  // the peer's figures in the same run
+	Floor   map[string]float64 `json:"floor,omitempty"` // the floor's figures in the same run
 }
 
 // medianFigures is, for every figure name, the median over the runs.
@@ -292,22 +296,34 @@ func Combine(runs []*Result) *Result {
 		if r.Peer != nil {
 			rf.Peer = r.Peer.Figures
 		}
+		if r.Floor != nil {
+			rf.Floor = r.Floor.Figures
+		}
 		last.Runs = append(last.Runs, rf)
 	}
 	last.Figures = medianFigures(runs, func(r *Result) map[string]float64 { return r.Figures })
-	if last.Peer != nil {
-		peer := *last.Peer
-		peer.Figures = medianFigures(runs, func(r *Result) map[string]float64 {
-			if r.Peer == nil {
-				return nil
-			}
-			return r.Peer.Figures
-		})
-		last.Peer = &peer
-	}
+	last.Peer = medianPeer(runs, func(r *Result) *PeerResult { return r.Peer })
+	last.Floor = medianPeer(runs, func(r *Result) *PeerResult { return r.Floor })
 	last.Pass, _ = last.Target.Check(last.Figures)
 	last.Notes = append(last.Notes, fmt.Sprintf("figures are the median of %d runs; steps, latency and server figures are the last run's", len(runs)))
 	return &last
+}
+
+// medianPeer is the last run's peer result (of pick) with the median of
+// every run's figures, or nil when the last run has none.
+func medianPeer(runs []*Result, pick func(*Result) *PeerResult) *PeerResult {
+	last := pick(runs[len(runs)-1])
+	if last == nil {
+		return nil
+	}
+	p := *last
+	p.Figures = medianFigures(runs, func(r *Result) map[string]float64 {
+		if pr := pick(r); pr != nil {
+			return pr.Figures
+		}
+		return nil
+	})
+	return &p
 }
 
 // addCostFigures adds what one operation cost in CPU time — the server's,

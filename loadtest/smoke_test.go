@@ -37,11 +37,15 @@ func buildKJ(ctx context.Context, t *testing.T) string {
 // runSmoke runs one workload in smoke mode against bin, writing its result
 // files into out. A run that fails ends the test with the run's log; the
 // log is returned for the test's own failure messages.
-func runSmoke(ctx context.Context, t *testing.T, bin, workload, out string) (*Result, *bytes.Buffer) {
+func runSmoke(ctx context.Context, t *testing.T, bin, workload, out string, more ...func(*Options)) (*Result, *bytes.Buffer) {
 	t.Helper()
 	testenv.Needs(t, "PostgreSQL, Redis and NATS (C1 also haproxy)")
 	var log bytes.Buffer
-	r, err := Run(ctx, &Options{Workload: workload, Smoke: true, Bin: bin, Out: out, Log: &log})
+	o := &Options{Workload: workload, Smoke: true, Bin: bin, Out: out, Log: &log}
+	for _, f := range more {
+		f(o)
+	}
+	r, err := Run(ctx, o)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}
@@ -77,7 +81,13 @@ func TestSmoke(t *testing.T) {
 	for _, id := range []string{"W6", "W4", "W1", "W2", "W3"} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
-			r, log := runSmoke(ctx, t, bin, id, out)
+			var more []func(*Options)
+			if id == "W2" {
+				// W2 also runs its chat floor, so that server and the
+				// harness's side of it are checked end to end too.
+				more = append(more, func(o *Options) { o.Floor = true })
+			}
+			r, log := runSmoke(ctx, t, bin, id, out, more...)
 			if !r.Smoke || r.Commit == "" || r.Machine.Cores == 0 || r.Server == nil || r.Box == nil {
 				t.Fatalf("result incomplete: %+v", r)
 			}
@@ -94,6 +104,15 @@ func TestSmoke(t *testing.T) {
 			}
 			if r.Errors != 0 {
 				t.Fatalf("%d errors\n%s", r.Errors, log.String())
+			}
+			if id == "W2" {
+				f := r.Floor
+				if f == nil || f.Loss == nil || f.Loss.Sent == 0 || f.Loss.Received != f.Loss.Sent || !f.Loss.OK() || len(f.Steps) == 0 {
+					t.Fatalf("the chat floor's run: %+v\n%s", f, log.String())
+				}
+				if c, _ := f.Config.(map[string]any); c == nil || c["durability"] == nil {
+					t.Fatalf("the chat floor's commits were not checked: %+v", f.Config)
+				}
 			}
 			if r.Loss != nil && !r.Loss.OK() {
 				t.Fatalf("loss: %s", r.Loss)

@@ -72,14 +72,47 @@ func w2Shape(o *Options) (users int, warm time.Duration, ramp Ramp) {
 
 func runW2(ctx context.Context, o *Options) (*Result, error) {
 	r, err := runW2KJ(ctx, o)
-	if err != nil || o.Peer == "" {
+	if err != nil {
 		return r, err
 	}
-	// kj's server is stopped by now: the peer has the box to itself too.
-	if r.Peer, err = runW2Peers(ctx, o); err != nil {
-		return nil, fmt.Errorf("peer %s: %w", o.Peer, err)
+	// kj's server is stopped by now: the peer, then the floor, has the
+	// box to itself too.
+	if o.Peer != "" {
+		if r.Peer, err = runW2Peers(ctx, o); err != nil {
+			return nil, fmt.Errorf("peer %s: %w", o.Peer, err)
+		}
+	}
+	if o.Floor {
+		if r.Floor, err = runW2Floor(ctx, o); err != nil {
+			return nil, fmt.Errorf("chat floor: %w", err)
+		}
+		addFloorRatios(r.Figures, r.Floor.Figures)
 	}
 	return r, nil
+}
+
+// runW2Floor runs W2's shape against the chat floor (floorchat.go).
+func runW2Floor(ctx context.Context, o *Options) (*PeerResult, error) {
+	srv, err := StartChatFloor(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Stop()
+	return runW2Against(ctx, o, srv, chatFloorSpec.Name,
+		map[string]any{"server": "loadtest/cmd/floorchat: gorilla/websocket, a reading goroutine per socket, " +
+			"one goroutine committing everything queued as one INSERT (unnest) per transaction while one is in flight, " +
+			"one goroutine writing each committed batch's replies and pushes, one websocket message per socket"})
+}
+
+// addFloorRatios adds to kj's W2 figures its CPU a message at the 2,000
+// msg/s step as a multiple of the chat floor's in the same run.
+func addFloorRatios(kj, floor map[string]float64) {
+	for _, part := range []string{"server", "postgres", "generator"} {
+		k := part + "CpuUsPerMsgAt2k"
+		if a, b := kj[k], floor[k]; a > 0 && b > 0 {
+			kj[part+"CpuXFloorAt2k"] = a / b
+		}
+	}
 }
 
 func runW2KJ(ctx context.Context, o *Options) (*Result, error) {
@@ -239,8 +272,6 @@ func w2Better(a, b map[string]float64) bool {
 // publish into it (its reply the acknowledgement), a delivery the push
 // to the other user.
 func runW2Peer(ctx context.Context, o *Options, spec PeerSpec, v PeerOptions) (*PeerResult, error) {
-	users, warm, ramp := w2Shape(o)
-	label := spec.label(v)
 	bin, err := PeerBinary(ctx, spec, o.logf)
 	if err != nil {
 		return nil, err
@@ -250,11 +281,23 @@ func runW2Peer(ctx context.Context, o *Options, spec PeerSpec, v PeerOptions) (*
 		return nil, err
 	}
 	defer srv.Stop()
-	config := map[string]any{"users": users, "pairs": users / 2, "ramp": ramp,
-		"publish": "each pair's users subscribe to its channel (pair:<n>) and publish into it; the publish reply is the acknowledgement, " +
-			"the other user's push the delivery (the publisher's own copy is not counted)"}
+	config := map[string]any{}
 	if spec.Broker == "postgres" {
 		config["broker"] = describePgPeer(v)
+	}
+	return runW2Against(ctx, o, srv, spec.label(v), config)
+}
+
+// runW2Against runs W2's shape against srv, a server speaking the peer's
+// protocol, labelled label in the log; config is what the result's config
+// says of it.
+func runW2Against(ctx context.Context, o *Options, srv *PeerServer, label string, config map[string]any) (*PeerResult, error) {
+	users, warm, ramp := w2Shape(o)
+	spec := srv.Spec
+	config["users"], config["pairs"], config["ramp"] = users, users/2, ramp
+	config["publish"] = "each pair's users subscribe to its channel (pair:<n>) and publish into it; the publish reply is the acknowledgement, " +
+		"the other user's push the delivery (the publisher's own copy is not counted)"
+	if spec.Broker == "postgres" {
 		check, err := checkPeerCommits(ctx, srv, 20)
 		if err != nil {
 			return nil, fmt.Errorf("durability check: %w", err)

@@ -114,3 +114,38 @@ func TestPgPeerConfigPinned(t *testing.T) {
 		t.Errorf("the durable peer is the centrifugo binary")
 	}
 }
+
+// With the chat floor in the run, kj's CPU a message at 2,000 msg/s is
+// also given as a multiple of the floor's, for each part measured.
+func TestW2FloorRatios(t *testing.T) {
+	kj := map[string]float64{"serverCpuUsPerMsgAt2k": 150, "postgresCpuUsPerMsgAt2k": 90, "generatorCpuUsPerMsgAt2k": 40}
+	floor := map[string]float64{"serverCpuUsPerMsgAt2k": 60, "postgresCpuUsPerMsgAt2k": 45}
+	addFloorRatios(kj, floor)
+	if !near(kj["serverCpuXFloorAt2k"], 2.5) || !near(kj["postgresCpuXFloorAt2k"], 2) {
+		t.Errorf("ratios: %v", kj)
+	}
+	if _, ok := kj["generatorCpuXFloorAt2k"]; ok {
+		t.Errorf("a ratio to a figure the floor lacks: %v", kj)
+	}
+}
+
+// Several runs with the floor keep each run's floor figures and give the
+// floor the medians, as the peer's.
+func TestCombineKeepsTheFloor(t *testing.T) {
+	var runs []*Result
+	for _, x := range []float64{70, 50, 60} {
+		runs = append(runs, &Result{Figures: map[string]float64{"a": x * 2},
+			Peer:  &PeerResult{Name: "centrifugo-pg", Figures: map[string]float64{"a": x * 3}},
+			Floor: &PeerResult{Name: "floorchat", Figures: map[string]float64{"a": x}}})
+	}
+	c := Combine(runs)
+	if c.Floor == nil || c.Floor.Name != "floorchat" || c.Floor.Figures["a"] != 60 || c.Peer.Figures["a"] != 180 || c.Figures["a"] != 120 {
+		t.Fatalf("combined: figures %v, peer %+v, floor %+v", c.Figures, c.Peer, c.Floor)
+	}
+	if len(c.Runs) != 3 || c.Runs[1].Floor["a"] != 50 || c.Runs[1].Peer["a"] != 150 {
+		t.Errorf("runs: %+v", c.Runs)
+	}
+	if runs[2].Floor.Figures["a"] != 60 || runs[0].Floor.Figures["a"] != 70 {
+		t.Errorf("combining changed a run's own figures")
+	}
+}

@@ -23,6 +23,7 @@ type Options struct {
 	Procs    int           // generator processes for socket workloads (0: as needed)
 	Conns    int           // W1: connections (0: the workload's default)
 	Peer     string        // W1, W3: also run the workload against this peer (see Peers)
+	Floor    bool          // W2: also run it against the chat floor (floorchat.go)
 	Steps    []float64     // W2, W4 (its steady ramp), W6: the ramp's steps instead of the workload's (a short run of the low steps)
 	Log      io.Writer
 
@@ -90,11 +91,18 @@ func Run(ctx context.Context, o *Options) (*Result, error) {
 			budget = w.SmokeBudget
 		}
 	}
+	one := budget // kj's run alone
 	if o.Peer != "" {
 		if _, ok := Peers[o.Peer]; !ok {
 			return nil, fmt.Errorf("unknown peer %q (have centrifugo)", o.Peer)
 		}
 		budget *= 2 // the peer runs the same workload after kj
+	}
+	if o.Floor {
+		if w.ID != "W2" {
+			return nil, fmt.Errorf("-floor is W2's (W4 and W6 take -peer floor)")
+		}
+		budget += one / 2 // the floor's one setting, after kj and the peer
 	}
 	var results []*Result
 	for i := range runs {

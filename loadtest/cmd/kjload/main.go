@@ -65,6 +65,7 @@ func run(args []string) error {
 	fs.IntVar(&o.Procs, "procs", 0, "generator processes for socket workloads (default: one per 9,000 connections)")
 	fs.IntVar(&o.Conns, "conns", 0, "W1: connections (default 18,000)")
 	fs.StringVar(&o.Peer, "peer", "", "also run the workload against a peer server in the same run: W1, W3 centrifugo (v6.9.1, built with go install into bin/peer); W2 centrifugo-pg (the same on its PostgreSQL broker, durable); W4, W6 floor (loadtest/cmd/floor, a bare net/http server)")
+	fs.BoolVar(&o.Floor, "floor", false, "W2: also run it against the chat floor (loadtest/cmd/floorchat, the plainest durable relay on the same PostgreSQL) in the same run, after kj and any peer")
 	steps := fs.String("steps", "", "W2, W4, W6: the ramp's steps in msg/s (W2), bets/s (W4's steady ramp, the burst still runs) or req/s (W6), comma-separated and rising (e.g. 250,500 for a short run of the low steps; default the workload's)")
 	if err := fs.Parse(args); err != nil {
 		return err
