@@ -16,12 +16,14 @@ var (
 	kjColor   = color.RGBA{R: 0x31, G: 0x5a, B: 0xff, A: 0xff}
 	peerColor = color.RGBA{R: 0xe0, G: 0x60, B: 0x10, A: 0xff}
 	refColor  = color.RGBA{R: 0x20, G: 0x90, B: 0x30, A: 0xff}
+	// The floor: grey, a yardstick rather than a rival.
+	floorColor = color.RGBA{R: 0x70, G: 0x70, B: 0x70, A: 0xff}
 )
 
 // PlotSteps saves a PNG of the run: on the left, latency (p50 dashed,
 // p99 solid) against the achieved rate of each step on a log scale, with
-// the workload's p99 target drawn as a line, kj and the peer (when it ran)
-// on the same axes; on the right, when steps know their server CPU, the
+// the workload's p99 target drawn as a line, kj, the peer and the floor
+// (when they ran) on the same axes; on the right, when steps know their server CPU, the
 // server's CPU per completed event against the rate, kj beside the peer.
 // A log scale keeps everything under the target readable next to the
 // saturated steps' seconds.
@@ -50,6 +52,9 @@ func PlotSteps(r *Result, path string) error {
 	runs := []run{{"kj", r.Steps, kjColor}}
 	if r.Peer != nil {
 		runs = append(runs, run{r.Peer.Name, r.Peer.Steps, peerColor})
+	}
+	if r.Floor != nil {
+		runs = append(runs, run{"floor", r.Floor.Steps, floorColor})
 	}
 	maxX, costs := 0.0, 0
 	for _, ru := range runs {

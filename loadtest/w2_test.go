@@ -56,6 +56,14 @@ func TestW2FiguresNamedSteps(t *testing.T) {
 	if f["holdsAt10k"] != 1 || f["p99MsAt10k"] != 22 || f["sustainedMsgPerSec"] != 9998 {
 		t.Errorf("a held 10,000 step: holdsAt10k %v, p99MsAt10k %v, sustained %v", f["holdsAt10k"], f["p99MsAt10k"], f["sustainedMsgPerSec"])
 	}
+	if _, ok := f["serverCpuUsPerMsgAt10k"]; ok {
+		t.Errorf("cost at 10,000 reported for a step whose CPU was not read")
+	}
+	high.ServerCPUSec, high.PostgresCPUSec, high.GeneratorCPUSec = 8, 4, 2
+	f = w2Figures(append(steps[:2:2], high), NewHistogram())
+	if f["serverCpuUsPerMsgAt10k"] != 80 || f["postgresCpuUsPerMsgAt10k"] != 40 || f["generatorCpuUsPerMsgAt10k"] != 20 || f["serverCpuUsPerMsgAt2k"] != 0 {
+		t.Errorf("cost at 10,000 from that step alone: %v", f)
+	}
 	high.Verdict = "degraded"
 	if f = w2Figures(append(steps[:2:2], high), NewHistogram()); f["holdsAt10k"] != 0 {
 		t.Errorf("a degraded 10,000 step counted as held")
@@ -118,10 +126,11 @@ func TestPgPeerConfigPinned(t *testing.T) {
 // With the chat floor in the run, kj's CPU a message at 2,000 msg/s is
 // also given as a multiple of the floor's, for each part measured.
 func TestW2FloorRatios(t *testing.T) {
-	kj := map[string]float64{"serverCpuUsPerMsgAt2k": 150, "postgresCpuUsPerMsgAt2k": 90, "generatorCpuUsPerMsgAt2k": 40}
-	floor := map[string]float64{"serverCpuUsPerMsgAt2k": 60, "postgresCpuUsPerMsgAt2k": 45}
+	kj := map[string]float64{"serverCpuUsPerMsgAt2k": 150, "postgresCpuUsPerMsgAt2k": 90, "generatorCpuUsPerMsgAt2k": 40,
+		"serverCpuUsPerMsgAt10k": 90}
+	floor := map[string]float64{"serverCpuUsPerMsgAt2k": 60, "postgresCpuUsPerMsgAt2k": 45, "serverCpuUsPerMsgAt10k": 60}
 	addFloorRatios(kj, floor)
-	if !near(kj["serverCpuXFloorAt2k"], 2.5) || !near(kj["postgresCpuXFloorAt2k"], 2) {
+	if !near(kj["serverCpuXFloorAt2k"], 2.5) || !near(kj["postgresCpuXFloorAt2k"], 2) || !near(kj["serverCpuXFloorAt10k"], 1.5) {
 		t.Errorf("ratios: %v", kj)
 	}
 	if _, ok := kj["generatorCpuXFloorAt2k"]; ok {

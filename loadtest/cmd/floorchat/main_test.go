@@ -11,16 +11,16 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"kj/internal/testenv"
+
 	"github.com/gorilla/websocket"
 	"github.com/jackc/pgx/v5"
 )
-
-// The test needs a PostgreSQL server; it makes a database of its own there.
-const pgAdminDSN = "postgres://root@127.0.0.1:5432/test"
 
 const testSecret = "floor-test-secret"
 
@@ -46,11 +46,14 @@ type floor struct {
 // both gone when the test ends.
 func startFloor(t *testing.T) *floor {
 	t.Helper()
+	testenv.Needs(t, "PostgreSQL")
+	// The floor gets a database of its own on the tests' server.
+	pgAdminDSN := testenv.DatabaseURL()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	admin, err := pgx.Connect(ctx, pgAdminDSN)
 	if err != nil {
-		t.Fatalf("this test needs PostgreSQL at 127.0.0.1:5432 (%s): %v", pgAdminDSN, err)
+		t.Fatalf("this test needs PostgreSQL at %s (KJ_TEST_DATABASE_URL): %v", pgAdminDSN, err)
 	}
 	defer admin.Close(context.Background())
 	name := "floorchat_test_" + strings.ToLower(rand.Text()[:10])
@@ -70,7 +73,12 @@ func startFloor(t *testing.T) *floor {
 			t.Errorf("dropping %s: %v", name, err)
 		}
 	})
-	dsn := "postgres://root@127.0.0.1:5432/" + name
+	u, err := url.Parse(pgAdminDSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	dsn := u.String()
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
