@@ -23,8 +23,9 @@ var (
 // PlotSteps saves a PNG of the run: on the left, latency (p50 dashed,
 // p99 solid) against the achieved rate of each step on a log scale, with
 // the workload's p99 target drawn as a line, kj, the peer and the floor
-// (when they ran) on the same axes; on the right, when steps know their server CPU, the
-// server's CPU per completed event against the rate, kj beside the peer.
+// (those that ran) on the same axes; on the right, when steps know their
+// server CPU, the server's CPU per completed event against the rate, kj
+// beside the others.
 // A log scale keeps everything under the target readable next to the
 // saturated steps' seconds.
 func PlotSteps(r *Result, path string) error {
