@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"time"
 )
 
 // The floor is the peer of the HTTP workloads (W4, W6): the plainest
@@ -42,21 +40,11 @@ func checkHTTPPeer(o *Options, workload string) error {
 // a free loopback port with accounts (the same users, tokens and ids kj
 // served), each holding balance cents; args are more of its flags.
 func StartFloor(ctx context.Context, o *Options, accounts []Account, balance int64, args ...string) (*PeerServer, error) {
-	root, err := ModuleRoot()
+	bin, err := buildHarnessServer(ctx, floorPeer)
 	if err != nil {
 		return nil, err
 	}
-	bin := filepath.Join(root, "bin", "peer", floorPeer)
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./loadtest/cmd/floor")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go build ./loadtest/cmd/floor: %v\n%s", err, out)
-	}
-	addr, err := freeAddr()
-	if err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp("", "kjload-floor-")
+	p, err := newPeerServer(Peers[floorPeer])
 	if err != nil {
 		return nil, err
 	}
@@ -66,41 +54,19 @@ func StartFloor(ctx context.Context, o *Options, accounts []Account, balance int
 	}
 	b, err := json.Marshal(users)
 	if err != nil {
-		return nil, err
-	}
-	usersPath := filepath.Join(dir, "users.json")
-	if err := os.WriteFile(usersPath, b, 0o600); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	p := &PeerServer{Spec: Peers[floorPeer], Addr: addr, exited: make(chan struct{}), dir: dir,
-		LogPath: filepath.Join(dir, floorPeer+".log")}
-	logf, err := os.Create(p.LogPath)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	cmd := exec.Command(bin, append([]string{"-addr", addr, "-users", usersPath}, args...)...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
-	if err := startLogged(cmd, logf, &p.err, p.exited); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	p.cmd, p.PID = cmd, cmd.Process.Pid
-	o.logf("floor: pid %d on %s, %d users", p.PID, addr, len(users))
-	switch err := awaitHealthy(ctx, "http://"+addr+"/health", p.exited, 30*time.Second); err {
-	case nil:
-		return p, nil
-	case errExitedAtStart:
-		defer os.RemoveAll(dir)
-		return nil, fmt.Errorf("floor exited at start: %v\n%s", p.err, tail(p.LogPath, 30))
-	default:
 		p.Stop()
-		if err == errNotHealthy {
-			err = fmt.Errorf("floor not ready after 30 s\n%s", tail(p.LogPath, 30))
-		}
 		return nil, err
 	}
+	usersPath := filepath.Join(p.dir, "users.json")
+	if err := os.WriteFile(usersPath, b, 0o600); err != nil {
+		p.Stop()
+		return nil, err
+	}
+	if err := p.launch(ctx, bin, append([]string{"-addr", p.Addr, "-users", usersPath}, args...)...); err != nil {
+		return nil, err
+	}
+	o.logf("floor: pid %d on %s, %d users", p.PID, p.Addr, len(users))
+	return p, nil
 }
 
 // URL is the peer's HTTP base.

@@ -164,19 +164,11 @@ func StartPeer(ctx context.Context, spec PeerSpec, bin string) (*PeerServer, err
 // StartPeerWith is StartPeer with the settings v; a PostgreSQL broker gets
 // a database of its own, created here and dropped by Stop.
 func StartPeerWith(ctx context.Context, spec PeerSpec, bin string, v PeerOptions) (*PeerServer, error) {
-	addr, err := freeAddr()
+	p, err := newPeerServer(spec)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "kjload-peer-")
-	if err != nil {
-		return nil, err
-	}
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	p := &PeerServer{Spec: spec, Addr: addr, Secret: hex.EncodeToString(key), exited: make(chan struct{}), dir: dir,
-		LogPath: filepath.Join(dir, spec.Name+".log")}
-	host, port, _ := strings.Cut(addr, ":")
+	host, port, _ := strings.Cut(p.Addr, ":")
 	var portN int
 	fmt.Sscan(port, &portN)
 	cfg := map[string]any{
@@ -195,17 +187,17 @@ func StartPeerWith(ctx context.Context, spec PeerSpec, bin string, v PeerOptions
 			{"name": "personal", "allow_subscribe_for_client": true},
 		}},
 		"prometheus": map[string]any{"enabled": true},
-		"http_api":   map[string]any{"key": hex.EncodeToString(key[:16])},
+		"http_api":   map[string]any{"key": p.Secret[:32]},
 	}
 	if spec.Broker == "postgres" {
 		if p.db, err = createPeerDB(ctx); err != nil {
-			os.RemoveAll(dir)
+			p.Stop()
 			return nil, err
 		}
 		pgPeerConfig(cfg, p.db.dsn, v)
 	}
 	b, _ := json.MarshalIndent(cfg, "", "  ")
-	path := filepath.Join(dir, "config.json")
+	path := filepath.Join(p.dir, "config.json")
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		p.Stop()
 		return nil, err
@@ -219,32 +211,73 @@ func StartPeerWith(ctx context.Context, spec PeerSpec, bin string, v PeerOptions
 			return nil, fmt.Errorf("%s checkconfig --strict: %v: %s", spec.Name, err, out)
 		}
 	}
+	if err := p.launch(ctx, bin, "--config", path); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// newPeerServer is spec's server before it starts: a free loopback port,
+// a directory of its own for its files (removed by Stop), its log there,
+// and a fresh HMAC key for its connection tokens.
+func newPeerServer(spec PeerSpec) (*PeerServer, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "kjload-"+spec.Name+"-")
+	if err != nil {
+		return nil, err
+	}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	return &PeerServer{Spec: spec, Addr: addr, Secret: hex.EncodeToString(key), exited: make(chan struct{}), dir: dir,
+		LogPath: filepath.Join(dir, spec.Name+".log")}, nil
+}
+
+// launch runs bin with args as p (whose Addr, dir and LogPath are set),
+// its output in p.LogPath, and waits up to 30 s for its /health. When it
+// fails to start, p is stopped (its files and database gone) and the
+// error carries the log's tail.
+func (p *PeerServer) launch(ctx context.Context, bin string, args ...string) error {
 	logf, err := os.Create(p.LogPath)
 	if err != nil {
 		p.Stop()
-		return nil, err
+		return err
 	}
-	cmd := exec.Command(bin, "--config", path)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	if err := startLogged(cmd, logf, &p.err, p.exited); err != nil {
 		p.Stop()
-		return nil, err
+		return err
 	}
 	p.cmd, p.PID = cmd, cmd.Process.Pid
-	err = awaitHealthy(ctx, "http://"+addr+"/health", p.exited, 30*time.Second)
-	switch err {
+	switch err = awaitHealthy(ctx, "http://"+p.Addr+"/health", p.exited, 30*time.Second); err {
 	case nil:
-		return p, nil
+		return nil
 	case errExitedAtStart:
-		err = fmt.Errorf("%s exited at start: %v\n%s", spec.Name, p.err, tail(p.LogPath, 30))
-		p.Stop()
-		return nil, err
-	}
-	if err == errNotHealthy {
-		err = fmt.Errorf("%s not ready after 30 s\n%s", spec.Name, tail(p.LogPath, 30))
+		err = fmt.Errorf("%s exited at start: %v\n%s", p.Spec.Name, p.err, tail(p.LogPath, 30))
+	case errNotHealthy:
+		err = fmt.Errorf("%s not ready after 30 s\n%s", p.Spec.Name, tail(p.LogPath, 30))
 	}
 	p.Stop() // after the log's tail was read: Stop removes it
-	return nil, err
+	return err
+}
+
+// buildHarnessServer builds the harness's own server ./loadtest/cmd/<name>
+// into <module>/bin/peer/<name> and returns its path.
+func buildHarnessServer(ctx context.Context, name string) (string, error) {
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(root, "bin", "peer", name)
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./loadtest/cmd/"+name)
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./loadtest/cmd/%s: %v\n%s", name, err, out)
+	}
+	return bin, nil
 }
 
 // Alive says whether the peer still runs.
